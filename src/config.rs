@@ -1,0 +1,736 @@
+//! `mcp-gen-ui.toml`: parsed strictly, so a typo is an error that names the line and the key
+//! instead of a setting silently ignored.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::mcp::{HttpSpec, HttpTransport, StdioSpec, UpstreamSpec};
+
+/// The default name of the configuration file, looked up in the current directory.
+pub const CONFIG_FILE: &str = "mcp-gen-ui.toml";
+
+/// Environment variables that carry provider API keys. Keys live only there, never in files.
+pub const API_KEY_VARS: &[&str] = &["ANTHROPIC_API_KEY", "OPENAI_API_KEY"];
+
+/// An error in the configuration: always names the file, and the fix when there is one.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Invalid { path: PathBuf, message: String },
+    #[error(
+        "{path}:{line}: `{key}` looks like an API key; keys are read only from the environment \
+         ({vars}). Remove it from the file and export the variable instead"
+    )]
+    SecretInFile {
+        path: PathBuf,
+        line: usize,
+        key: String,
+        vars: String,
+    },
+    #[error(
+        "no upstream server configured: pass --server \"CMD ARGS\" or --url URL, or run \
+         `mcp-gen-ui init` to write {CONFIG_FILE}"
+    )]
+    NoUpstream,
+    #[error("environment variable `{var}` referenced by {what} is not set")]
+    MissingEnv { var: String, what: String },
+}
+
+/// Which generator writes the HTML.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GeneratorKind {
+    #[default]
+    Builtin,
+    Llm,
+}
+
+impl std::fmt::Display for GeneratorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            GeneratorKind::Builtin => "builtin",
+            GeneratorKind::Llm => "llm",
+        })
+    }
+}
+
+/// The file as written by the user. Every table denies unknown keys.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    pub out_dir: Option<String>,
+    #[serde(default)]
+    pub generator: GeneratorKind,
+    #[serde(default)]
+    pub enabled_tools: Vec<String>,
+    /// Overrides the slug of the upstream's `serverInfo.name` in `ui://` URIs.
+    pub server_name: Option<String>,
+    pub upstream: Option<UpstreamConfig>,
+    #[serde(default)]
+    pub llm: LlmConfig,
+    #[serde(default)]
+    pub serve: ServeConfig,
+    #[serde(default)]
+    pub tools: BTreeMap<String, ToolConfig>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpstreamConfig {
+    pub command: Option<String>,
+    #[serde(default)]
+    pub args: Vec<String>,
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    pub cwd: Option<String>,
+    pub url: Option<String>,
+    pub transport: Option<TransportName>,
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+    /// How long to wait for the upstream to start and answer `initialize` and `tools/list`.
+    pub timeout_ms: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum TransportName {
+    StreamableHttp,
+    Sse,
+}
+
+impl From<TransportName> for HttpTransport {
+    fn from(t: TransportName) -> Self {
+        match t {
+            TransportName::StreamableHttp => HttpTransport::StreamableHttp,
+            TransportName::Sse => HttpTransport::Sse,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LlmConfig {
+    #[serde(default = "default_provider")]
+    pub provider: String,
+    #[serde(default = "default_model")]
+    pub model: String,
+    pub base_url: Option<String>,
+    #[serde(default = "default_max_tokens")]
+    pub max_tokens: u32,
+    #[serde(default = "default_temperature")]
+    pub temperature: f64,
+    /// Total time budget per tool, shared by every retry.
+    #[serde(default = "default_llm_timeout_ms")]
+    pub timeout_ms: u64,
+    #[serde(default = "default_max_retries")]
+    pub max_retries: u32,
+    #[serde(default = "default_jobs")]
+    pub jobs: usize,
+}
+
+fn default_provider() -> String {
+    "anthropic".into()
+}
+fn default_model() -> String {
+    "claude-sonnet-4-5".into()
+}
+fn default_max_tokens() -> u32 {
+    8192
+}
+fn default_temperature() -> f64 {
+    0.2
+}
+fn default_llm_timeout_ms() -> u64 {
+    180_000
+}
+fn default_max_retries() -> u32 {
+    2
+}
+fn default_jobs() -> usize {
+    4
+}
+
+impl Default for LlmConfig {
+    fn default() -> Self {
+        LlmConfig {
+            provider: default_provider(),
+            model: default_model(),
+            base_url: None,
+            max_tokens: default_max_tokens(),
+            temperature: default_temperature(),
+            timeout_ms: default_llm_timeout_ms(),
+            max_retries: default_max_retries(),
+            jobs: default_jobs(),
+        }
+    }
+}
+
+/// What `serve` does with a tool whose upstream definition no longer matches the lock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StalePolicy {
+    /// Keep serving the committed UI, with a warning on stderr.
+    #[default]
+    Serve,
+    /// Serve the tool without UI metadata.
+    Hide,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ServeConfig {
+    #[serde(default)]
+    pub stale: StalePolicy,
+    /// Whether hosts should draw a border around the UIs (`_meta.ui.prefersBorder`).
+    pub prefers_border: Option<bool>,
+}
+
+/// `[tools.NAME]`: everything here feeds the tool's `config_hash` in the lock.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ToolConfig {
+    pub enabled: Option<bool>,
+    #[serde(default, skip_serializing_if = "Hints::is_empty")]
+    pub hints: Hints,
+    /// Example inputs (objects) used as placeholders and, with `--sample`, to call read-only tools.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<Value>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub widgets: Vec<WidgetConfig>,
+    #[serde(default, skip_serializing_if = "CspConfig::is_empty")]
+    pub csp: CspConfig,
+}
+
+/// View hints for the builtin generator (and context for the llm generator).
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Hints {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub view: Option<ViewKind>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub x: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "one_or_many")]
+    pub y: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hidden: Vec<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    /// A field name, optionally followed by ` asc` or ` desc` (`"date desc"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sort: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub theme: Option<ThemeHint>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub density: Option<Density>,
+}
+
+impl Hints {
+    pub fn is_empty(&self) -> bool {
+        *self == Hints::default()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ViewKind {
+    Table,
+    Line,
+    Bar,
+    Cards,
+    List,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ThemeHint {
+    Light,
+    Dark,
+    Host,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Density {
+    Compact,
+    Comfortable,
+}
+
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(s) => vec![s],
+        OneOrMany::Many(v) => v,
+    })
+}
+
+/// One of several UIs for a tool (`ui/<tool>/<name>.html`).
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct WidgetConfig {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub default: bool,
+    #[serde(default, skip_serializing_if = "Hints::is_empty")]
+    pub hints: Hints,
+}
+
+/// Origins a UI may reach, declared on the resource as `_meta.ui.csp`.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CspConfig {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub connect_domains: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resource_domains: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frame_domains: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub base_uri_domains: Vec<String>,
+}
+
+impl CspConfig {
+    pub fn is_empty(&self) -> bool {
+        *self == CspConfig::default()
+    }
+}
+
+/// Command-line settings that override the file.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    pub config: Option<PathBuf>,
+    /// `--server "CMD ARGS"`, split as POSIX shell words.
+    pub server: Option<String>,
+    pub url: Option<String>,
+    pub transport: Option<TransportName>,
+    pub out_dir: Option<PathBuf>,
+}
+
+/// The effective configuration: the file (if any) with command-line overrides applied.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The file it came from, if any.
+    pub path: Option<PathBuf>,
+    /// Directory that relative paths in the file are resolved against.
+    pub base_dir: PathBuf,
+    pub file: ConfigFile,
+    pub out_dir: PathBuf,
+    /// The upstream, if one is configured or given on the command line.
+    upstream: Option<UpstreamSpec>,
+    /// True when `--server`/`--url` was given: such commands contact the upstream.
+    pub upstream_from_cli: bool,
+    pub connect_timeout: Duration,
+}
+
+/// Default time allowed for an upstream to start and list its tools.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+impl Config {
+    /// Loads the configuration: `--config FILE` if given (must exist), else `./mcp-gen-ui.toml`
+    /// if present, else defaults (which need `--server` or `--url` to reach an upstream).
+    pub fn load(ov: &Overrides) -> Result<Config, ConfigError> {
+        let (path, file) = match &ov.config {
+            Some(p) => (Some(p.clone()), Some(read_file(p)?)),
+            None => {
+                let p = PathBuf::from(CONFIG_FILE);
+                if p.is_file() {
+                    (Some(p.clone()), Some(read_file(&p)?))
+                } else {
+                    (None, None)
+                }
+            }
+        };
+        let file = match (&path, file) {
+            (Some(p), Some(text)) => parse(p, &text)?,
+            _ => ConfigFile::default(),
+        };
+        let base_dir = path
+            .as_ref()
+            .and_then(|p| p.parent())
+            .map(|d| {
+                if d.as_os_str().is_empty() {
+                    PathBuf::from(".")
+                } else {
+                    d.to_path_buf()
+                }
+            })
+            .unwrap_or_else(|| PathBuf::from("."));
+
+        let out_dir = match (&ov.out_dir, &file.out_dir) {
+            (Some(d), _) => d.clone(),
+            (None, Some(d)) => base_dir.join(d),
+            (None, None) => base_dir.join("ui"),
+        };
+
+        let cfg_path = path.clone().unwrap_or_else(|| PathBuf::from(CONFIG_FILE));
+        let timeout_ms = file.upstream.as_ref().and_then(|u| u.timeout_ms);
+        let connect_timeout = timeout_ms
+            .map(Duration::from_millis)
+            .unwrap_or(DEFAULT_CONNECT_TIMEOUT);
+
+        let upstream_from_cli = ov.server.is_some() || ov.url.is_some();
+        let upstream = if let Some(server) = &ov.server {
+            let words = shell_words::split(server).map_err(|e| ConfigError::Invalid {
+                path: PathBuf::from("--server"),
+                message: format!("cannot split `{server}` into shell words: {e}"),
+            })?;
+            let mut words = words.into_iter();
+            let command = words.next().ok_or_else(|| ConfigError::Invalid {
+                path: PathBuf::from("--server"),
+                message: "empty command: pass the server's command line, e.g. --server \"npx -y @modelcontextprotocol/server-everything\"".into(),
+            })?;
+            Some(UpstreamSpec::Stdio(StdioSpec {
+                command,
+                args: words.collect(),
+                env: BTreeMap::new(),
+                cwd: None,
+            }))
+        } else if let Some(url) = &ov.url {
+            let transport = ov.transport.map(HttpTransport::from).unwrap_or_default();
+            Some(UpstreamSpec::Http(HttpSpec {
+                url: url.clone(),
+                transport,
+                headers: BTreeMap::new(),
+            }))
+        } else if let Some(up) = &file.upstream {
+            Some(upstream_from_file(&cfg_path, &base_dir, up, ov.transport)?)
+        } else {
+            None
+        };
+
+        Ok(Config {
+            path,
+            base_dir,
+            file,
+            out_dir,
+            upstream,
+            upstream_from_cli,
+            connect_timeout,
+        })
+    }
+
+    /// The upstream to contact, or an error telling the user how to name one.
+    pub fn upstream(&self) -> Result<&UpstreamSpec, ConfigError> {
+        self.upstream.as_ref().ok_or(ConfigError::NoUpstream)
+    }
+
+    /// Whether an upstream is known at all (configured or on the command line).
+    pub fn has_upstream(&self) -> bool {
+        self.upstream.is_some()
+    }
+
+    /// The per-tool section, or the defaults.
+    pub fn tool(&self, name: &str) -> ToolConfig {
+        self.file.tools.get(name).cloned().unwrap_or_default()
+    }
+
+    /// Whether a tool gets a UI: `enabled_tools` (empty = all) and `[tools.NAME] enabled`.
+    pub fn tool_enabled(&self, name: &str) -> bool {
+        if let Some(t) = self.file.tools.get(name)
+            && let Some(enabled) = t.enabled
+        {
+            return enabled;
+        }
+        self.file.enabled_tools.is_empty() || self.file.enabled_tools.iter().any(|n| n == name)
+    }
+
+    /// A name to show for the configuration in messages.
+    pub fn display_path(&self) -> String {
+        self.path
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| "(no config file)".into())
+    }
+}
+
+fn read_file(path: &Path) -> Result<String, ConfigError> {
+    std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Parses the text of a config file. Public for tests and for `init`, which checks what it writes.
+pub fn parse(path: &Path, text: &str) -> Result<ConfigFile, ConfigError> {
+    reject_secrets(path, text)?;
+    toml::from_str::<ConfigFile>(text).map_err(|e| ConfigError::Invalid {
+        path: path.to_path_buf(),
+        message: describe_toml_error(text, &e),
+    })
+}
+
+/// Turns a toml error into "line N: message" with the offending line quoted.
+fn describe_toml_error(text: &str, e: &toml::de::Error) -> String {
+    let msg = e.message().trim().to_string();
+    match e.span() {
+        Some(span) => {
+            let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+            let src = text.lines().nth(line - 1).unwrap_or("").trim();
+            format!("line {line}: {msg}\n    {line} | {src}")
+        }
+        None => msg,
+    }
+}
+
+/// Key names that hold credentials. Such a key anywhere in the file is refused (headers may carry
+/// a secret only as a `${VAR}` reference).
+fn is_secret_key(key: &str) -> bool {
+    let k = key.to_ascii_lowercase().replace('-', "_");
+    k == "api_key" || k.ends_with("_api_key") || k == "apikey" || k == "secret" || k == "password"
+}
+
+fn reject_secrets(path: &Path, text: &str) -> Result<(), ConfigError> {
+    let Ok(table) = text.parse::<toml::Table>() else {
+        // Syntax errors are reported by the typed parse, with their line.
+        return Ok(());
+    };
+    let mut found: Option<String> = None;
+    walk_keys(&toml::Value::Table(table), &mut Vec::new(), &mut |keys, value| {
+        if found.is_some() {
+            return;
+        }
+        let last = keys.last().map(String::as_str).unwrap_or("");
+        let in_headers = keys.iter().any(|k| k == "headers");
+        let in_env = keys.iter().any(|k| k == "env");
+        let literal = value.as_str().is_some_and(|s| !s.contains("${"));
+        let secret_header = in_headers
+            && literal
+            && matches!(
+                last.to_ascii_lowercase().as_str(),
+                "authorization" | "x-api-key" | "api-key" | "proxy-authorization"
+            );
+        let secret_env = in_env && literal && API_KEY_VARS.contains(&last);
+        if (is_secret_key(last) && !in_env) || secret_header || secret_env {
+            found = Some(keys.join("."));
+        }
+    });
+    if let Some(key) = found {
+        let leaf = key.rsplit('.').next().unwrap_or(&key).to_string();
+        let line = text
+            .lines()
+            .position(|l| {
+                let t = l.trim_start();
+                t.starts_with(&leaf)
+                    || t.starts_with(&format!("\"{leaf}\""))
+                    || t.contains(&format!("{leaf} ="))
+                    || t.contains(&format!("\"{leaf}\" ="))
+            })
+            .map(|i| i + 1)
+            .unwrap_or(0);
+        return Err(ConfigError::SecretInFile {
+            path: path.to_path_buf(),
+            line,
+            key,
+            vars: API_KEY_VARS.join(", ") + " or a `${VAR}` reference in headers",
+        });
+    }
+    Ok(())
+}
+
+fn walk_keys(
+    v: &toml::Value,
+    keys: &mut Vec<String>,
+    f: &mut dyn FnMut(&[String], &toml::Value),
+) {
+    match v {
+        toml::Value::Table(t) => {
+            for (k, child) in t {
+                keys.push(k.clone());
+                f(keys, child);
+                walk_keys(child, keys, f);
+                keys.pop();
+            }
+        }
+        toml::Value::Array(a) => {
+            for child in a {
+                walk_keys(child, keys, f);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn upstream_from_file(
+    cfg_path: &Path,
+    base_dir: &Path,
+    up: &UpstreamConfig,
+    transport_override: Option<TransportName>,
+) -> Result<UpstreamSpec, ConfigError> {
+    let invalid = |message: String| ConfigError::Invalid {
+        path: cfg_path.to_path_buf(),
+        message,
+    };
+    match (&up.command, &up.url) {
+        (Some(_), Some(_)) => Err(invalid(
+            "[upstream] has both `command` and `url`: keep one".into(),
+        )),
+        (None, None) => Err(invalid(
+            "[upstream] needs `command` (a stdio server) or `url` (an HTTP server)".into(),
+        )),
+        (Some(command), None) => {
+            if up.transport.is_some() || !up.headers.is_empty() {
+                return Err(invalid(
+                    "[upstream] `transport` and `headers` apply to `url` only, not to `command`"
+                        .into(),
+                ));
+            }
+            Ok(UpstreamSpec::Stdio(StdioSpec {
+                command: command.clone(),
+                args: up.args.clone(),
+                env: up.env.clone(),
+                cwd: up.cwd.as_ref().map(|c| base_dir.join(c)),
+            }))
+        }
+        (None, Some(url)) => {
+            if !up.args.is_empty() || !up.env.is_empty() || up.cwd.is_some() {
+                return Err(invalid(
+                    "[upstream] `args`, `env` and `cwd` apply to `command` only, not to `url`"
+                        .into(),
+                ));
+            }
+            let mut headers = BTreeMap::new();
+            for (k, v) in &up.headers {
+                headers.insert(k.clone(), expand_env(v, &format!("header `{k}`"))?);
+            }
+            let transport = transport_override
+                .or(up.transport)
+                .map(HttpTransport::from)
+                .unwrap_or_default();
+            Ok(UpstreamSpec::Http(HttpSpec {
+                url: url.clone(),
+                transport,
+                headers,
+            }))
+        }
+    }
+}
+
+/// Expands `${VAR}` references from the environment. A missing variable is an error, not "".
+pub fn expand_env(value: &str, what: &str) -> Result<String, ConfigError> {
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            out.push_str(&rest[start..]);
+            return Ok(out);
+        };
+        let var = &after[..end];
+        let val = std::env::var(var).map_err(|_| ConfigError::MissingEnv {
+            var: var.to_string(),
+            what: what.to_string(),
+        })?;
+        out.push_str(&val);
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p() -> PathBuf {
+        PathBuf::from("mcp-gen-ui.toml")
+    }
+
+    #[test]
+    fn parses_the_documented_example() {
+        let text = r#"
+out_dir = "ui"
+generator = "builtin"
+enabled_tools = []
+
+[upstream]
+command = "cargo"
+args = ["run", "--quiet", "--example", "weather-server"]
+
+[llm]
+provider = "anthropic"
+model = "claude-sonnet-4-5"
+
+[serve]
+stale = "serve"
+
+[tools.get_forecast]
+hints = { view = "line", x = "date", y = ["high", "low"] }
+widgets = [{ name = "chart", default = true }, { name = "table" }]
+csp = { connect_domains = [], resource_domains = [] }
+"#;
+        let f = parse(&p(), text).unwrap();
+        let t = &f.tools["get_forecast"];
+        assert_eq!(t.hints.view, Some(ViewKind::Line));
+        assert_eq!(t.hints.y, vec!["high", "low"]);
+        assert_eq!(t.widgets.len(), 2);
+        assert_eq!(f.llm.max_tokens, 8192);
+        assert_eq!(f.llm.timeout_ms, 180_000);
+    }
+
+    #[test]
+    fn unknown_key_names_line_and_key() {
+        let text = "out_dir = \"ui\"\n\n[upstream]\ncomand = \"x\"\n";
+        let e = parse(&p(), text).unwrap_err().to_string();
+        assert!(e.contains("line 4"), "{e}");
+        assert!(e.contains("comand"), "{e}");
+    }
+
+    #[test]
+    fn wrong_type_names_line() {
+        let text = "[llm]\nmax_tokens = \"lots\"\n";
+        let e = parse(&p(), text).unwrap_err().to_string();
+        assert!(e.contains("line 2"), "{e}");
+    }
+
+    #[test]
+    fn api_key_in_file_is_refused() {
+        let text = "[llm]\nprovider = \"openai\"\napi_key = \"sk-123\"\n";
+        let e = parse(&p(), text).unwrap_err().to_string();
+        assert!(e.contains(":3:"), "{e}");
+        assert!(e.contains("OPENAI_API_KEY"), "{e}");
+        assert!(!e.contains("sk-123"), "the secret itself must not be echoed: {e}");
+    }
+
+    #[test]
+    fn literal_authorization_header_is_refused_but_env_reference_is_fine() {
+        let bad = "[upstream]\nurl = \"http://x/mcp\"\nheaders = { Authorization = \"Bearer abc\" }\n";
+        assert!(matches!(
+            parse(&p(), bad),
+            Err(ConfigError::SecretInFile { .. })
+        ));
+        let good = "[upstream]\nurl = \"http://x/mcp\"\nheaders = { Authorization = \"Bearer ${TOKEN}\" }\n";
+        assert!(parse(&p(), good).is_ok());
+    }
+
+    #[test]
+    fn expand_env_reads_and_reports_missing() {
+        // SAFETY of test: PATH is always set.
+        let path = std::env::var("PATH").unwrap();
+        assert_eq!(expand_env("a${PATH}b", "x").unwrap(), format!("a{path}b"));
+        assert!(matches!(
+            expand_env("${MCP_GEN_UI_SURELY_UNSET_VAR}", "header"),
+            Err(ConfigError::MissingEnv { .. })
+        ));
+    }
+
+    #[test]
+    fn y_accepts_one_or_many() {
+        let f = parse(&p(), "[tools.a]\nhints = { y = \"v\" }\n").unwrap();
+        assert_eq!(f.tools["a"].hints.y, vec!["v"]);
+    }
+}

@@ -1,0 +1,1 @@
+//! The builtin generator: deterministic, offline. (Owned by the builtin-UI work.)

@@ -1,0 +1,1 @@
+//! The static wrapper. (Owned by the serve work.)
