@@ -400,18 +400,28 @@ fn summarize(
     }
     for r in rows.iter().filter(|r| r.action == Action::Kept) {
         p.warn(format!(
-            "{} was edited by hand and was left alone; `generate --force {}` overwrites it, `generate --adopt {}` keeps it for good",
+            "{} was edited by hand and was left alone; `mcp-gen-ui generate --force {}` overwrites it, `mcp-gen-ui generate --adopt {}` keeps it for good",
             r.files.join(", "),
             shell_words::quote(&r.tool),
             shell_words::quote(&r.tool)
         ));
     }
+    let kept = rows.iter().filter(|r| r.action == Action::Kept).count();
     if nothing_to_do {
-        p.out(format!(
-            "Up to date: {total} tool{} in {}, nothing to generate.",
-            if total == 1 { "" } else { "s" },
-            cfg.out_dir.display()
-        ))?;
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        if kept == 0 {
+            p.out(format!(
+                "Up to date: {total} tool{} in {}, nothing to generate.",
+                plural(total),
+                cfg.out_dir.display()
+            ))?;
+        } else {
+            p.out(format!(
+                "Nothing generated: {kept} hand-edited tool{} left alone (see the warning above), the other {} up to date.",
+                plural(kept),
+                total.saturating_sub(kept)
+            ))?;
+        }
         return Ok(());
     }
     let table_rows: Vec<Vec<String>> = rows
