@@ -175,7 +175,11 @@ pub fn run(ctx: &Context, args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         };
 
         if args.adopt.iter().any(|a| a == &tp.name) {
-            let entry = adopt(&cfg, tp)?;
+            let mut entry = adopt(&cfg, tp)?;
+            // The edit is accepted for the tool as it is now: no drift to report until it changes.
+            entry.tool_hash = tool.tool_hash();
+            entry.config_hash = tp.config_hash.clone();
+            entry.fingerprint = None;
             let files = entry.widgets.iter().map(|w| w.path.clone()).collect();
             new_tools.insert(tp.name.clone(), entry);
             snapshot_tools.insert(tp.name.clone(), tool.clone());
