@@ -7,7 +7,8 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use mcp_gen_ui::discover::{DiscoverError, discover};
-use mcp_gen_ui::mcp::{StdioSpec, UpstreamSpec};
+use mcp_gen_ui::mcp::{HttpSpec, HttpTransport, StdioSpec, UpstreamSpec};
+use tokio::io::AsyncBufReadExt;
 
 /// The example binaries, built once per test run (cargo does not build examples for `--test`).
 fn example(name: &str) -> PathBuf {
@@ -93,4 +94,85 @@ async fn command_not_found_names_the_setting() {
     );
     assert!(msg.contains("[upstream] command"), "{msg}");
     assert!(msg.contains("--server"), "{msg}");
+}
+
+/// An example server started with `--http 127.0.0.1:0`; killed on drop.
+struct HttpServer {
+    _child: tokio::process::Child,
+    url: String,
+}
+
+async fn http_example(name: &str, extra: &[&str]) -> HttpServer {
+    let mut child = tokio::process::Command::new(example(name))
+        .args(["--http", "127.0.0.1:0"])
+        .args(extra)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = tokio::io::BufReader::new(stderr).lines();
+    let url = tokio::time::timeout(Duration::from_secs(20), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if let Some(i) = line.find("http://") {
+                return line[i..].trim().to_string();
+            }
+        }
+        panic!("{name} exited without printing its address");
+    })
+    .await
+    .unwrap();
+    // Keep draining stderr so the server never blocks on a full pipe.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    HttpServer { _child: child, url }
+}
+
+fn http_spec(url: &str, transport: HttpTransport) -> UpstreamSpec {
+    UpstreamSpec::Http(HttpSpec {
+        url: url.to_string(),
+        transport,
+        headers: BTreeMap::new(),
+    })
+}
+
+fn check_weather(d: &mcp_gen_ui::discover::Discovery) {
+    assert_eq!(d.server_name, "weather");
+    let names: Vec<&str> = d.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["get_current_conditions", "get_forecast"]);
+    let forecast = &d.tools[1];
+    assert_eq!(forecast.raw["annotations"]["readOnlyHint"], true);
+    assert_eq!(forecast.raw["annotations"]["openWorldHint"], false);
+    assert_eq!(forecast.raw["title"], "Weather forecast");
+    assert_eq!(
+        forecast.raw["inputSchema"]["properties"]["days"]["maximum"],
+        14
+    );
+    assert!(forecast.raw["outputSchema"]["properties"]["forecast"].is_object());
+}
+
+#[tokio::test]
+async fn weather_over_stdio() {
+    let d = discover(&stdio("weather-server", &[]), T).await.unwrap();
+    check_weather(&d);
+    assert_eq!(d.initialize_result["protocolVersion"], "2025-06-18");
+}
+
+#[tokio::test]
+async fn weather_over_streamable_http_sse_responses() {
+    let server = http_example("weather-server", &[]).await;
+    let d = discover(&http_spec(&server.url, HttpTransport::StreamableHttp), T)
+        .await
+        .unwrap();
+    check_weather(&d);
+}
+
+#[tokio::test]
+async fn weather_over_streamable_http_json_responses() {
+    let server = http_example("weather-server", &["--json-response"]).await;
+    let d = discover(&http_spec(&server.url, HttpTransport::StreamableHttp), T)
+        .await
+        .unwrap();
+    check_weather(&d);
 }
