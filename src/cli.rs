@@ -67,8 +67,14 @@ pub struct GlobalArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Write mcp-gen-ui.toml (asks on a terminal), .gitattributes, and optionally the git hook
+    Init(commands::init::InitArgs),
     /// Generate UIs for the upstream's tools into the output directory (incremental)
     Generate(commands::generate::GenerateArgs),
+    /// Regenerate one tool with feedback ("line chart", "hide field id") and show the diff
+    Refine(commands::refine::RefineArgs),
+    /// Show upstream drift and the diff of what `generate` would write
+    Diff(commands::diff::DiffArgs),
     /// Verify the output directory against its lock: the pre-commit / CI gate
     Check(commands::check::CheckArgs),
     /// Show the status of every tool
@@ -77,6 +83,8 @@ pub enum Command {
     Inspect(commands::inspect::InspectArgs),
     /// Run the validator on HTML files (generated or hand-written MCP Apps)
     Validate(commands::validate::ValidateArgs),
+    /// Git hooks: `hook install` adds a pre-commit hook running `mcp-gen-ui check`
+    Hook(commands::hook::HookArgs),
 }
 
 /// What every command gets: the parsed global options, and the printer.
@@ -160,11 +168,15 @@ fn try_main() -> anyhow::Result<ExitCode> {
         global: cli.global,
     };
     match &cli.command {
+        Command::Init(args) => commands::init::run(&ctx, args),
         Command::Generate(args) => commands::generate::run(&ctx, args),
+        Command::Refine(args) => commands::refine::run(&ctx, args),
+        Command::Diff(args) => commands::diff::run(&ctx, args),
         Command::Check(args) => commands::check::run(&ctx, args),
         Command::List(args) => commands::list::run(&ctx, args),
         Command::Inspect(args) => commands::inspect::run(&ctx, args),
         Command::Validate(args) => commands::validate::run(&ctx, args),
+        Command::Hook(args) => commands::hook::run(&ctx, args),
     }
 }
 

@@ -120,8 +120,11 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> anyhow::Result<ExitCode> {
         }
         if revalidate {
             let html = String::from_utf8_lossy(&bytes);
-            let opts =
-                super::generate::validate_options(&cfg, tool, w.generator.starts_with("llm"));
+            let opts = crate::generate::batch::validate_options(
+                &cfg,
+                tool,
+                w.generator.starts_with("llm"),
+            );
             for v in validate::validate(&html, &opts) {
                 if v.severity == validate::Severity::Error {
                     let line = v.line.map(|l| format!(":{l}")).unwrap_or_default();

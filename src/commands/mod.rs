@@ -2,9 +2,13 @@
 //! do the work. Helpers here are what several commands share.
 
 pub mod check;
+pub mod diff;
 pub mod generate;
+pub mod hook;
+pub mod init;
 pub mod inspect;
 pub mod list;
+pub mod refine;
 pub mod validate;
 
 use anyhow::Context as _;

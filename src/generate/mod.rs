@@ -1,6 +1,8 @@
 //! Generate stage: turns a tool (plus its hints and refinements) into the HTML of an MCP App.
 
+pub mod batch;
 pub mod builtin;
+pub mod phrases;
 
 use crate::config::{Hints, ToolConfig};
 use crate::model::Tool;
