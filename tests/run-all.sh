@@ -12,4 +12,10 @@ cargo test --all-targets --quiet
 cargo run --quiet -- --config examples/weather/mcp-gen-ui.toml check --server
 
 if [ ! -d tests/node_modules ]; then (cd tests && npm ci --no-audit --no-fund --loglevel=error); fi
-(cd tests && node --test --test-concurrency=1 'browser/*.test.mjs' 'node/*.test.mjs')
+suites=()
+for d in browser node; do
+  if compgen -G "tests/$d/*.test.mjs" >/dev/null; then suites+=("$d/"); fi
+done
+if [ ${#suites[@]} -gt 0 ]; then
+  (cd tests && node --test --test-concurrency=1 "${suites[@]}")
+fi
