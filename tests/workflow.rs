@@ -327,3 +327,25 @@ fn the_hook_blocks_a_commit_with_a_tampered_ui() {
         .code(2)
         .stderr(predicate::str::contains("git"));
 }
+
+#[test]
+fn init_interactive_under_a_pseudo_terminal() {
+    // A person at a terminal: the upstream is tried live and its tools listed, the defaults taken.
+    let dir = tempfile::tempdir().unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/init_pty.py");
+    let server = format!("{} --mode ok", fixture_path().display());
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(env!("CARGO_BIN_EXE_mcp-gen-ui"))
+        .arg(dir.path())
+        .arg(&server)
+        .output()
+        .expect("python3 is needed to drive a pseudo-terminal");
+    let transcript = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{transcript}");
+    assert!(transcript.contains("Found 1 tool on `fixture-ok`: echo"), "{transcript}");
+    let cfg = std::fs::read_to_string(dir.path().join("mcp-gen-ui.toml")).unwrap();
+    assert!(cfg.contains("args = [\"--mode\", \"ok\"]"), "{cfg}");
+    assert!(cfg.contains("generator = \"builtin\""), "{cfg}");
+    bin().current_dir(dir.path()).arg("generate").assert().success();
+}
