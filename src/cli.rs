@@ -77,6 +77,8 @@ pub enum Command {
     Inspect(commands::inspect::InspectArgs),
     /// Run the validator on HTML files (generated or hand-written MCP Apps)
     Validate(commands::validate::ValidateArgs),
+    /// Try the generated UIs in a local browser host, calling the live upstream
+    Preview(commands::preview::PreviewArgs),
 }
 
 /// What every command gets: the parsed global options, and the printer.
@@ -165,6 +167,7 @@ fn try_main() -> anyhow::Result<ExitCode> {
         Command::List(args) => commands::list::run(&ctx, args),
         Command::Inspect(args) => commands::inspect::run(&ctx, args),
         Command::Validate(args) => commands::validate::run(&ctx, args),
+        Command::Preview(args) => commands::preview::run(&ctx, args),
     }
 }
 

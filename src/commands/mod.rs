@@ -5,6 +5,7 @@ pub mod check;
 pub mod generate;
 pub mod inspect;
 pub mod list;
+pub mod preview;
 pub mod validate;
 
 use anyhow::Context as _;
