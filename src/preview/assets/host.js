@@ -107,6 +107,8 @@
       return s;
     }
     if (msg.id !== undefined) return (msg.error ? "error #" : "result #") + msg.id;
+    if (msg.error) return "error " + msg.error.code;
+    if ("result" in msg) return "result";
     return "message";
   }
 
