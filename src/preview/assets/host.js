@@ -155,7 +155,7 @@
     }
     out.classList.toggle("error", !!(result && result.isError));
     var text = contentText(result && result.content);
-    out.textContent = toolName + (result && result.isError ? " → tool error" : " →") +
+    out.textContent = toolName + (result && result.isError ? " → tool error" : " → ok") +
       (text ? "\n" + text : "") + "\n\n" + jsonText(result);
   }
 
@@ -261,8 +261,11 @@
 
   function forward(msg) {
     var name = msg.params && typeof msg.params.name === "string" ? msg.params.name : "";
+    var gen = state.generation;
     upstream(msg.method, msg.params).then(function (body) {
       if (msg.method === "tools/call") showResult(name, body.result, body.error);
+      // The frame that asked may be gone (tool switched, reloaded): its answer goes nowhere.
+      if (gen !== state.generation) return;
       if (body.error) replyError(msg.id, body.error.code, body.error.message);
       else reply(msg.id, body.result);
     });
