@@ -24,14 +24,15 @@ use crate::report::Printer;
 
 pub use upstream::{Upstream, UpstreamError};
 
+/// How long requests in flight may finish after Ctrl-C before the server stops anyway.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// Why a preview could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum PreviewError {
     #[error(transparent)]
     Upstream(#[from] UpstreamError),
-    #[error(
-        "cannot listen on 127.0.0.1:{port}: {source} (pick another --port, or 0 for any free port)"
-    )]
+    #[error("cannot listen on 127.0.0.1:{port} (pick another --port, or 0 for any free port)")]
     Bind { port: u16, source: std::io::Error },
     #[error("cannot draw a random token from the operating system: {0}")]
     Random(String),
@@ -137,9 +138,26 @@ impl Preview {
             })
         };
         let app = server::router(shared.clone());
-        let served = axum::serve(listener, app)
-            .with_graceful_shutdown(shutdown)
-            .await;
+        let (stopping_tx, stopping_rx) = tokio::sync::oneshot::channel::<()>();
+        let signal = async move {
+            shutdown.await;
+            let _ = stopping_tx.send(());
+        };
+        let server = std::future::IntoFuture::into_future(
+            axum::serve(listener, app).with_graceful_shutdown(signal),
+        );
+        // A call stuck in a hung upstream must not keep Ctrl-C from working.
+        let forced = async {
+            if stopping_rx.await.is_ok() {
+                tokio::time::sleep(SHUTDOWN_GRACE).await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        };
+        let served = tokio::select! {
+            r = server => r,
+            () = forced => Ok(()),
+        };
         watcher.abort();
         let _ = watcher.await;
         let upstream = shared.upstream.clone();
