@@ -327,3 +327,51 @@ test("preview refuses a tool without a UI and stops cleanly on SIGTERM", async (
   assert.equal(await stop(p), 0);
   assert.match(p.stderr(), /upstream shut down/);
 });
+
+test("several widgets, examples and a declared CSP are honoured", async () => {
+  const proj = fs.mkdtempSync(path.join(os.tmpdir(), "mcp-gen-ui-preview-widgets-"));
+  let p;
+  const page = await browser.newPage();
+  try {
+    fs.writeFileSync(path.join(proj, "mcp-gen-ui.toml"), `[upstream]
+command = ${JSON.stringify(FIXTURE)}
+args = ["--mode", "ok"]
+
+[tools.echo]
+widgets = [{ name = "card", default = true }, { name = "raw" }]
+examples = [{ text = "example text" }]
+csp = { connect_domains = ["https://api.example.com", "not an origin"] }
+`);
+    const gen = spawnSync(BIN, ["generate"], { cwd: proj, encoding: "utf8" });
+    assert.equal(gen.status, 0, gen.stderr);
+    p = await new Promise((resolve, reject) => {
+      const child = spawn(BIN, ["preview", "--no-open"], { cwd: proj, stdio: ["ignore", "pipe", "ignore"] });
+      let out = "";
+      child.stdout.on("data", (d) => {
+        out += d;
+        const m = out.match(/^Preview: (\S+)$/m);
+        if (m) resolve({ child, url: m[1] });
+      });
+      child.on("exit", (code) => reject(new Error(`preview exited with ${code}`)));
+    });
+    await page.goto(p.url);
+    const labels = await page.locator("#tool option").allInnerTexts();
+    assert.deepEqual(labels, ["Echo (echo) / card", "Echo (echo) / raw"]);
+    assert.equal(JSON.parse(await page.locator("#args").inputValue()).text, "example text");
+    assert.match(await page.locator("#notes").innerText(), /ignored "not an origin"/);
+    assert.match(await page.locator("iframe#app").getAttribute("src"), /widget=card/);
+    await page.selectOption("#tool", { label: "Echo (echo) / raw" });
+    const src = await page.locator("iframe#app").getAttribute("src");
+    assert.match(src, /widget=raw/);
+    assert.match(page.url(), /tool=echo&widget=raw/);
+    const resp = await page.request.get(new URL(src, p.url).href);
+    assert.equal(resp.status(), 200);
+    const csp = resp.headers()["content-security-policy"];
+    assert.match(csp, /connect-src https:\/\/api\.example\.com;/);
+    assert.doesNotMatch(csp, /not an origin/);
+  } finally {
+    await page.close();
+    if (p) await stop(p);
+    fs.rmSync(proj, { recursive: true, force: true });
+  }
+});
