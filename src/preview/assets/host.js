@@ -71,7 +71,7 @@
     appInfo: null,
     theme: "light",
     nextId: 1,
-    pending: {},       // our requests to the app, by id
+    pending: new Map(), // our requests to the app, by id
     generation: 0,     // bumped per loaded frame, so late answers of an old frame are ignored
   };
 
@@ -203,10 +203,10 @@
     var gen = state.generation;
     return new Promise(function (resolve, reject) {
       var timer = setTimeout(function () {
-        delete state.pending[id];
+        state.pending.delete(id);
         reject(new Error(method + ": no answer within " + timeoutMs + " ms"));
       }, timeoutMs);
-      state.pending[id] = { gen: gen, done: function (m) { clearTimeout(timer); resolve(m); } };
+      state.pending.set(id, { gen: gen, done: function (m) { clearTimeout(timer); resolve(m); } });
       post({ jsonrpc: "2.0", id: id, method: method, params: params || {} });
     });
   }
@@ -329,9 +329,9 @@
       if (hasId) onRequest(msg);
       else onNotification(msg);
     } else if (hasId) {
-      var pending = state.pending[msg.id];
+      var pending = state.pending.get(msg.id);
       if (pending && pending.gen === state.generation) {
-        delete state.pending[msg.id];
+        state.pending.delete(msg.id);
         pending.done(msg);
       }
     }
@@ -354,7 +354,7 @@
   function load(tool, widget) {
     return teardown().then(function () {
       state.generation++;
-      state.pending = {};
+      state.pending = new Map();
       state.ready = false;
       state.appInfo = null;
       state.tool = tool;
