@@ -56,8 +56,18 @@ pub fn run(ctx: &Context, args: &PreviewArgs) -> anyhow::Result<ExitCode> {
             "Starting upstream {}",
             cfg.upstream().map(|u| u.describe()).unwrap_or_default()
         ));
-        let preview = Preview::start(&cfg, &opts, printer.clone()).await;
+        // Installed before anything starts: Ctrl-C during a slow start must still stop the
+        // upstream's process group rather than kill us and leave it running.
+        let mut stop = Box::pin(shutdown_signal());
+        let started = tokio::select! {
+            p = Preview::start(&cfg, &opts, printer.clone()) => Some(p),
+            () = &mut stop => None,
+        };
         pb.finish_and_clear();
+        let Some(preview) = started else {
+            printer.status("Interrupted while starting; upstream shut down.");
+            return anyhow::Ok(());
+        };
         let preview = preview.context("cannot start the preview")?;
         for name in &names {
             if !preview.upstream_tools().iter().any(|t| &t.name == *name) {
@@ -72,7 +82,7 @@ pub fn run(ctx: &Context, args: &PreviewArgs) -> anyhow::Result<ExitCode> {
         if !args.no_open && std::io::stdout().is_terminal() && std::env::var_os("CI").is_none() {
             open_browser(&url);
         }
-        preview.serve(shutdown_signal()).await?;
+        preview.serve(stop).await?;
         printer.status("Preview stopped; upstream shut down.");
         anyhow::Ok(())
     });
