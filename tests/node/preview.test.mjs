@@ -174,6 +174,7 @@ test("the generated UI is loaded in a sandboxed iframe under the MCP Apps CSP", 
     const frame = page.locator("iframe#app");
     assert.equal(await frame.getAttribute("sandbox"), "allow-scripts");
     assert.match(await page.locator("#tool").innerText(), /echo/);
+    assert.match(await page.locator("#tool-info").innerText(), /Echoes its arguments back\.\s*read-only/);
     const src = await frame.getAttribute("src");
     const resp = await raw(preview.port, { path: "/" + src, headers: { host: `127.0.0.1:${preview.port}` } });
     assert.equal(resp.status, 200);

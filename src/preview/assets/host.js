@@ -363,6 +363,7 @@
       while (box.firstChild) box.removeChild(box.firstChild);
       state.frame = null;
       showNotes(tool);
+      showToolInfo(tool);
       if (!tool) { setStatus("no tool with a UI: run `mcp-gen-ui generate`", true); return; }
       var f = document.createElement("iframe");
       f.id = "app";
@@ -383,6 +384,20 @@
       $("args").value = jsonText(tool.example || {});
       $("args-error").textContent = "";
     });
+  }
+
+  // The tool's description and behaviour hints, so the user knows what "Call tool" will do.
+  function showToolInfo(tool) {
+    var info = $("tool-info");
+    while (info.firstChild) info.removeChild(info.firstChild);
+    var def = tool && tool.definition;
+    if (!def) return;
+    info.appendChild(el("span", "", typeof def.description === "string" ? def.description : ""));
+    var a = def.annotations || {};
+    if (a.readOnlyHint === true) info.appendChild(el("span", "badge", "read-only"));
+    if (a.destructiveHint === true && a.readOnlyHint !== true) info.appendChild(el("span", "badge destructive", "destructive"));
+    if (a.idempotentHint === true) info.appendChild(el("span", "badge", "idempotent"));
+    if (a.openWorldHint === true) info.appendChild(el("span", "badge", "open world"));
   }
 
   function showNotes(tool) {
