@@ -80,6 +80,7 @@ const RAW_APP = `<!doctype html>
 <html><head><meta charset="utf-8"><title>raw test app</title></head>
 <body><h1>raw test app</h1>
 <div id="out">waiting</div><div id="theme"></div><div id="toolresult"></div><div id="fetch">not tried</div>
+<form id="form"><input id="q" value="typed"><button id="go">Go</button></form><div id="formout"></div>
 <script>
 var pending = {}, next = 0;
 function send(m) { window.parent.postMessage(m, "*"); }
@@ -103,6 +104,12 @@ window.addEventListener("message", function (e) {
   } else if (m.method === "ui/resource-teardown") {
     send({ jsonrpc: "2.0", id: m.id, result: {} });
   }
+});
+document.getElementById("form").addEventListener("submit", function (e) {
+  e.preventDefault();
+  request("tools/call", { name: "echo", arguments: { text: "form " + document.getElementById("q").value } }).then(function (r) {
+    document.getElementById("formout").textContent = text(r.result);
+  });
 });
 request("ui/initialize", { protocolVersion: "2026-01-26", appInfo: { name: "raw-test-app", version: "1.0.0" }, appCapabilities: {} })
   .then(function (r) {
@@ -172,7 +179,7 @@ test("the generated UI is loaded in a sandboxed iframe under the MCP Apps CSP", 
   try {
     await page.goto(preview.url);
     const frame = page.locator("iframe#app");
-    assert.equal(await frame.getAttribute("sandbox"), "allow-scripts");
+    assert.equal(await frame.getAttribute("sandbox"), "allow-scripts allow-forms");
     assert.match(await page.locator("#tool").innerText(), /echo/);
     assert.match(await page.locator("#tool-info").innerText(), /Echoes its arguments back\.\s*read-only/);
     const src = await frame.getAttribute("src");
@@ -211,6 +218,10 @@ test("a tool called by the UI reaches the upstream and its result is shown", asy
     assert.match(fromApp, /open-link \(not opened\): https:\/\/example\.com\/docs/);
     await app.locator("#fetch").filter({ hasText: "blocked" }).waitFor({ timeout: 5000 });
     assert.equal(new URL(page.url()).host, `127.0.0.1:${preview.port}`, "the page did not navigate");
+
+    // A form inside the app works as in real hosts (its submit event fires).
+    await app.locator("#go").click();
+    await app.locator("#formout").filter({ hasText: 'echo called with {"text":"form typed"}' }).waitFor({ timeout: 10000 });
 
     // Theme toggle reaches the app as host-context-changed.
     assert.equal(await app.locator("#theme").innerText(), "light");

@@ -368,8 +368,10 @@
       var f = document.createElement("iframe");
       f.id = "app";
       f.title = "UI of " + tool.name;
-      // Scripts only: no same-origin, no forms, no popups, no top navigation.
-      f.setAttribute("sandbox", "allow-scripts");
+      // What real hosts grant an app (scripts and forms: without allow-forms a form's submit
+      // event never fires), minus allow-same-origin: the document comes from this server, so
+      // same-origin would hand the app this page and its token. No popups, no top navigation.
+      f.setAttribute("sandbox", "allow-scripts allow-forms");
       f.setAttribute("referrerpolicy", "no-referrer");
       f.src = frameUrl(tool, widget);
       state.frame = f;
