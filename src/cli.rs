@@ -85,6 +85,8 @@ pub enum Command {
     Validate(commands::validate::ValidateArgs),
     /// Git hooks: `hook install` adds a pre-commit hook running `mcp-gen-ui check`
     Hook(commands::hook::HookArgs),
+    /// Try the generated UIs in a local browser host, calling the live upstream
+    Preview(commands::preview::PreviewArgs),
 }
 
 /// What every command gets: the parsed global options, and the printer.
@@ -177,6 +179,7 @@ fn try_main() -> anyhow::Result<ExitCode> {
         Command::Inspect(args) => commands::inspect::run(&ctx, args),
         Command::Validate(args) => commands::validate::run(&ctx, args),
         Command::Hook(args) => commands::hook::run(&ctx, args),
+        Command::Preview(args) => commands::preview::run(&ctx, args),
     }
 }
 

@@ -343,9 +343,16 @@ fn init_interactive_under_a_pseudo_terminal() {
         .expect("python3 is needed to drive a pseudo-terminal");
     let transcript = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{transcript}");
-    assert!(transcript.contains("Found 1 tool on `fixture-ok`: echo"), "{transcript}");
+    assert!(
+        transcript.contains("Found 1 tool on `fixture-ok`: echo"),
+        "{transcript}"
+    );
     let cfg = std::fs::read_to_string(dir.path().join("mcp-gen-ui.toml")).unwrap();
     assert!(cfg.contains("args = [\"--mode\", \"ok\"]"), "{cfg}");
     assert!(cfg.contains("generator = \"builtin\""), "{cfg}");
-    bin().current_dir(dir.path()).arg("generate").assert().success();
+    bin()
+        .current_dir(dir.path())
+        .arg("generate")
+        .assert()
+        .success();
 }

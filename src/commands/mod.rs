@@ -8,6 +8,7 @@ pub mod hook;
 pub mod init;
 pub mod inspect;
 pub mod list;
+pub mod preview;
 pub mod refine;
 pub mod validate;
 
