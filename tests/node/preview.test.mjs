@@ -190,6 +190,13 @@ test("the generated UI is loaded in a sandboxed iframe under the MCP Apps CSP", 
       "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'");
     // Every generated UI starts the handshake, whatever its generator.
     await page.locator('#log li[data-dir="app → host"][data-what^="ui/initialize"]').first().waitFor({ timeout: 10000 });
+    // The generated form itself calls the tool through the host and shows the upstream's answer.
+    await page.locator("#status").filter({ hasText: "connected to the app" }).waitFor({ timeout: 10000 });
+    const ui = page.frameLocator("iframe#app");
+    await ui.getByRole("textbox").first().fill("hello builtin");
+    await ui.getByRole("button", { name: "Run" }).click();
+    await page.locator("#result").filter({ hasText: 'echo called with {"text":"hello builtin"}' }).waitFor({ timeout: 10000 });
+    await ui.locator("body").filter({ hasText: "hello builtin" }).waitFor({ timeout: 10000 });
   } finally {
     await page.close();
   }
