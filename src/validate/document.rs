@@ -370,10 +370,40 @@ fn script_url_in(el: &str, attr: &str, value: &str, http_equiv: Option<&str>) ->
     }
 }
 
-fn srcset_urls(value: &str) -> impl Iterator<Item = &str> {
-    value
-        .split(',')
-        .filter_map(|cand| cand.split_whitespace().next())
+/// The URLs of a `srcset` (HTML's candidate parsing: a URL is a run of non-space characters,
+/// so the commas inside `data:` URLs do not split it).
+pub(super) fn srcset_urls(value: &str) -> impl Iterator<Item = &str> {
+    let mut rest = value;
+    std::iter::from_fn(move || {
+        rest = rest.trim_start_matches(|c: char| c.is_ascii_whitespace() || c == ',');
+        if rest.is_empty() {
+            return None;
+        }
+        let end = rest
+            .find(|c: char| c.is_ascii_whitespace())
+            .unwrap_or(rest.len());
+        let (url, after) = rest.split_at(end);
+        if url.ends_with(',') {
+            rest = after;
+            return Some(url.trim_end_matches(','));
+        }
+        // Skip descriptors up to the next comma outside parentheses.
+        let mut depth = 0usize;
+        let mut cut = after.len();
+        for (i, c) in after.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                ',' if depth == 0 => {
+                    cut = i;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        rest = after.get(cut..).unwrap_or("");
+        Some(url)
+    })
 }
 
 /// The URLs an element fetches, by kind.

@@ -130,7 +130,8 @@ pub fn check(source: &str, parsed: &Parsed, llm: bool, out: &mut Vec<Finding>) {
                 ),
             );
         }
-        if !fence_found && !in_code && text.contains("```") {
+        if !fence_found && !in_code && matches!(node.value(), Node::Text(_)) && text.contains("```")
+        {
             fence_found = true;
             push(
                 "markdown-fence",
@@ -142,14 +143,10 @@ pub fn check(source: &str, parsed: &Parsed, llm: bool, out: &mut Vec<Finding>) {
         }
     }
 
-    let lower_head: String = source
-        .chars()
-        .take(4096)
-        .collect::<String>()
-        .to_ascii_lowercase();
+    let lower = source.to_ascii_lowercase();
     let has_frame = ["<!doctype", "<html", "<body"]
         .iter()
-        .any(|t| lower_head.contains(t) || source.to_ascii_lowercase().contains(t));
+        .any(|t| lower.contains(t));
     let total = source.chars().filter(|c| !c.is_whitespace()).count();
     if !has_frame && total > 0 && visible * 2 > total {
         push(

@@ -123,3 +123,6 @@ pub fn has_errors(findings: &[Finding]) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod proptests;

@@ -225,10 +225,23 @@ fn images_and_media() {
     let count = |r: &str| f.iter().filter(|x| x.rule == r).count();
     assert_eq!(count("external-image"), 3, "{f:#?}");
     assert_eq!(count("external-media"), 2, "{f:#?}");
+    // The commas inside a data: URL do not split a srcset candidate.
+    assert_eq!(count("relative-url"), 0, "{f:#?}");
     let inline = run(&with_body(
         "<img alt=\"dot\" src=\"data:image/gif;base64,R0lGOD\">",
     ));
     assert!(inline.is_empty(), "{inline:#?}");
+}
+
+#[test]
+fn srcset_candidates() {
+    let urls: Vec<&str> =
+        document::srcset_urls("a.png 1x, data:image/png;base64,AA,BB 2x,c.png,, d.png 100w")
+            .collect();
+    assert_eq!(
+        urls,
+        ["a.png", "data:image/png;base64,AA,BB", "c.png", "d.png"]
+    );
 }
 
 #[test]
