@@ -1,7 +1,8 @@
 //! Prints how long the validator takes per file: the given HTML files, or built-in samples
 //! (a typical ~40 KB UI and some hostile shapes) when none are given.
 //!
-//! `cargo run --release --example bench-validate [FILE…]`
+//! `cargo run --release --example bench-validate [--show] [--llm] [FILE…]` (`--show` also prints
+//! the findings of each file).
 
 use std::time::Instant;
 
@@ -49,8 +50,13 @@ fn time(name: &str, html: &str, opts: &Options) {
 }
 
 fn main() {
-    let opts = Options::default();
-    let files: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let show = args.iter().any(|a| a == "--show");
+    let opts = Options {
+        llm_output: args.iter().any(|a| a == "--llm"),
+        ..Options::default()
+    };
+    let files: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     if files.is_empty() {
         time("typical ui", &typical_ui(), &opts);
         let deep_js = format!("<script>let x = 1{};</script>", "+1".repeat(100_000));
@@ -67,8 +73,22 @@ fn main() {
         return;
     }
     for f in files {
-        match std::fs::read_to_string(&f) {
-            Ok(html) => time(&f, &html, &opts),
+        match std::fs::read_to_string(f) {
+            Ok(html) => {
+                time(f, &html, &opts);
+                if show {
+                    for finding in validate(&html, &opts) {
+                        println!(
+                            "  {}:{} {:?} [{}] {}",
+                            f,
+                            finding.line.map_or("-".to_string(), |l| l.to_string()),
+                            finding.severity,
+                            finding.rule,
+                            finding.message
+                        );
+                    }
+                }
+            }
             Err(e) => eprintln!("{f}: {e}"),
         }
     }

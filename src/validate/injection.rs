@@ -47,6 +47,9 @@ const TURN_PREFIXES: [&str; 6] = [
     "### instruction",
 ];
 
+/// Non-space characters tolerated outside the markup before it counts as prose around a page.
+const PROSE_AROUND: usize = 20;
+
 pub fn check(source: &str, parsed: &Parsed, llm: bool, out: &mut Vec<Finding>) {
     let severity = if llm {
         Severity::Error
@@ -148,7 +151,21 @@ pub fn check(source: &str, parsed: &Parsed, llm: bool, out: &mut Vec<Finding>) {
         .iter()
         .any(|t| lower.contains(t));
     let total = source.chars().filter(|c| !c.is_whitespace()).count();
-    if !has_frame && total > 0 && visible * 2 > total {
+    let outside = |t: &str| t.chars().filter(|c| !c.is_whitespace()).count();
+    let before = source.split('<').next().map_or(0, outside);
+    let after = source.rsplit('>').next().map_or(0, outside);
+    if has_frame && (before > PROSE_AROUND || after > PROSE_AROUND) {
+        push(
+            "prose-not-html",
+            Some(if before > PROSE_AROUND {
+                1
+            } else {
+                source.lines().count()
+            }),
+            "the output has prose before or after the HTML document: emit only the document"
+                .to_string(),
+        );
+    } else if !has_frame && total > 0 && visible * 2 > total {
         push(
             "prose-not-html",
             None,

@@ -544,6 +544,9 @@ fn injection_signs_are_errors_only_for_llm_output() {
         let f = validate(&with_body(snippet), &llm);
         assert!(has(&f, "fake-turn", Severity::Error), "{snippet}: {f:#?}");
     }
+    let chatty = format!("Sure! Here is the UI you asked for, with a form:\n{MINIMAL}");
+    let f = validate(&chatty, &llm);
+    assert!(has(&f, "prose-not-html", Severity::Error), "{f:#?}");
     let fenced = format!("```html\n{MINIMAL}\n```");
     assert!(has(
         &validate(&fenced, &llm),
