@@ -370,6 +370,22 @@ fn script_url_in(el: &str, attr: &str, value: &str, http_equiv: Option<&str>) ->
     }
 }
 
+/// A `data:` URL holding a document that can run script (HTML, XHTML or SVG).
+fn is_document_data_url(url: &str) -> bool {
+    let url = origin::normalize(url).to_ascii_lowercase();
+    url.strip_prefix("data:").is_some_and(|rest| {
+        let mime = rest.split([',', ';']).next().unwrap_or("").trim();
+        matches!(
+            mime,
+            "text/html"
+                | "application/xhtml+xml"
+                | "image/svg+xml"
+                | "text/xml"
+                | "application/xml"
+        )
+    })
+}
+
 /// The URLs of a `srcset` (HTML's candidate parsing: a URL is a run of non-space characters,
 /// so the commas inside `data:` URLs do not split it).
 pub(super) fn srcset_urls(value: &str) -> impl Iterator<Item = &str> {
@@ -411,6 +427,7 @@ fn resource_loads(parsed: &Parsed, el: &ElementRef<'_>, ctx: &DocCtx<'_>, out: &
     let e = el.value();
     let name = e.name();
     let line = parsed.line_of(el);
+    let mut data_docs: Vec<&str> = Vec::new();
     let mut check = |load: Load, attr: &str, url: &str| {
         url_load(load, name, attr, url, line, ctx, out);
     };
@@ -457,6 +474,11 @@ fn resource_loads(parsed: &Parsed, el: &ElementRef<'_>, ctx: &DocCtx<'_>, out: &
             for a in ["src", "href", "data", "poster"] {
                 if let Some(u) = attr(a) {
                     check(if a == "poster" { Load::Image } else { load }, a, u);
+                    if matches!(name, "iframe" | "frame" | "object" | "embed")
+                        && is_document_data_url(u)
+                    {
+                        data_docs.push(a);
+                    }
                 }
             }
             if let Some(set) = attr("srcset") {
@@ -466,6 +488,18 @@ fn resource_loads(parsed: &Parsed, el: &ElementRef<'_>, ctx: &DocCtx<'_>, out: &
             }
         }
         _ => {}
+    }
+    for a in data_docs {
+        ctx.push(
+            out,
+            Severity::Error,
+            "data-url-document",
+            line,
+            format!(
+                "<{name} {a}=\"data:…\"> embeds an HTML/SVG document the validator cannot \
+                 check; put the markup in srcdoc instead"
+            ),
+        );
     }
 }
 

@@ -319,6 +319,21 @@ fn srcdoc_is_validated_recursively() {
         "<iframe title=\"t\" srcdoc=\"<p>hello</p>\"></iframe>",
     ));
     assert!(f.is_empty(), "{f:#?}");
+    // data: documents in frames cannot be checked.
+    for snippet in [
+        "<iframe title=\"t\" src=\"data:text/html,<script>alert(1)</script>\"></iframe>",
+        "<object data=\"DATA:image/svg+xml;base64,PHN2Zz4=\"></object>",
+    ] {
+        let f = run(&with_body(snippet));
+        assert!(
+            has(&f, "data-url-document", Severity::Error),
+            "{snippet}: {f:#?}"
+        );
+    }
+    let f = run(&with_body(
+        "<iframe title=\"t\" src=\"data:text/plain,hi\"></iframe>",
+    ));
+    assert!(!has_rule(&f, "data-url-document"), "{f:#?}");
     // Nesting deeper than the limit is refused rather than followed forever.
     let mut doc = "<p>x</p>".to_string();
     for _ in 0..6 {
