@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use scraper::{ElementRef, Node};
 
 use super::Options;
-use super::finding::{Finding, Severity};
+use super::finding::{Finding, Severity, clip};
 use super::injection;
 use super::origin::{self, Target};
 use super::parse::{self, Parsed};
@@ -529,6 +529,7 @@ fn url_load(
         ),
         Target::Remote(o) => {
             if !origin::is_allowed(&ctx.opts.allowed_origins, &o) {
+                let o = clip(&o);
                 ctx.push(
                     out,
                     Severity::Error,
@@ -717,16 +718,5 @@ fn control_rules(
             _ => {}
         }
         prev_was_summary = an.name() == "summary";
-    }
-}
-
-/// Keeps hostile attribute values from flooding a message.
-pub fn clip(s: &str) -> String {
-    const MAX: usize = 80;
-    if s.chars().count() <= MAX {
-        s.escape_debug().to_string()
-    } else {
-        let head: String = s.chars().take(MAX).collect();
-        format!("{}…", head.escape_debug())
     }
 }

@@ -41,3 +41,14 @@ impl Finding {
         }
     }
 }
+
+/// Keeps hostile attribute values from flooding a message.
+pub(super) fn clip(s: &str) -> String {
+    const MAX: usize = 80;
+    if s.chars().count() <= MAX {
+        s.escape_debug().to_string()
+    } else {
+        let head: String = s.chars().take(MAX).collect();
+        format!("{}…", head.escape_debug())
+    }
+}

@@ -15,7 +15,7 @@ use oxc_ast_visit::{Visit, walk};
 use oxc_parser::Parser;
 use oxc_span::SourceType;
 
-use super::finding::{Finding, Severity};
+use super::finding::{Finding, Severity, clip};
 use super::origin::{self, Target};
 
 /// How the browser treats a `<script>` element, from its `type` attribute.
@@ -296,22 +296,24 @@ impl<'t, 'c, 'f> JsVisitor<'t, 'c, 'f> {
     }
 
     fn check_specifier(&mut self, spec: &str, offset: u32) {
+        let shown = clip(spec);
         match origin::classify(spec) {
             Target::Inline => {}
             Target::Script => self.push(
                 Severity::Error,
                 "javascript-url",
                 offset,
-                format!("module import of a javascript: URL ({spec:?}); remove it"),
+                format!("module import of a javascript: URL (\"{shown}\"); remove it"),
             ),
             Target::Remote(o) => {
                 if !origin::is_allowed(self.ctx.allowed_origins, &o) {
+                    let o = clip(&o);
                     self.push(
                         Severity::Error,
                         "external-script",
                         offset,
                         format!(
-                            "module import from {o} ({spec:?}), an origin not declared in the \
+                            "module import from {o} (\"{shown}\"), an origin not declared in the \
                              tool's CSP config; inline the code, or add {o} to \
                              [tools.NAME] csp resource domains"
                         ),
@@ -324,14 +326,14 @@ impl<'t, 'c, 'f> JsVisitor<'t, 'c, 'f> {
                 if !path_like {
                     let msg = if spec.starts_with("@modelcontextprotocol/ext-apps") {
                         format!(
-                            "bare module import {spec:?} fails in every real MCP host (no host \
+                            "bare module import \"{shown}\" fails in every real MCP host (no host \
                              provides an import map: \"Failed to resolve module specifier\"); \
                              remove the import and use the App class of the file's inline \
                              runtime, which has the same API"
                         )
                     } else {
                         format!(
-                            "bare module specifier {spec:?} cannot resolve in an MCP host (no \
+                            "bare module specifier \"{shown}\" cannot resolve in an MCP host (no \
                              import map, no network); inline the code instead of importing it"
                         )
                     };
@@ -342,7 +344,7 @@ impl<'t, 'c, 'f> JsVisitor<'t, 'c, 'f> {
                         "relative-url",
                         offset,
                         format!(
-                            "module import {spec:?} is relative, and relative URLs resolve to \
+                            "module import \"{shown}\" is relative, and relative URLs resolve to \
                              nothing in a sandboxed host frame; inline the code"
                         ),
                     );
@@ -391,7 +393,7 @@ impl<'t, 'c, 'f> JsVisitor<'t, 'c, 'f> {
         if frame == "parent" && prop == Some("postMessage") {
             return;
         }
-        let shown = prop.unwrap_or("[…]");
+        let shown = prop.map_or_else(|| "[…]".to_string(), clip);
         let finding = Finding {
             severity: Severity::Warning,
             rule: "frame-access",
