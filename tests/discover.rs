@@ -15,7 +15,16 @@ fn example(name: &str) -> PathBuf {
     static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
     let built = BUILT.get_or_init(|| {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = std::process::Command::new(cargo)
+        let mut cmd = std::process::Command::new(cargo);
+        // `cargo test` sets CARGO_PKG_*, CARGO_MANIFEST_* … for the test; passing them on makes
+        // the inner build's fingerprints differ from a plain `cargo build`, rebuilding each time.
+        for (k, _) in std::env::vars_os() {
+            let k = k.to_string_lossy().into_owned();
+            if k.starts_with("CARGO_") && k != "CARGO_HOME" && k != "CARGO_TARGET_DIR" {
+                cmd.env_remove(&k);
+            }
+        }
+        let status = cmd
             .args(["build", "--quiet", "--example", "fixture-server"])
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .status()
