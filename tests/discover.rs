@@ -185,3 +185,409 @@ async fn weather_over_streamable_http_json_responses() {
         .unwrap();
     check_weather(&d);
 }
+
+#[tokio::test]
+async fn db_server_over_stdio() {
+    let d = discover(&stdio("db-server", &[]), T).await.unwrap();
+    assert_eq!(d.server_name, "sqlite-db");
+    let names: Vec<&str> = d.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["describe_table", "insert_row", "list_tables", "query"]
+    );
+    let query = &d.tools[3];
+    assert_eq!(query.raw["annotations"]["readOnlyHint"], true);
+    let insert = &d.tools[1];
+    assert_eq!(insert.raw["annotations"]["destructiveHint"], true);
+    assert_eq!(
+        insert.raw["inputSchema"]["properties"]["values"]["type"],
+        "object"
+    );
+}
+
+#[tokio::test]
+async fn hang_times_out_naming_the_stage_and_setting() {
+    let started = std::time::Instant::now();
+    let err = discover(&fixture(&["hang"]), Duration::from_secs(2))
+        .await
+        .unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, DiscoverError::Timeout { .. }), "{msg}");
+    assert!(msg.contains("timed out after 2 s"), "{msg}");
+    assert!(msg.contains("`initialize`"), "{msg}");
+    assert!(msg.contains("timeout_ms"), "{msg}");
+    // The child ignores a closed stdin; shutdown must still end it (grace, then signals).
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn garbage_json_is_not_json_rpc() {
+    let err = discover(&fixture(&["garbage"]), T).await.unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, DiscoverError::NotMcp { .. }), "{msg}");
+    assert!(msg.contains("answer"), "{msg}");
+}
+
+#[tokio::test]
+async fn malformed_initialize_result_is_reported() {
+    let err = discover(&fixture(&["malformed"]), T).await.unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, DiscoverError::Malformed { .. }), "{msg}");
+    assert!(msg.contains("serverInfo.name"), "{msg}");
+    assert!(msg.contains("`initialize`"), "{msg}");
+}
+
+#[tokio::test]
+async fn pagination_follows_every_cursor() {
+    let d = discover(&fixture(&["paginated"]), T).await.unwrap();
+    let names: Vec<&str> = d.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "page1_tool1",
+            "page1_tool2",
+            "page2_tool1",
+            "page2_tool2",
+            "page3_tool1",
+            "page3_tool2"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn repeated_cursor_is_an_error_not_a_loop() {
+    let err = discover(&fixture(&["endless"]), T).await.unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, DiscoverError::Pagination { .. }), "{msg}");
+    assert!(msg.contains("repeats the cursor"), "{msg}");
+}
+
+#[tokio::test]
+async fn many_tools() {
+    let d = discover(&fixture(&["many", "1500"]), T).await.unwrap();
+    assert_eq!(d.tools.len(), 1500);
+    assert_eq!(d.tools[1499].name, "tool_01499");
+}
+
+#[tokio::test]
+async fn ten_megabyte_message_passes() {
+    let d = discover(&fixture(&["big"]), T).await.unwrap();
+    let desc = d.tools[0].raw["description"].as_str().unwrap();
+    assert_eq!(desc.len(), 10 * 1024 * 1024);
+}
+
+#[tokio::test]
+async fn hostile_names_arrive_verbatim() {
+    let d = discover(&fixture(&["hostile"]), T).await.unwrap();
+    let names: Vec<&str> = d.tools.iter().map(|t| t.name.as_str()).collect();
+    for want in ["../../etc/x", "a/b", "CON", "Case", "case", "CASE", ""] {
+        assert!(names.contains(&want), "{want:?} missing from {names:?}");
+    }
+    assert!(names.iter().any(|n| n.chars().count() == 300));
+    assert!(
+        d.tools[0].raw["description"]
+            .as_str()
+            .unwrap()
+            .contains("</script><script>alert(1)</script>")
+    );
+}
+
+#[tokio::test]
+async fn lying_schemas_are_kept_raw() {
+    let d = discover(&fixture(&["lying"]), T).await.unwrap();
+    let by_name = |n: &str| d.tools.iter().find(|t| t.name == n).unwrap();
+    assert_eq!(by_name("string_schema").raw["inputSchema"], "not a schema");
+    assert!(by_name("no_schema").raw.get("inputSchema").is_none());
+    assert_eq!(
+        by_name("ref_cycle").raw["inputSchema"]["$defs"]["a"]["$ref"],
+        "#/$defs/b"
+    );
+}
+
+#[tokio::test]
+async fn changing_tools_file_changes_the_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tools.json");
+    let tool = |desc: &str| serde_json::json!([{"name": "t", "description": desc, "inputSchema": {"type": "object"}}]);
+    std::fs::write(&file, tool("first").to_string()).unwrap();
+    let path = file.display().to_string();
+    let spec = fixture(&["changing", "--tools-file", &path]);
+    let a = discover(&spec, T).await.unwrap();
+    std::fs::write(&file, tool("second").to_string()).unwrap();
+    let b = discover(&spec, T).await.unwrap();
+    assert_eq!(a.tools[0].raw["description"], "first");
+    assert_eq!(b.tools[0].raw["description"], "second");
+    assert_ne!(a.tools[0].tool_hash(), b.tools[0].tool_hash());
+}
+
+#[tokio::test]
+async fn env_and_cwd_reach_the_child() {
+    // `sh` prints what it sees, then execs the fixture; the crash message proves the exec.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = UpstreamSpec::Stdio(StdioSpec {
+        command: "sh".into(),
+        args: vec![
+            "-c".into(),
+            format!(
+                "echo \"cwd=$(pwd) token=$MY_TOKEN\" >&2; exec {} --mode crash",
+                example("fixture-server").display()
+            ),
+        ],
+        env: BTreeMap::from([("MY_TOKEN".to_string(), "abc123".to_string())]),
+        cwd: Some(dir.path().to_path_buf()),
+    });
+    let err = discover(&spec, T).await.unwrap_err();
+    let msg = err.to_string();
+    let cwd = dir.path().canonicalize().unwrap();
+    assert!(msg.contains(&format!("cwd={}", cwd.display())), "{msg}");
+    assert!(msg.contains("token=abc123"), "{msg}");
+}
+
+#[tokio::test]
+async fn missing_cwd_is_not_reported_as_missing_command() {
+    let spec = UpstreamSpec::Stdio(StdioSpec {
+        command: "sh".into(),
+        cwd: Some("/nonexistent/dir/for/test".into()),
+        ..Default::default()
+    });
+    let err = discover(&spec, T).await.unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, DiscoverError::Start { .. }), "{msg}");
+    assert!(msg.contains("/nonexistent/dir/for/test"), "{msg}");
+}
+
+// ---- HTTP servers written here: status errors, headers, sessions, legacy SSE ----
+
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::IntoResponse;
+use serde_json::{Value, json};
+
+/// A minimal MCP responder shared by the hand-written HTTP servers.
+fn respond(msg: &Value) -> Option<Value> {
+    let id = msg.get("id")?.clone();
+    let result = match msg.get("method")?.as_str()? {
+        "initialize" => json!({
+            "protocolVersion": "2025-06-18",
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "hand-written", "version": "1"},
+        }),
+        "tools/list" => json!({"tools": [{
+            "name": "greet",
+            "description": "Says hello.\nOn two lines.",
+            "inputSchema": {"type": "object"},
+            "x-unknown-field": {"kept": true},
+        }]}),
+        other => {
+            return Some(json!({"jsonrpc": "2.0", "id": id,
+                "error": {"code": -32601, "message": format!("no {other}")}}));
+        }
+    };
+    Some(json!({"jsonrpc": "2.0", "id": id, "result": result}))
+}
+
+async fn serve_router(router: axum::Router) -> (String, tokio::task::JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let task = tokio::spawn(async move {
+        axum::serve(listener, router).await.unwrap();
+    });
+    (format!("http://{addr}"), task)
+}
+
+#[tokio::test]
+async fn http_404_suggests_checking_the_path() {
+    let (base, task) = serve_router(axum::Router::new()).await;
+    let err = discover(
+        &http_spec(&format!("{base}/wrong"), HttpTransport::StreamableHttp),
+        T,
+    )
+    .await
+    .unwrap_err();
+    task.abort();
+    let msg = err.to_string();
+    assert!(
+        matches!(err, DiscoverError::Http { status: 404, .. }),
+        "{msg}"
+    );
+    assert!(msg.contains("HTTP 404"), "{msg}");
+    assert!(msg.contains("/mcp"), "{msg}");
+}
+
+/// Streamable HTTP with a bearer token and a session id, answering with JSON bodies.
+fn authed_router(
+    seen_session_on_list: std::sync::Arc<std::sync::Mutex<Option<String>>>,
+) -> axum::Router {
+    axum::Router::new().route(
+        "/mcp",
+        axum::routing::post(move |headers: HeaderMap, body: String| {
+            let seen = seen_session_on_list.clone();
+            async move {
+                if headers.get("authorization").and_then(|v| v.to_str().ok())
+                    != Some("Bearer s3cret")
+                {
+                    return (StatusCode::UNAUTHORIZED, "missing or wrong token").into_response();
+                }
+                let msg: Value = serde_json::from_str(&body).unwrap();
+                if msg.get("method").and_then(Value::as_str) == Some("tools/list") {
+                    let sid = headers.get("mcp-session-id").and_then(|v| v.to_str().ok());
+                    let ver = headers
+                        .get("mcp-protocol-version")
+                        .and_then(|v| v.to_str().ok());
+                    *seen.lock().unwrap() = Some(format!("{sid:?} {ver:?}"));
+                }
+                match respond(&msg) {
+                    None => StatusCode::ACCEPTED.into_response(),
+                    Some(reply) => (
+                        [
+                            ("content-type", "application/json"),
+                            ("mcp-session-id", "sess-42"),
+                        ],
+                        reply.to_string(),
+                    )
+                        .into_response(),
+                }
+            }
+        }),
+    )
+}
+
+#[tokio::test]
+async fn http_401_suggests_checking_headers() {
+    let seen = Default::default();
+    let (base, task) = serve_router(authed_router(seen)).await;
+    let err = discover(
+        &http_spec(&format!("{base}/mcp"), HttpTransport::StreamableHttp),
+        T,
+    )
+    .await
+    .unwrap_err();
+    task.abort();
+    let msg = err.to_string();
+    assert!(
+        matches!(err, DiscoverError::Http { status: 401, .. }),
+        "{msg}"
+    );
+    assert!(msg.contains("headers"), "{msg}");
+    assert!(msg.contains("missing or wrong token"), "{msg}");
+}
+
+#[tokio::test]
+async fn http_headers_session_and_version_are_sent() {
+    let seen: std::sync::Arc<std::sync::Mutex<Option<String>>> = Default::default();
+    let (base, task) = serve_router(authed_router(seen.clone())).await;
+    let spec = UpstreamSpec::Http(HttpSpec {
+        url: format!("{base}/mcp"),
+        transport: HttpTransport::StreamableHttp,
+        headers: BTreeMap::from([("Authorization".to_string(), "Bearer s3cret".to_string())]),
+    });
+    let d = discover(&spec, T).await.unwrap();
+    task.abort();
+    assert_eq!(d.server_name, "hand-written");
+    assert_eq!(d.tools[0].raw["x-unknown-field"]["kept"], true);
+    assert_eq!(
+        seen.lock().unwrap().as_deref(),
+        Some(r#"Some("sess-42") Some("2025-06-18")"#)
+    );
+}
+
+#[tokio::test]
+async fn unreachable_http_server_is_reported() {
+    // Bind then drop to get a port with nothing listening.
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let err = discover(
+        &http_spec(
+            &format!("http://127.0.0.1:{port}/mcp"),
+            HttpTransport::StreamableHttp,
+        ),
+        T,
+    )
+    .await
+    .unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, DiscoverError::Unreachable { .. }), "{msg}");
+    assert!(msg.to_lowercase().contains("refused"), "{msg}");
+}
+
+/// A legacy HTTP+SSE server: GET /sse announces `/messages?sessionId=…`, replies go on the
+/// stream as `message` events — pretty-printed over several `data:` lines, CRLF line ends,
+/// with comments, to exercise the parser for real.
+fn legacy_sse_router() -> axum::Router {
+    use std::sync::{Arc, Mutex};
+    type Streams = Arc<Mutex<Option<tokio::sync::mpsc::UnboundedSender<String>>>>;
+    let stream: Streams = Default::default();
+    let for_get = stream.clone();
+    axum::Router::new()
+        .route(
+            "/sse",
+            axum::routing::get(move || {
+                let slot = for_get.clone();
+                async move {
+                    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+                    let _ = tx.send(
+                        ": welcome\r\n\r\nevent: endpoint\r\ndata: /messages?sessionId=s1\r\n\r\n"
+                            .into(),
+                    );
+                    *slot.lock().unwrap() = Some(tx);
+                    let body = futures_util::stream::unfold(rx, |mut rx| async move {
+                        rx.recv().await.map(|s| (Ok::<_, std::io::Error>(s), rx))
+                    });
+                    (
+                        [("content-type", "text/event-stream")],
+                        axum::body::Body::from_stream(body),
+                    )
+                }
+            }),
+        )
+        .route(
+            "/messages",
+            axum::routing::post(move |body: String| {
+                let slot = stream.clone();
+                async move {
+                    let msg: Value = serde_json::from_str(&body).unwrap();
+                    if let Some(reply) = respond(&msg) {
+                        let pretty = serde_json::to_string_pretty(&reply).unwrap();
+                        let mut event = String::from("event: message\r\n");
+                        for line in pretty.lines() {
+                            event.push_str(&format!("data: {line}\r\n"));
+                        }
+                        event.push_str(": keep-alive\r\n\r\n");
+                        if let Some(tx) = slot.lock().unwrap().as_ref() {
+                            let _ = tx.send(event);
+                        }
+                    }
+                    StatusCode::ACCEPTED
+                }
+            }),
+        )
+}
+
+#[tokio::test]
+async fn legacy_sse_transport() {
+    let (base, task) = serve_router(legacy_sse_router()).await;
+    let d = discover(&http_spec(&format!("{base}/sse"), HttpTransport::Sse), T)
+        .await
+        .unwrap();
+    task.abort();
+    assert_eq!(d.server_name, "hand-written");
+    assert_eq!(d.tools[0].raw["description"], "Says hello.\nOn two lines.");
+}
+
+#[tokio::test]
+async fn sse_against_a_streamable_server_explains_the_mismatch() {
+    let server = http_example("weather-server", &[]).await;
+    let err = discover(&http_spec(&server.url, HttpTransport::Sse), T)
+        .await
+        .unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains("streamable-http") || msg.contains("HTTP 4"),
+        "{msg}"
+    );
+}
