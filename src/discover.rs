@@ -51,8 +51,9 @@ pub enum DiscoverError {
         stderr: Vec<String>,
     },
     #[error(
-        "upstream {upstream} is not an MCP server: it was expected to answer `initialize` with \
-         JSON-RPC on stdout, but its first output was {first_output:?}{}",
+        "upstream {upstream} is not an MCP server: its first output was {first_output:?}, not a \
+         JSON-RPC message (over stdio an MCP server may print only JSON-RPC on stdout; logs \
+         belong on stderr){}",
         stderr_block(.stderr)
     )]
     NotMcp {
@@ -79,7 +80,7 @@ pub enum DiscoverError {
         hint: &'static str,
         body: String,
     },
-    #[error("cannot reach upstream {upstream}: {reason}")]
+    #[error("cannot reach upstream {upstream}: {reason} (is the server running at that address?)")]
     Unreachable { upstream: String, reason: String },
     #[error("upstream {upstream} answered `{method}` with JSON-RPC error {code}: {message}")]
     Rpc {
@@ -136,6 +137,9 @@ pub async fn discover(spec: &UpstreamSpec, timeout: Duration) -> Result<Discover
     let deadline = Instant::now() + timeout;
     let opts = ConnectOptions {
         connect_timeout: timeout,
+        // Discovery is done with the server once it closes stdin; don't wait long for a
+        // server that ignores that before signalling it.
+        shutdown_grace: Duration::from_secs(1),
         ..ConnectOptions::default()
     };
     let conn = match tokio::time::timeout_at(deadline, Connection::open(spec, &opts)).await {
