@@ -591,3 +591,251 @@ async fn sse_against_a_streamable_server_explains_the_mismatch() {
         "{msg}"
     );
 }
+
+// ---- The raw Connection API (what `serve` builds on) ----
+
+use mcp_gen_ui::mcp::{CloseKind, ConnectOptions, Connection, Incoming, InvalidMessage};
+
+async fn next_item(conn: &mut Connection) -> Incoming {
+    tokio::time::timeout(T, conn.recv()).await.unwrap().unwrap()
+}
+
+fn init_msg(id: i64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"}}})
+}
+
+#[tokio::test]
+async fn connection_reports_stdout_noise_and_keeps_going() {
+    let mut conn = Connection::open(&fixture(&["stdout-noise"]), &ConnectOptions::default())
+        .await
+        .unwrap();
+    conn.sender().send(&init_msg(1)).await.unwrap();
+    match next_item(&mut conn).await {
+        Incoming::Invalid(InvalidMessage::NotJson { text, .. }) => {
+            assert_eq!(text, "LOG: handling a request")
+        }
+        other => panic!("expected the noise first, got {other:?}"),
+    }
+    match next_item(&mut conn).await {
+        Incoming::Message(m) => {
+            assert_eq!(m["result"]["serverInfo"]["name"], "fixture-stdout-noise")
+        }
+        other => panic!("expected the answer, got {other:?}"),
+    }
+    let reason = conn.shutdown().await;
+    assert_eq!(reason.kind, CloseKind::Shutdown);
+}
+
+#[tokio::test]
+async fn connection_skips_an_oversized_message_and_continues() {
+    let opts = ConnectOptions {
+        max_message_bytes: 1024 * 1024,
+        ..Default::default()
+    };
+    let mut conn = Connection::open(&fixture(&["big"]), &opts).await.unwrap();
+    let tx = conn.sender();
+    tx.send(&init_msg(1)).await.unwrap();
+    tx.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
+        .await
+        .unwrap();
+    tx.send(&json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}))
+        .await
+        .unwrap();
+    assert!(matches!(next_item(&mut conn).await, Incoming::Message(m) if m["id"] == 1));
+    match next_item(&mut conn).await {
+        Incoming::Invalid(InvalidMessage::TooLarge { limit, prefix }) => {
+            assert_eq!(limit, 1024 * 1024);
+            assert!(prefix.starts_with("{\"jsonrpc\""), "{prefix}");
+        }
+        other => panic!("expected TooLarge, got {other:?}"),
+    }
+    assert!(matches!(next_item(&mut conn).await, Incoming::Message(m) if m["id"] == 3));
+    conn.shutdown().await;
+}
+
+#[tokio::test]
+async fn connection_close_reason_has_exit_status_and_stderr() {
+    let mut conn = Connection::open(&fixture(&["crash"]), &ConnectOptions::default())
+        .await
+        .unwrap();
+    conn.sender().send(&init_msg(1)).await.unwrap();
+    match next_item(&mut conn).await {
+        Incoming::Closed(reason) => {
+            assert_eq!(
+                reason.kind,
+                CloseKind::Exited {
+                    code: Some(3),
+                    signal: None
+                }
+            );
+            assert!(
+                reason
+                    .stderr_tail
+                    .iter()
+                    .any(|l| l.contains("simulated crash"))
+            );
+            assert!(reason.to_string().contains("exited with status 3"));
+        }
+        other => panic!("expected Closed, got {other:?}"),
+    }
+    // Nothing after Closed; sending now fails instead of hanging.
+    assert!(conn.recv().await.is_none());
+    assert!(conn.sender().send(&init_msg(2)).await.is_err());
+}
+
+fn process_gone(pid: u32) -> bool {
+    // A zombie (state Z) is dead too; a container's PID 1 may be slow to reap it.
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z')),
+    }
+}
+
+#[tokio::test]
+async fn shutdown_kills_grandchildren() {
+    // Like `cargo run`: the child (sh) starts the real server as a grandchild. The server
+    // ignores stdin EOF, so only signalling the process group ends it.
+    let spec = UpstreamSpec::Stdio(StdioSpec {
+        command: "sh".into(),
+        args: vec![
+            "-c".into(),
+            format!(
+                "{} --mode hang & echo \"grandchild=$!\" >&2; wait",
+                example("fixture-server").display()
+            ),
+        ],
+        ..Default::default()
+    });
+    let opts = ConnectOptions {
+        shutdown_grace: Duration::from_millis(200),
+        ..Default::default()
+    };
+    let conn = Connection::open(&spec, &opts).await.unwrap();
+    let pid = tokio::time::timeout(T, async {
+        loop {
+            if let Some(pid) = conn.stderr_tail().iter().find_map(|l| {
+                l.strip_prefix("grandchild=")
+                    .and_then(|p| p.parse::<u32>().ok())
+            }) {
+                return pid;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .unwrap();
+    assert!(!process_gone(pid), "the grandchild should be running");
+    conn.shutdown().await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while !process_gone(pid) && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(process_gone(pid), "grandchild {pid} outlived shutdown");
+}
+
+#[tokio::test]
+async fn server_to_client_requests_are_answered_during_discovery() {
+    // The fixture asks `ping` and `roots/list` before it answers `initialize`, and exits
+    // with status 4 if the answers are wrong.
+    let d = discover(&fixture(&["server-requests"]), T).await.unwrap();
+    assert_eq!(d.server_name, "fixture-server-requests");
+}
+
+/// Streamable HTTP server that records requests, pushes a notification on the GET stream,
+/// and accepts DELETE.
+fn get_stream_router(log: std::sync::Arc<std::sync::Mutex<Vec<String>>>) -> axum::Router {
+    use futures_util::StreamExt as _;
+    let post_log = log.clone();
+    let get_log = log.clone();
+    axum::Router::new().route(
+        "/mcp",
+        axum::routing::post(move |body: String| {
+            let log = post_log.clone();
+            async move {
+                let msg: Value = serde_json::from_str(&body).unwrap();
+                log.lock().unwrap().push(format!(
+                    "POST {}",
+                    msg["method"].as_str().unwrap_or("reply")
+                ));
+                match respond(&msg) {
+                    None => StatusCode::ACCEPTED.into_response(),
+                    Some(reply) => (
+                        [
+                            ("content-type", "text/event-stream"),
+                            ("mcp-session-id", "S1"),
+                        ],
+                        format!("id: 1\ndata:\n\nevent: message\ndata: {reply}\n\n"),
+                    )
+                        .into_response(),
+                }
+            }
+        })
+        .get(move |headers: HeaderMap| {
+            let log = get_log.clone();
+            async move {
+                let sid = headers
+                    .get("mcp-session-id")
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("-");
+                log.lock().unwrap().push(format!("GET {sid}"));
+                let note = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+                let body = futures_util::stream::iter([Ok::<_, std::io::Error>(format!(
+                    "data: {note}\n\n"
+                ))])
+                .chain(futures_util::stream::pending());
+                (
+                    [("content-type", "text/event-stream")],
+                    axum::body::Body::from_stream(body),
+                )
+            }
+        })
+        .delete(move |headers: HeaderMap| {
+            let log = log.clone();
+            async move {
+                let sid = headers
+                    .get("mcp-session-id")
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("-");
+                log.lock().unwrap().push(format!("DELETE {sid}"));
+                StatusCode::OK
+            }
+        }),
+    )
+}
+
+#[tokio::test]
+async fn http_get_stream_delivers_server_messages_and_shutdown_deletes_the_session() {
+    let log: std::sync::Arc<std::sync::Mutex<Vec<String>>> = Default::default();
+    let (base, task) = serve_router(get_stream_router(log.clone())).await;
+    let spec = http_spec(&format!("{base}/mcp"), HttpTransport::StreamableHttp);
+    let mut conn = Connection::open(&spec, &ConnectOptions::default())
+        .await
+        .unwrap();
+    let tx = conn.sender();
+    tx.send(&init_msg(1)).await.unwrap();
+    assert!(matches!(next_item(&mut conn).await, Incoming::Message(m) if m["id"] == 1));
+    tx.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await
+        .unwrap();
+    match next_item(&mut conn).await {
+        Incoming::Message(m) => assert_eq!(m["method"], "notifications/tools/list_changed"),
+        other => panic!("expected the GET stream's notification, got {other:?}"),
+    }
+    let reason = conn.shutdown().await;
+    assert_eq!(reason.kind, CloseKind::Shutdown);
+    task.abort();
+    let log = log.lock().unwrap().clone();
+    assert_eq!(
+        log,
+        [
+            "POST initialize",
+            "POST notifications/initialized",
+            "GET S1",
+            "DELETE S1"
+        ]
+    );
+}
