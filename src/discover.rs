@@ -52,13 +52,14 @@ pub enum DiscoverError {
     },
     #[error(
         "upstream {upstream} is not an MCP server: its first output was {first_output:?}, not a \
-         JSON-RPC message (over stdio an MCP server may print only JSON-RPC on stdout; logs \
-         belong on stderr){}",
+         JSON-RPC message{hint}{}",
         stderr_block(.stderr)
     )]
     NotMcp {
         upstream: String,
         first_output: String,
+        /// What to check, depending on the transport.
+        hint: &'static str,
         stderr: Vec<String>,
     },
     #[error(
@@ -325,8 +326,13 @@ async fn unwrap_reply<T>(
         other => other,
     };
     let mut err = request_error(upstream, method, e);
-    if let DiscoverError::NotMcp { stderr, .. } = &mut err {
+    if let DiscoverError::NotMcp { stderr, hint, .. } = &mut err {
         *stderr = client.stderr_tail();
+        *hint = if client.is_stdio() {
+            " (over stdio a server may print only JSON-RPC on stdout; logs belong on stderr)"
+        } else {
+            " (check the URL: it should be the server's MCP endpoint, e.g. /mcp)"
+        };
     }
     Err(err)
 }
@@ -390,6 +396,7 @@ fn request_error(upstream: &str, method: &str, e: ClientError) -> DiscoverError 
         ClientError::NotMcp { first_output } => DiscoverError::NotMcp {
             upstream,
             first_output,
+            hint: "",
             stderr: Vec::new(),
         },
         ClientError::Rpc { code, message, .. } => DiscoverError::Rpc {

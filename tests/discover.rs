@@ -839,3 +839,28 @@ async fn http_get_stream_delivers_server_messages_and_shutdown_deletes_the_sessi
         ]
     );
 }
+
+#[tokio::test]
+async fn a_web_page_is_not_an_mcp_server() {
+    let router = axum::Router::new().route(
+        "/",
+        axum::routing::post(|| async {
+            (
+                [("content-type", "text/html")],
+                "<!doctype html><title>Welcome</title>",
+            )
+        }),
+    );
+    let (base, task) = serve_router(router).await;
+    let err = discover(
+        &http_spec(&format!("{base}/"), HttpTransport::StreamableHttp),
+        T,
+    )
+    .await
+    .unwrap_err();
+    task.abort();
+    let msg = err.to_string();
+    assert!(matches!(err, DiscoverError::NotMcp { .. }), "{msg}");
+    assert!(msg.contains("<!doctype html>"), "{msg}");
+    assert!(msg.contains("check the URL"), "{msg}");
+}
