@@ -864,3 +864,59 @@ async fn a_web_page_is_not_an_mcp_server() {
     assert!(msg.contains("<!doctype html>"), "{msg}");
     assert!(msg.contains("check the URL"), "{msg}");
 }
+
+/// A server that closes the POST stream of `tools/list` right after a priming event and
+/// delivers the answer only when the client resumes with `Last-Event-ID` (SSE polling).
+fn resuming_router(held: std::sync::Arc<std::sync::Mutex<Option<Value>>>) -> axum::Router {
+    let for_get = held.clone();
+    axum::Router::new().route(
+        "/mcp",
+        axum::routing::post(move |body: String| {
+            let held = held.clone();
+            async move {
+                let msg: Value = serde_json::from_str(&body).unwrap();
+                let Some(reply) = respond(&msg) else {
+                    return StatusCode::ACCEPTED.into_response();
+                };
+                if msg["method"] == "tools/list" {
+                    *held.lock().unwrap() = Some(reply);
+                    return (
+                        [("content-type", "text/event-stream")],
+                        "id: prime-7\nretry: 50\ndata:\n\n",
+                    )
+                        .into_response();
+                }
+                ([("content-type", "application/json")], reply.to_string()).into_response()
+            }
+        })
+        .get(move |headers: HeaderMap| {
+            let held = for_get.clone();
+            async move {
+                let last = headers.get("last-event-id").and_then(|v| v.to_str().ok());
+                if last != Some("prime-7") {
+                    return StatusCode::METHOD_NOT_ALLOWED.into_response();
+                }
+                let reply = held.lock().unwrap().take().unwrap();
+                (
+                    [("content-type", "text/event-stream")],
+                    format!("id: 8\ndata: {reply}\n\n"),
+                )
+                    .into_response()
+            }
+        }),
+    )
+}
+
+#[tokio::test]
+async fn http_stream_closed_early_is_resumed_with_last_event_id() {
+    let held = Default::default();
+    let (base, task) = serve_router(resuming_router(held)).await;
+    let d = discover(
+        &http_spec(&format!("{base}/mcp"), HttpTransport::StreamableHttp),
+        T,
+    )
+    .await
+    .unwrap();
+    task.abort();
+    assert_eq!(d.tools[0].name, "greet");
+}

@@ -196,7 +196,12 @@ pub(crate) async fn send(shared: &Arc<Shared>, msg: &Value) -> Result<(), SendEr
         let is_sse = content_type(&resp).starts_with("text/event-stream");
         let s = shared.clone();
         let task = if is_sse {
-            tokio::spawn(async move { read_sse(&s, resp).await })
+            let awaiting = msg
+                .get("method")
+                .and(msg.get("id"))
+                .filter(|id| !id.is_null())
+                .cloned();
+            tokio::spawn(async move { read_sse(&s, resp, awaiting).await })
         } else {
             tokio::spawn(async move { read_json(&s, resp).await })
         };
@@ -351,35 +356,108 @@ where
         }
     }
 
+    pub(crate) fn last_event_id(&self) -> Option<&str> {
+        self.parser.last_event_id()
+    }
+
+    pub(crate) fn retry(&self) -> Option<u64> {
+        self.parser.retry()
+    }
+
     pub(crate) fn end_reason(&self) -> String {
         self.ended.clone().unwrap_or_default()
     }
 }
 
-async fn read_sse(shared: &Shared, resp: reqwest::Response) {
-    let mut events = event_stream(resp, shared.max);
-    while let Some(ev) = events.next().await {
-        match ev {
-            Ok(ev) => {
-                // Priming events carry an id and empty data; only real payloads are messages.
-                if ev.data.trim().is_empty() {
-                    continue;
+/// Give up resuming a stream after this many reconnections in a row that brought nothing.
+const MAX_EMPTY_RESUMES: u32 = 3;
+
+/// Reads an SSE stream: the answer to the request `awaiting`, or (with `None`) the GET stream.
+/// If it ends before the answer came and the server gave event ids, it is resumed with a GET
+/// carrying `Last-Event-ID`, as the spec allows servers to close streams early.
+async fn read_sse(shared: &Shared, resp: reqwest::Response, awaiting: Option<Value>) {
+    let mut resp = resp;
+    let mut empty_resumes = 0;
+    loop {
+        let mut events = event_stream(resp, shared.max);
+        let mut answered = false;
+        let mut progressed = false;
+        while let Some(ev) = events.next().await {
+            progressed = true;
+            match ev {
+                Ok(ev) => {
+                    // Priming events carry an id and empty data; only real payloads are messages.
+                    if ev.data.trim().is_empty() {
+                        continue;
+                    }
+                    let item = parse_message(ev.data.as_bytes());
+                    if let (Incoming::Message(m), Some(id)) = (&item, &awaiting)
+                        && m.get("method").is_none()
+                        && m.get("id") == Some(id)
+                    {
+                        answered = true;
+                    }
+                    deliver(shared, item).await;
                 }
-                deliver(shared, parse_message(ev.data.as_bytes())).await;
+                Err(e) => {
+                    deliver(
+                        shared,
+                        Incoming::Invalid(InvalidMessage::TooLarge {
+                            limit: e.limit,
+                            prefix: String::new(),
+                        }),
+                    )
+                    .await;
+                }
+            }
+        }
+        tracing::debug!("upstream SSE stream ended: {}", events.end_reason());
+        let Some(last_id) = events.last_event_id().map(str::to_string) else {
+            return;
+        };
+        if answered || shared.closed.load(Ordering::SeqCst) {
+            return;
+        }
+        empty_resumes = if progressed { 0 } else { empty_resumes + 1 };
+        if empty_resumes > MAX_EMPTY_RESUMES {
+            tracing::warn!("gave up resuming an upstream SSE stream");
+            return;
+        }
+        let delay = Duration::from_millis(events.retry().unwrap_or(1000).min(10_000));
+        tokio::time::sleep(delay).await;
+        let Ok(value) = HeaderValue::from_str(&last_id) else {
+            return;
+        };
+        let next = shared
+            .client
+            .get(shared.url.clone())
+            .headers(shared.request_headers())
+            .header(ACCEPT, "text/event-stream")
+            .header(HeaderName::from_static("last-event-id"), value)
+            .send()
+            .await;
+        match next {
+            Ok(r)
+                if r.status().is_success() && content_type(&r).starts_with("text/event-stream") =>
+            {
+                resp = r;
+            }
+            Ok(r) => {
+                tracing::debug!(
+                    "upstream refused to resume an SSE stream: HTTP {}",
+                    r.status()
+                );
+                return;
             }
             Err(e) => {
-                deliver(
-                    shared,
-                    Incoming::Invalid(InvalidMessage::TooLarge {
-                        limit: e.limit,
-                        prefix: String::new(),
-                    }),
-                )
-                .await;
+                tracing::debug!(
+                    "resuming an upstream SSE stream failed: {}",
+                    describe_error(&e)
+                );
+                return;
             }
         }
     }
-    tracing::debug!("upstream SSE response ended: {}", events.end_reason());
 }
 
 /// Opens the optional GET stream once; a 405 means the server has none, which is fine.
@@ -404,7 +482,7 @@ fn start_get_stream(shared: &Arc<Shared>) {
             Ok(r)
                 if r.status().is_success() && content_type(&r).starts_with("text/event-stream") =>
             {
-                read_sse(&s, r).await;
+                read_sse(&s, r, None).await;
             }
             Ok(r) if r.status() == StatusCode::METHOD_NOT_ALLOWED => {}
             Ok(r) => tracing::debug!("upstream GET stream not available: HTTP {}", r.status()),

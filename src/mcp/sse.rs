@@ -105,6 +105,16 @@ impl SseParser {
         out
     }
 
+    /// The last event id seen on this stream (for `Last-Event-ID` when reconnecting).
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.id.as_deref()
+    }
+
+    /// The reconnection delay the server asked for, in milliseconds.
+    pub fn retry(&self) -> Option<u64> {
+        self.retry
+    }
+
     /// Call at end of stream. Per the spec an unterminated final event is discarded; nothing
     /// is returned.
     pub fn finish(&mut self) {
