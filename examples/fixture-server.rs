@@ -4,7 +4,7 @@
 //! Modes: `ok` (default: one `echo` tool), `crash`, `hang`, `not-mcp`, `garbage`, `malformed`,
 //! `paginated`, `endless`, `many N`, `big`, `hostile`, `lying`, `changing --tools-file PATH`,
 //! `server-requests` (asks the client `ping` and `roots/list` before answering `initialize`),
-//! `stdout-noise` (a log line on stdout before every answer).
+//! `stdout-noise` (a log line on stdout before every answer), `rpc-error` (tools/list fails).
 
 use std::io::{BufRead, Write};
 
@@ -200,6 +200,9 @@ impl Fixture {
         let cursor = params.get("cursor").and_then(Value::as_str);
         let tools = match self.mode.as_str() {
             "malformed" => return Ok(json!({"tools": "not a list"})),
+            "rpc-error" => {
+                return Err((-32603, "database unavailable\u{1b}[31m (try later)".into()));
+            }
             "paginated" => {
                 let (page, next) = match cursor {
                     None => (1, Some("page-2")),

@@ -83,7 +83,7 @@ pub enum DiscoverError {
     },
     #[error("cannot reach upstream {upstream}: {reason} (is the server running at that address?)")]
     Unreachable { upstream: String, reason: String },
-    #[error("upstream {upstream} answered `{method}` with JSON-RPC error {code}: {message}")]
+    #[error("upstream {upstream} answered `{method}` with JSON-RPC error {code}: {}", printable(.message))]
     Rpc {
         upstream: String,
         method: String,
@@ -110,6 +110,7 @@ fn stderr_block(lines: &[String]) -> String {
     if lines.is_empty() {
         String::new()
     } else {
+        let lines: Vec<String> = lines.iter().map(|l| printable(l)).collect();
         format!("\nlast stderr lines:\n  {}", lines.join("\n  "))
     }
 }
@@ -118,8 +119,22 @@ fn body_block(body: &str) -> String {
     if body.trim().is_empty() {
         String::new()
     } else {
-        format!("\nresponse body: {body}")
+        format!("\nresponse body: {}", printable(body))
     }
+}
+
+/// Upstream text goes to a terminal: escape control characters (ANSI sequences, carriage
+/// returns) so a server cannot rewrite what the user sees.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 fn http_hint(status: u16) -> &'static str {

@@ -920,3 +920,18 @@ async fn http_stream_closed_early_is_resumed_with_last_event_id() {
     task.abort();
     assert_eq!(d.tools[0].name, "greet");
 }
+
+#[tokio::test]
+async fn json_rpc_error_names_method_code_and_message() {
+    let err = discover(&fixture(&["rpc-error"]), T).await.unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        matches!(err, DiscoverError::Rpc { code: -32603, .. }),
+        "{msg}"
+    );
+    assert!(msg.contains("`tools/list`"), "{msg}");
+    assert!(msg.contains("-32603: database unavailable"), "{msg}");
+    // The escape sequence the server sent is shown, not executed by the terminal.
+    assert!(!msg.contains('\u{1b}'), "{msg:?}");
+    assert!(msg.contains("\\u{1b}[31m"), "{msg}");
+}

@@ -234,10 +234,21 @@ pub(crate) async fn error_body(resp: reqwest::Response) -> String {
     excerpt(String::from_utf8_lossy(&buf).trim(), ERROR_BODY_MAX)
 }
 
-/// reqwest's Display stops at "error sending request"; the cause ("Connection refused") is in
-/// the source chain.
+/// What went wrong, without the URL (callers name the upstream already, and a URL may carry a
+/// token in its query): reqwest's Display stops at "error sending request", the cause
+/// ("Connection refused") is in the source chain.
 pub(crate) fn describe_error(e: &reqwest::Error) -> String {
-    let mut msg = e.to_string();
+    let mut msg = String::from(if e.is_connect() {
+        "cannot connect"
+    } else if e.is_timeout() {
+        "timed out"
+    } else if e.is_body() || e.is_decode() {
+        "reading the response failed"
+    } else if e.is_redirect() {
+        "too many redirects"
+    } else {
+        "the HTTP request failed"
+    });
     let mut src = std::error::Error::source(e);
     while let Some(s) = src {
         let text = s.to_string();
