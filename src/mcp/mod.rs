@@ -19,7 +19,7 @@
 //! # async fn demo(spec: mcp_gen_ui::mcp::UpstreamSpec) -> anyhow::Result<()> {
 //! use mcp_gen_ui::mcp::{ConnectOptions, Connection, Incoming};
 //! let conn = Connection::open(&spec, &ConnectOptions { forward_stderr: true, ..Default::default() }).await?;
-//! let (sender, mut receiver, closer) = conn.into_parts();
+//! let (sender, mut receiver, mut closer) = conn.into_parts();
 //! // `sender` is cheap to clone; `send` returns once the message is handed to the upstream
 //! // (written to the child's stdin, or the HTTP POST was accepted). For HTTP a non-2xx status is
 //! // returned here as `SendError::Http` — a proxy should turn that into a JSON-RPC error for the
