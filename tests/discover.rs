@@ -935,3 +935,84 @@ async fn json_rpc_error_names_method_code_and_message() {
     assert!(!msg.contains('\u{1b}'), "{msg:?}");
     assert!(msg.contains("\\u{1b}[31m"), "{msg}");
 }
+
+// ---- Interop with the official TypeScript SDK server (npm `@modelcontextprotocol/server-everything`) ----
+
+fn everything_bin() -> PathBuf {
+    let bin = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/node_modules/.bin/mcp-server-everything");
+    assert!(
+        bin.exists(),
+        "{} is missing: run `npm ci` in tests/ first",
+        bin.display()
+    );
+    bin
+}
+
+fn check_everything(d: &mcp_gen_ui::discover::Discovery) {
+    assert_eq!(d.server_name, "mcp-servers/everything");
+    assert!(d.tools.len() >= 5, "{} tools", d.tools.len());
+    assert!(d.tools.iter().any(|t| t.name == "echo"));
+}
+
+/// Starts server-everything in an HTTP mode on a free port and waits until it accepts.
+async fn everything_http(mode: &str) -> (tokio::process::Child, u16) {
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let child = tokio::process::Command::new(everything_bin())
+        .arg(mode)
+        .env("PORT", port.to_string())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "server-everything did not start"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    (child, port)
+}
+
+const SLOW: Duration = Duration::from_secs(30);
+
+#[tokio::test]
+async fn everything_server_over_stdio() {
+    let spec = UpstreamSpec::Stdio(StdioSpec {
+        command: everything_bin().display().to_string(),
+        ..Default::default()
+    });
+    check_everything(&discover(&spec, SLOW).await.unwrap());
+}
+
+#[tokio::test]
+async fn everything_server_over_streamable_http() {
+    let (_child, port) = everything_http("streamableHttp").await;
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    check_everything(
+        &discover(&http_spec(&url, HttpTransport::StreamableHttp), SLOW)
+            .await
+            .unwrap(),
+    );
+}
+
+#[tokio::test]
+async fn everything_server_over_legacy_sse() {
+    let (_child, port) = everything_http("sse").await;
+    let url = format!("http://127.0.0.1:{port}/sse");
+    check_everything(
+        &discover(&http_spec(&url, HttpTransport::Sse), SLOW)
+            .await
+            .unwrap(),
+    );
+}
