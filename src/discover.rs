@@ -142,6 +142,7 @@ fn http_hint(status: u16) -> &'static str {
         401 | 403 => " (check `[upstream] headers`, e.g. the Authorization token)",
         404 => " (check the URL path, e.g. /mcp for streamable HTTP or /sse for SSE)",
         405 | 406 | 415 => " (is `[upstream] transport` right? try \"streamable-http\" or \"sse\")",
+        300..=399 => " (the server redirects; use the URL it names)",
         _ => "",
     }
 }

@@ -1016,3 +1016,62 @@ async fn everything_server_over_legacy_sse() {
             .unwrap(),
     );
 }
+
+#[tokio::test]
+async fn missing_interpreter_is_not_reported_as_missing_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("server.js");
+    std::fs::write(&script, "#!/nonexistent/bin/node\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let spec = UpstreamSpec::Stdio(StdioSpec {
+        command: script.display().to_string(),
+        ..Default::default()
+    });
+    let err = discover(&spec, T).await.unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, DiscoverError::Start { .. }), "{msg}");
+    assert!(msg.contains("interpreter"), "{msg}");
+}
+
+#[tokio::test]
+async fn redirects_are_reported_not_followed() {
+    let router = axum::Router::new().route(
+        "/mcp",
+        axum::routing::post(|| async {
+            (
+                StatusCode::TEMPORARY_REDIRECT,
+                [("location", "http://elsewhere.invalid/mcp")],
+            )
+        }),
+    );
+    let (base, task) = serve_router(router).await;
+    let err = discover(
+        &http_spec(&format!("{base}/mcp"), HttpTransport::StreamableHttp),
+        T,
+    )
+    .await
+    .unwrap_err();
+    task.abort();
+    let msg = err.to_string();
+    assert!(
+        matches!(err, DiscoverError::Http { status: 307, .. }),
+        "{msg}"
+    );
+    assert!(msg.contains("http://elsewhere.invalid/mcp"), "{msg}");
+}
+
+#[tokio::test]
+async fn duplicate_tool_names_are_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tools.json");
+    let t = serde_json::json!({"name": "dup", "inputSchema": {"type": "object"}});
+    std::fs::write(&file, serde_json::json!([t, t]).to_string()).unwrap();
+    let path = file.display().to_string();
+    let err = discover(&fixture(&["changing", "--tools-file", &path]), T)
+        .await
+        .unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, DiscoverError::Tools { .. }), "{msg}");
+    assert!(msg.contains("`dup` twice"), "{msg}");
+}

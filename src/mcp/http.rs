@@ -133,9 +133,12 @@ pub(crate) fn parse_url(url: &str) -> Result<Url, ConnectError> {
 }
 
 pub(crate) fn build_client(opts: &ConnectOptions) -> Result<reqwest::Client, ConnectError> {
-    // No overall timeout: event streams live as long as the session.
+    // No overall timeout: event streams live as long as the session. No redirects: a POST
+    // turned into a GET fails obscurely, and configured secret headers must not follow a
+    // redirect to another host; the error names the new location instead.
     reqwest::Client::builder()
         .connect_timeout(opts.connect_timeout)
+        .redirect(reqwest::redirect::Policy::none())
         .build()
         .map_err(|e| ConnectError::Request(describe_error(&e)))
 }
@@ -223,6 +226,17 @@ fn content_type(resp: &reqwest::Response) -> String {
 
 /// The start of an error response's body, for the message.
 pub(crate) async fn error_body(resp: reqwest::Response) -> String {
+    if resp.status().is_redirection() {
+        let to = resp
+            .headers()
+            .get(reqwest::header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("?");
+        return format!(
+            "redirects to {}; configure that URL instead",
+            excerpt(to, 200)
+        );
+    }
     let mut stream = resp.bytes_stream();
     let mut buf = Vec::new();
     while let Some(Ok(chunk)) = stream.next().await {
