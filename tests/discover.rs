@@ -20,7 +20,16 @@ fn example(name: &str) -> PathBuf {
         // the inner build's fingerprints differ from a plain `cargo build`, rebuilding each time.
         for (k, _) in std::env::vars_os() {
             let k = k.to_string_lossy().into_owned();
-            if k.starts_with("CARGO_") && k != "CARGO_HOME" && k != "CARGO_TARGET_DIR" {
+            let set_for_tests = [
+                "CARGO_PKG_",
+                "CARGO_MANIFEST_",
+                "CARGO_CRATE_",
+                "CARGO_BIN_",
+                "CARGO_TARGET_TMPDIR",
+                "CARGO_PRIMARY_PACKAGE",
+                "CARGO_RUSTC_CURRENT_DIR",
+            ];
+            if set_for_tests.iter().any(|p| k.starts_with(p)) {
                 cmd.env_remove(&k);
             }
         }
