@@ -1084,3 +1084,147 @@ async fn duplicate_tool_names_are_an_error() {
     assert!(matches!(err, DiscoverError::Tools { .. }), "{msg}");
     assert!(msg.contains("`dup` twice"), "{msg}");
 }
+
+// ---- The example servers' behaviour (other suites and the docs rely on it) ----
+
+use mcp_gen_ui::mcp::Client;
+
+async fn client_for(spec: &UpstreamSpec) -> Client {
+    let client = Client::new(
+        Connection::open(spec, &ConnectOptions::default())
+            .await
+            .unwrap(),
+    );
+    client
+        .request("initialize", Some(init_msg(0)["params"].clone()), T)
+        .await
+        .unwrap();
+    client
+        .notify("notifications/initialized", None)
+        .await
+        .unwrap();
+    client
+}
+
+async fn call(client: &Client, tool: &str, args: Value) -> Value {
+    client
+        .request(
+            "tools/call",
+            Some(json!({"name": tool, "arguments": args})),
+            T,
+        )
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn weather_results_are_structured_and_deterministic() {
+    let client = client_for(&stdio("weather-server", &[])).await;
+    let a = call(&client, "get_forecast", json!({"city": "Berlin"})).await;
+    let b = call(&client, "get_forecast", json!({"city": "berlin"})).await;
+    assert_eq!(a, b, "same city, same weather");
+    let days = a["structuredContent"]["forecast"].as_array().unwrap();
+    assert_eq!(days.len(), 7, "default days");
+    assert_eq!(days[0]["date"], "2025-06-01");
+    assert!(days.iter().all(|d| d["high"].as_f64() >= d["low"].as_f64()));
+    let f = call(
+        &client,
+        "get_forecast",
+        json!({"city": "Tokyo", "days": 3, "units": "imperial"}),
+    )
+    .await;
+    assert_eq!(f["structuredContent"]["units"], "imperial");
+    assert_eq!(
+        f["structuredContent"]["forecast"].as_array().unwrap().len(),
+        3
+    );
+    let unknown = call(
+        &client,
+        "get_current_conditions",
+        json!({"city": "Atlantis"}),
+    )
+    .await;
+    assert_eq!(unknown["isError"], true);
+    assert!(
+        unknown["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Berlin")
+    );
+    let now = call(&client, "get_current_conditions", json!({"city": "Cairo"})).await;
+    assert_eq!(now["structuredContent"]["country"], "EG");
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn db_server_enforces_read_only_queries_and_inserts_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("shop.db").display().to_string();
+    let client = client_for(&stdio("db-server", &["--db", &db])).await;
+    let tables = call(&client, "list_tables", json!({})).await;
+    assert_eq!(
+        tables["structuredContent"]["tables"][0]["name"],
+        "customers"
+    );
+    for sql in [
+        "DELETE FROM customers",
+        "DROP TABLE orders",
+        "ATTACH DATABASE 'x.db' AS x",
+        "SELECT 1; DELETE FROM customers",
+    ] {
+        let r = call(&client, "query", json!({"sql": sql})).await;
+        assert_eq!(r["isError"], true, "{sql} must be refused: {r}");
+    }
+    let bad = call(&client, "query", json!({"sql": "SELEC nonsense"})).await;
+    assert_eq!(bad["isError"], true);
+    assert!(
+        bad["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("SQL error")
+    );
+    let ins = call(
+        &client,
+        "insert_row",
+        json!({"table": "customers", "values": {"name": "Margaret Hamilton",
+            "email": "margaret@example.com", "created_at": "2025-06-01"}}),
+    )
+    .await;
+    assert_eq!(ins["isError"], false, "{ins}");
+    assert_eq!(ins["structuredContent"]["row"]["name"], "Margaret Hamilton");
+    let q = call(
+        &client,
+        "query",
+        json!({"sql": "SELECT name FROM customers ORDER BY id", "limit": 2}),
+    )
+    .await;
+    assert_eq!(q["structuredContent"]["row_count"], 2);
+    assert_eq!(q["structuredContent"]["truncated"], true);
+    let desc = call(&client, "describe_table", json!({"table": "orders"})).await;
+    let cols = desc["structuredContent"]["columns"].as_array().unwrap();
+    assert!(
+        cols.iter()
+            .any(|c| c["name"] == "customer_id" && c["not_null"] == true)
+    );
+    client.shutdown().await;
+    // The file keeps the inserted row for the next server.
+    let client = client_for(&stdio("db-server", &["--db", &db])).await;
+    let n = call(
+        &client,
+        "query",
+        json!({"sql": "SELECT count(*) AS n FROM customers"}),
+    )
+    .await;
+    assert_eq!(n["structuredContent"]["rows"][0]["n"], 6);
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn db_server_over_http() {
+    let server = http_example("db-server", &[]).await;
+    let d = discover(&http_spec(&server.url, HttpTransport::StreamableHttp), T)
+        .await
+        .unwrap();
+    assert_eq!(d.server_name, "sqlite-db");
+    assert_eq!(d.tools.len(), 4);
+}
