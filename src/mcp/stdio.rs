@@ -220,10 +220,12 @@ async fn read_stdout(
                 if bytes.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-                match serde_json::from_slice::<Value>(&bytes) {
+                // Some runtimes start their stdout with a UTF-8 byte order mark.
+                let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+                match serde_json::from_slice::<Value>(bytes) {
                     Ok(v) => Incoming::Message(v),
                     Err(e) => Incoming::Invalid(InvalidMessage::NotJson {
-                        text: excerpt(&String::from_utf8_lossy(&bytes), 300),
+                        text: excerpt(&String::from_utf8_lossy(bytes), 300),
                         error: e.to_string(),
                     }),
                 }
