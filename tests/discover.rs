@@ -10,6 +10,8 @@ use mcp_gen_ui::discover::{DiscoverError, discover};
 use mcp_gen_ui::mcp::{HttpSpec, HttpTransport, StdioSpec, UpstreamSpec};
 use tokio::io::AsyncBufReadExt;
 
+const EXAMPLES: [&str; 3] = ["fixture-server", "weather-server", "db-server"];
+
 /// The example binaries, built once per test run (cargo does not build examples for `--test`).
 fn example(name: &str) -> PathBuf {
     static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
@@ -34,7 +36,8 @@ fn example(name: &str) -> PathBuf {
             }
         }
         let status = cmd
-            .args(["build", "--quiet", "--example", "fixture-server"])
+            .args(["build", "--quiet"])
+            .args(EXAMPLES.iter().flat_map(|e| ["--example", e]))
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .status()
             .map_err(|e| e.to_string())?;
@@ -47,6 +50,7 @@ fn example(name: &str) -> PathBuf {
     if let Err(e) = built {
         panic!("{e}");
     }
+    assert!(EXAMPLES.contains(&name), "add {name} to EXAMPLES");
     // The test binary lives in <target>/debug/deps/; examples in <target>/debug/examples/.
     let exe = std::env::current_exe().unwrap();
     let profile_dir = exe.parent().unwrap().parent().unwrap();
@@ -1227,4 +1231,28 @@ async fn db_server_over_http() {
         .unwrap();
     assert_eq!(d.server_name, "sqlite-db");
     assert_eq!(d.tools.len(), 4);
+}
+
+#[tokio::test]
+async fn example_servers_exit_when_stdin_closes() {
+    for (name, args) in [
+        ("weather-server", &[][..]),
+        ("db-server", &[][..]),
+        ("fixture-server", &["--mode", "ok"][..]),
+    ] {
+        let mut child = tokio::process::Command::new(example(name))
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        drop(child.stdin.take());
+        let status = tokio::time::timeout(Duration::from_secs(10), child.wait())
+            .await
+            .unwrap_or_else(|_| panic!("{name} kept running after stdin closed"))
+            .unwrap();
+        assert!(status.success(), "{name}: {status}");
+    }
 }
