@@ -65,6 +65,11 @@ impl Shared {
             Err(p) => p.into_inner(),
         };
         tasks.retain(|t| !t.is_finished());
+        // A send racing with shutdown must not leave a reader behind.
+        if self.closed.load(Ordering::SeqCst) {
+            handle.abort();
+            return;
+        }
         tasks.push(handle);
     }
 
