@@ -581,3 +581,37 @@ pub(crate) fn abort(shared: &Arc<Shared>) {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn a_bad_header_is_named_without_its_value() {
+        let headers = BTreeMap::from([(
+            "Authorization".to_string(),
+            "Bearer sk-secret\nInjected: yes".to_string(),
+        )]);
+        let err = header_map(&headers).unwrap_err().to_string();
+        assert!(err.contains("Authorization"), "{err}");
+        assert!(!err.contains("sk-secret"), "{err}");
+    }
+
+    #[test]
+    fn header_values_are_marked_sensitive_and_not_debug_printed() {
+        let headers = BTreeMap::from([("X-Api-Key".to_string(), "sk-secret".to_string())]);
+        let map = header_map(&headers).unwrap();
+        assert!(map.values().all(HeaderValue::is_sensitive));
+        assert!(!format!("{map:?}").contains("sk-secret"));
+    }
+
+    #[test]
+    fn only_http_urls_are_accepted() {
+        assert!(parse_url("http://127.0.0.1:1/mcp").is_ok());
+        assert!(parse_url("https://example.com/mcp").is_ok());
+        for bad in ["ftp://x/mcp", "file:///etc/passwd", "not a url", ""] {
+            assert!(parse_url(bad).is_err(), "{bad}");
+        }
+    }
+}
