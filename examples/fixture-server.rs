@@ -2,7 +2,9 @@
 //! stdio; no SDK, so it can misbehave exactly as asked).
 //!
 //! Modes: `ok` (default: one `echo` tool), `crash`, `hang`, `not-mcp`, `garbage`, `malformed`,
-//! `paginated`, `endless`, `many N`, `big`, `hostile`, `lying`, `changing --tools-file PATH`.
+//! `paginated`, `endless`, `many N`, `big`, `hostile`, `lying`, `changing --tools-file PATH`,
+//! `server-requests` (asks the client `ping` and `roots/list` before answering `initialize`),
+//! `stdout-noise` (a log line on stdout before every answer), `rpc-error` (tools/list fails).
 
 use std::io::{BufRead, Write};
 
@@ -62,10 +64,59 @@ impl Fixture {
             let _ = writeln!(out, "hello world");
             let _ = out.flush();
         }
+        // server-requests mode: the held-back `initialize` id and the answers still awaited.
+        let mut held_init: Option<Value> = None;
+        let mut awaiting: Vec<&str> = Vec::new();
         for line in stdin.lock().lines() {
             let Ok(line) = line else { break };
             if line.trim().is_empty() {
                 continue;
+            }
+            if self.mode == "server-requests" {
+                let msg: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+                let id = msg.get("id").and_then(Value::as_str).unwrap_or("");
+                if let Some(pos) = awaiting.iter().position(|a| *a == id) {
+                    let ok = match id {
+                        "srv-ping" => msg.get("result") == Some(&json!({})),
+                        _ => msg.get("error").is_some() || msg.get("result").is_some(),
+                    };
+                    if !ok {
+                        eprintln!("fixture-server: bad answer to {id}: {line}");
+                        std::process::exit(4);
+                    }
+                    awaiting.remove(pos);
+                    if awaiting.is_empty()
+                        && let Some(init_id) = held_init.take()
+                    {
+                        let result = self.handle("initialize", &json!({})).unwrap_or_default();
+                        send(
+                            &mut out,
+                            &json!({"jsonrpc":"2.0","id":init_id,"result":result}),
+                        );
+                    }
+                    continue;
+                }
+                if msg.get("method").and_then(Value::as_str) == Some("initialize") {
+                    held_init = msg.get("id").cloned();
+                    awaiting = vec!["srv-ping", "srv-roots"];
+                    send(
+                        &mut out,
+                        &json!({"jsonrpc":"2.0","id":"srv-ping","method":"ping"}),
+                    );
+                    send(
+                        &mut out,
+                        &json!({"jsonrpc":"2.0","id":"srv-roots","method":"roots/list"}),
+                    );
+                    send(
+                        &mut out,
+                        &json!({"jsonrpc":"2.0","method":"notifications/message",
+                        "params":{"level":"info","data":"about to initialize"}}),
+                    );
+                    continue;
+                }
+            }
+            if self.mode == "stdout-noise" {
+                let _ = writeln!(out, "LOG: handling a request");
             }
             match self.mode.as_str() {
                 "crash" => {
@@ -149,6 +200,9 @@ impl Fixture {
         let cursor = params.get("cursor").and_then(Value::as_str);
         let tools = match self.mode.as_str() {
             "malformed" => return Ok(json!({"tools": "not a list"})),
+            "rpc-error" => {
+                return Err((-32603, "database unavailable\u{1b}[31m (try later)".into()));
+            }
             "paginated" => {
                 let (page, next) = match cursor {
                     None => (1, Some("page-2")),

@@ -51,13 +51,15 @@ pub enum DiscoverError {
         stderr: Vec<String>,
     },
     #[error(
-        "upstream {upstream} is not an MCP server: it was expected to answer `initialize` with \
-         JSON-RPC on stdout, but its first output was {first_output:?}{}",
+        "upstream {upstream} is not an MCP server: its first output was {first_output:?}, not a \
+         JSON-RPC message{hint}{}",
         stderr_block(.stderr)
     )]
     NotMcp {
         upstream: String,
         first_output: String,
+        /// What to check, depending on the transport.
+        hint: &'static str,
         stderr: Vec<String>,
     },
     #[error(
@@ -79,9 +81,9 @@ pub enum DiscoverError {
         hint: &'static str,
         body: String,
     },
-    #[error("cannot reach upstream {upstream}: {reason}")]
+    #[error("cannot reach upstream {upstream}: {reason} (is the server running at that address?)")]
     Unreachable { upstream: String, reason: String },
-    #[error("upstream {upstream} answered `{method}` with JSON-RPC error {code}: {message}")]
+    #[error("upstream {upstream} answered `{method}` with JSON-RPC error {code}: {}", printable(.message))]
     Rpc {
         upstream: String,
         method: String,
@@ -108,6 +110,7 @@ fn stderr_block(lines: &[String]) -> String {
     if lines.is_empty() {
         String::new()
     } else {
+        let lines: Vec<String> = lines.iter().map(|l| printable(l)).collect();
         format!("\nlast stderr lines:\n  {}", lines.join("\n  "))
     }
 }
@@ -116,8 +119,22 @@ fn body_block(body: &str) -> String {
     if body.trim().is_empty() {
         String::new()
     } else {
-        format!("\nresponse body: {body}")
+        format!("\nresponse body: {}", printable(body))
     }
+}
+
+/// Upstream text goes to a terminal: escape control characters (ANSI sequences, carriage
+/// returns) so a server cannot rewrite what the user sees.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 fn http_hint(status: u16) -> &'static str {
@@ -125,6 +142,7 @@ fn http_hint(status: u16) -> &'static str {
         401 | 403 => " (check `[upstream] headers`, e.g. the Authorization token)",
         404 => " (check the URL path, e.g. /mcp for streamable HTTP or /sse for SSE)",
         405 | 406 | 415 => " (is `[upstream] transport` right? try \"streamable-http\" or \"sse\")",
+        300..=399 => " (the server redirects; use the URL it names)",
         _ => "",
     }
 }
@@ -136,6 +154,9 @@ pub async fn discover(spec: &UpstreamSpec, timeout: Duration) -> Result<Discover
     let deadline = Instant::now() + timeout;
     let opts = ConnectOptions {
         connect_timeout: timeout,
+        // Discovery is done with the server once it closes stdin; don't wait long for a
+        // server that ignores that before signalling it.
+        shutdown_grace: Duration::from_secs(1),
         ..ConnectOptions::default()
     };
     let conn = match tokio::time::timeout_at(deadline, Connection::open(spec, &opts)).await {
@@ -321,8 +342,13 @@ async fn unwrap_reply<T>(
         other => other,
     };
     let mut err = request_error(upstream, method, e);
-    if let DiscoverError::NotMcp { stderr, .. } = &mut err {
+    if let DiscoverError::NotMcp { stderr, hint, .. } = &mut err {
         *stderr = client.stderr_tail();
+        *hint = if client.is_stdio() {
+            " (over stdio a server may print only JSON-RPC on stdout; logs belong on stderr)"
+        } else {
+            " (check the URL: it should be the server's MCP endpoint, e.g. /mcp)"
+        };
     }
     Err(err)
 }
@@ -386,6 +412,7 @@ fn request_error(upstream: &str, method: &str, e: ClientError) -> DiscoverError 
         ClientError::NotMcp { first_output } => DiscoverError::NotMcp {
             upstream,
             first_output,
+            hint: "",
             stderr: Vec::new(),
         },
         ClientError::Rpc { code, message, .. } => DiscoverError::Rpc {

@@ -57,10 +57,12 @@ where
         match args.http {
             None => {
                 let server = make()?;
-                let running = server
-                    .serve(rmcp::transport::stdio())
-                    .await
-                    .map_err(|e| std::io::Error::other(e.to_string()))?;
+                let running = match server.serve(rmcp::transport::stdio()).await {
+                    Ok(r) => r,
+                    // The client left before initializing: nothing went wrong on our side.
+                    Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+                    Err(e) => return Err(std::io::Error::other(e.to_string())),
+                };
                 // Returns when stdin closes: a stdio server must not outlive its client.
                 running
                     .waiting()

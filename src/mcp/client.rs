@@ -167,6 +167,11 @@ impl Client {
         }
     }
 
+    /// Whether the upstream is a child process (for wording error hints).
+    pub fn is_stdio(&self) -> bool {
+        self.closer.is_stdio()
+    }
+
     /// The last stderr lines of a stdio upstream so far.
     pub fn stderr_tail(&self) -> Vec<String> {
         self.closer.stderr_tail()

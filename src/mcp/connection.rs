@@ -285,6 +285,11 @@ impl Closer {
         }
     }
 
+    /// Whether this is a child process (stdio) rather than an HTTP upstream.
+    pub fn is_stdio(&self) -> bool {
+        matches!(self.inner, CloserInner::Stdio { .. })
+    }
+
     /// The last stderr lines of a stdio child so far (empty for HTTP).
     pub fn stderr_tail(&self) -> Vec<String> {
         match &self.inner {

@@ -152,4 +152,43 @@ mod tests {
         let f = frames(&[b'z'; 300], 100, 16).await;
         assert!(matches!(f.as_slice(), [Frame::TooLarge { .. }]));
     }
+
+    proptest::proptest! {
+        /// Any bytes, any cap, any buffer size: no panic, and without oversized lines the
+        /// lines put back together are the input.
+        #[test]
+        fn reassembles_any_input(
+            input in proptest::collection::vec(proptest::prop_oneof![
+                proptest::strategy::Just(b'\n'), proptest::strategy::Just(b'\r'), proptest::num::u8::ANY
+            ], 0..300),
+            max in 1usize..64,
+            chunk in 1usize..17,
+        ) {
+            let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+            let f = rt.block_on(frames(&input, max, chunk));
+            if f.iter().all(|x| matches!(x, Frame::Line(_))) {
+                let mut joined = Vec::new();
+                for (i, x) in f.iter().enumerate() {
+                    if let Frame::Line(l) = x {
+                        if i > 0 {
+                            joined.push(b'\n');
+                        }
+                        joined.extend_from_slice(l);
+                    }
+                }
+                // Terminators were `\n` or `\r\n`: split the input the same way.
+                let mut body = input.clone();
+                if body.last() == Some(&b'\n') {
+                    body.pop();
+                }
+                let want: Vec<u8> = body
+                    .split(|b| *b == b'\n')
+                    .map(|l| l.strip_suffix(b"\r").unwrap_or(l).to_vec())
+                    .collect::<Vec<_>>()
+                    .join(&b'\n');
+                let want = if input.is_empty() { Vec::new() } else { want };
+                proptest::prop_assert_eq!(joined, want);
+            }
+        }
+    }
 }

@@ -65,6 +65,11 @@ impl Shared {
             Err(p) => p.into_inner(),
         };
         tasks.retain(|t| !t.is_finished());
+        // A send racing with shutdown must not leave a reader behind.
+        if self.closed.load(Ordering::SeqCst) {
+            handle.abort();
+            return;
+        }
         tasks.push(handle);
     }
 
@@ -133,9 +138,12 @@ pub(crate) fn parse_url(url: &str) -> Result<Url, ConnectError> {
 }
 
 pub(crate) fn build_client(opts: &ConnectOptions) -> Result<reqwest::Client, ConnectError> {
-    // No overall timeout: event streams live as long as the session.
+    // No overall timeout: event streams live as long as the session. No redirects: a POST
+    // turned into a GET fails obscurely, and configured secret headers must not follow a
+    // redirect to another host; the error names the new location instead.
     reqwest::Client::builder()
         .connect_timeout(opts.connect_timeout)
+        .redirect(reqwest::redirect::Policy::none())
         .build()
         .map_err(|e| ConnectError::Request(describe_error(&e)))
 }
@@ -196,7 +204,12 @@ pub(crate) async fn send(shared: &Arc<Shared>, msg: &Value) -> Result<(), SendEr
         let is_sse = content_type(&resp).starts_with("text/event-stream");
         let s = shared.clone();
         let task = if is_sse {
-            tokio::spawn(async move { read_sse(&s, resp).await })
+            let awaiting = msg
+                .get("method")
+                .and(msg.get("id"))
+                .filter(|id| !id.is_null())
+                .cloned();
+            tokio::spawn(async move { read_sse(&s, resp, awaiting).await })
         } else {
             tokio::spawn(async move { read_json(&s, resp).await })
         };
@@ -218,6 +231,17 @@ fn content_type(resp: &reqwest::Response) -> String {
 
 /// The start of an error response's body, for the message.
 pub(crate) async fn error_body(resp: reqwest::Response) -> String {
+    if resp.status().is_redirection() {
+        let to = resp
+            .headers()
+            .get(reqwest::header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("?");
+        return format!(
+            "redirects to {}; configure that URL instead",
+            excerpt(to, 200)
+        );
+    }
     let mut stream = resp.bytes_stream();
     let mut buf = Vec::new();
     while let Some(Ok(chunk)) = stream.next().await {
@@ -229,10 +253,21 @@ pub(crate) async fn error_body(resp: reqwest::Response) -> String {
     excerpt(String::from_utf8_lossy(&buf).trim(), ERROR_BODY_MAX)
 }
 
-/// reqwest's Display stops at "error sending request"; the cause ("Connection refused") is in
-/// the source chain.
+/// What went wrong, without the URL (callers name the upstream already, and a URL may carry a
+/// token in its query): reqwest's Display stops at "error sending request", the cause
+/// ("Connection refused") is in the source chain.
 pub(crate) fn describe_error(e: &reqwest::Error) -> String {
-    let mut msg = e.to_string();
+    let mut msg = String::from(if e.is_connect() {
+        "cannot connect"
+    } else if e.is_timeout() {
+        "timed out"
+    } else if e.is_body() || e.is_decode() {
+        "reading the response failed"
+    } else if e.is_redirect() {
+        "too many redirects"
+    } else {
+        "the HTTP request failed"
+    });
     let mut src = std::error::Error::source(e);
     while let Some(s) = src {
         let text = s.to_string();
@@ -351,35 +386,108 @@ where
         }
     }
 
+    pub(crate) fn last_event_id(&self) -> Option<&str> {
+        self.parser.last_event_id()
+    }
+
+    pub(crate) fn retry(&self) -> Option<u64> {
+        self.parser.retry()
+    }
+
     pub(crate) fn end_reason(&self) -> String {
         self.ended.clone().unwrap_or_default()
     }
 }
 
-async fn read_sse(shared: &Shared, resp: reqwest::Response) {
-    let mut events = event_stream(resp, shared.max);
-    while let Some(ev) = events.next().await {
-        match ev {
-            Ok(ev) => {
-                // Priming events carry an id and empty data; only real payloads are messages.
-                if ev.data.trim().is_empty() {
-                    continue;
+/// Give up resuming a stream after this many reconnections in a row that brought nothing.
+const MAX_EMPTY_RESUMES: u32 = 3;
+
+/// Reads an SSE stream: the answer to the request `awaiting`, or (with `None`) the GET stream.
+/// If it ends before the answer came and the server gave event ids, it is resumed with a GET
+/// carrying `Last-Event-ID`, as the spec allows servers to close streams early.
+async fn read_sse(shared: &Shared, resp: reqwest::Response, awaiting: Option<Value>) {
+    let mut resp = resp;
+    let mut empty_resumes = 0;
+    loop {
+        let mut events = event_stream(resp, shared.max);
+        let mut answered = false;
+        let mut progressed = false;
+        while let Some(ev) = events.next().await {
+            progressed = true;
+            match ev {
+                Ok(ev) => {
+                    // Priming events carry an id and empty data; only real payloads are messages.
+                    if ev.data.trim().is_empty() {
+                        continue;
+                    }
+                    let item = parse_message(ev.data.as_bytes());
+                    if let (Incoming::Message(m), Some(id)) = (&item, &awaiting)
+                        && m.get("method").is_none()
+                        && m.get("id") == Some(id)
+                    {
+                        answered = true;
+                    }
+                    deliver(shared, item).await;
                 }
-                deliver(shared, parse_message(ev.data.as_bytes())).await;
+                Err(e) => {
+                    deliver(
+                        shared,
+                        Incoming::Invalid(InvalidMessage::TooLarge {
+                            limit: e.limit,
+                            prefix: String::new(),
+                        }),
+                    )
+                    .await;
+                }
+            }
+        }
+        tracing::debug!("upstream SSE stream ended: {}", events.end_reason());
+        let Some(last_id) = events.last_event_id().map(str::to_string) else {
+            return;
+        };
+        if answered || shared.closed.load(Ordering::SeqCst) {
+            return;
+        }
+        empty_resumes = if progressed { 0 } else { empty_resumes + 1 };
+        if empty_resumes > MAX_EMPTY_RESUMES {
+            tracing::warn!("gave up resuming an upstream SSE stream");
+            return;
+        }
+        let delay = Duration::from_millis(events.retry().unwrap_or(1000).min(10_000));
+        tokio::time::sleep(delay).await;
+        let Ok(value) = HeaderValue::from_str(&last_id) else {
+            return;
+        };
+        let next = shared
+            .client
+            .get(shared.url.clone())
+            .headers(shared.request_headers())
+            .header(ACCEPT, "text/event-stream")
+            .header(HeaderName::from_static("last-event-id"), value)
+            .send()
+            .await;
+        match next {
+            Ok(r)
+                if r.status().is_success() && content_type(&r).starts_with("text/event-stream") =>
+            {
+                resp = r;
+            }
+            Ok(r) => {
+                tracing::debug!(
+                    "upstream refused to resume an SSE stream: HTTP {}",
+                    r.status()
+                );
+                return;
             }
             Err(e) => {
-                deliver(
-                    shared,
-                    Incoming::Invalid(InvalidMessage::TooLarge {
-                        limit: e.limit,
-                        prefix: String::new(),
-                    }),
-                )
-                .await;
+                tracing::debug!(
+                    "resuming an upstream SSE stream failed: {}",
+                    describe_error(&e)
+                );
+                return;
             }
         }
     }
-    tracing::debug!("upstream SSE response ended: {}", events.end_reason());
 }
 
 /// Opens the optional GET stream once; a 405 means the server has none, which is fine.
@@ -404,7 +512,7 @@ fn start_get_stream(shared: &Arc<Shared>) {
             Ok(r)
                 if r.status().is_success() && content_type(&r).starts_with("text/event-stream") =>
             {
-                read_sse(&s, r).await;
+                read_sse(&s, r, None).await;
             }
             Ok(r) if r.status() == StatusCode::METHOD_NOT_ALLOWED => {}
             Ok(r) => tracing::debug!("upstream GET stream not available: HTTP {}", r.status()),
@@ -471,5 +579,39 @@ pub(crate) fn abort(shared: &Arc<Shared>) {
         handle.spawn(async move {
             let _ = tokio::time::timeout(Duration::from_secs(2), req).await;
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn a_bad_header_is_named_without_its_value() {
+        let headers = BTreeMap::from([(
+            "Authorization".to_string(),
+            "Bearer sk-secret\nInjected: yes".to_string(),
+        )]);
+        let err = header_map(&headers).unwrap_err().to_string();
+        assert!(err.contains("Authorization"), "{err}");
+        assert!(!err.contains("sk-secret"), "{err}");
+    }
+
+    #[test]
+    fn header_values_are_marked_sensitive_and_not_debug_printed() {
+        let headers = BTreeMap::from([("X-Api-Key".to_string(), "sk-secret".to_string())]);
+        let map = header_map(&headers).unwrap();
+        assert!(map.values().all(HeaderValue::is_sensitive));
+        assert!(!format!("{map:?}").contains("sk-secret"));
+    }
+
+    #[test]
+    fn only_http_urls_are_accepted() {
+        assert!(parse_url("http://127.0.0.1:1/mcp").is_ok());
+        assert!(parse_url("https://example.com/mcp").is_ok());
+        for bad in ["ftp://x/mcp", "file:///etc/passwd", "not a url", ""] {
+            assert!(parse_url(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -19,7 +19,7 @@
 //! # async fn demo(spec: mcp_gen_ui::mcp::UpstreamSpec) -> anyhow::Result<()> {
 //! use mcp_gen_ui::mcp::{ConnectOptions, Connection, Incoming};
 //! let conn = Connection::open(&spec, &ConnectOptions { forward_stderr: true, ..Default::default() }).await?;
-//! let (sender, mut receiver, closer) = conn.into_parts();
+//! let (sender, mut receiver, mut closer) = conn.into_parts();
 //! // `sender` is cheap to clone; `send` returns once the message is handed to the upstream
 //! // (written to the child's stdin, or the HTTP POST was accepted). For HTTP a non-2xx status is
 //! // returned here as `SendError::Http` — a proxy should turn that into a JSON-RPC error for the
@@ -49,6 +49,9 @@
 //! * A message larger than [`ConnectOptions::max_message_bytes`] is skipped and reported as
 //!   [`Incoming::Invalid`] (never buffered whole); a non-JSON stdout line is reported the same way
 //!   and is not fatal.
+//! * `send` over streamable HTTP lasts until the server *starts* answering the POST: for a
+//!   server in JSON-response mode that is when the result is ready. Send requests from their
+//!   own task if one slow call must not hold up others (stdio sends return at once).
 //! * Streamable HTTP: `Mcp-Session-Id` is kept from the response that carries it,
 //!   `MCP-Protocol-Version` is sent once an `initialize` result was seen, the optional GET stream
 //!   for server-initiated messages is opened after `notifications/initialized` is sent (405 is

@@ -33,6 +33,9 @@ pub struct SseTooLarge {
 pub struct SseParser {
     max: usize,
     line: Vec<u8>,
+    /// Bytes seen on the current line, including any dropped while discarding: a line whose
+    /// bytes were dropped is still not a blank line.
+    line_len: usize,
     /// The previous chunk ended in `\r`: a leading `\n` in the next one belongs to it.
     after_cr: bool,
     event: Option<String>,
@@ -50,6 +53,7 @@ impl SseParser {
         SseParser {
             max,
             line: Vec::new(),
+            line_len: 0,
             after_cr: false,
             event: None,
             data: String::new(),
@@ -86,7 +90,9 @@ impl SseParser {
                         }
                     }
                     let line = std::mem::take(&mut self.line);
-                    if let Some(item) = self.line_done(&line) {
+                    let blank = self.line_len == 0;
+                    self.line_len = 0;
+                    if let Some(item) = self.line_done(&line, blank) {
                         out.push(item);
                     }
                 }
@@ -99,14 +105,27 @@ impl SseParser {
         out
     }
 
+    /// The last event id seen on this stream (for `Last-Event-ID` when reconnecting).
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.id.as_deref()
+    }
+
+    /// The reconnection delay the server asked for, in milliseconds.
+    pub fn retry(&self) -> Option<u64> {
+        self.retry
+    }
+
     /// Call at end of stream. Per the spec an unterminated final event is discarded; nothing
     /// is returned.
     pub fn finish(&mut self) {
         self.line.clear();
+        self.line_len = 0;
+        self.discarding = false;
         self.reset_event();
     }
 
     fn append(&mut self, bytes: &[u8]) {
+        self.line_len += bytes.len();
         if self.discarding {
             return;
         }
@@ -118,8 +137,8 @@ impl SseParser {
         self.line.extend_from_slice(bytes);
     }
 
-    fn line_done(&mut self, line: &[u8]) -> Option<Result<SseEvent, SseTooLarge>> {
-        if line.is_empty() {
+    fn line_done(&mut self, line: &[u8], blank: bool) -> Option<Result<SseEvent, SseTooLarge>> {
+        if blank {
             if self.discarding {
                 self.discarding = false;
                 self.reset_event();
@@ -313,5 +332,36 @@ mod tests {
         }
         out.extend(p.push(b"\n"));
         assert_eq!(out, vec![Err(SseTooLarge { limit: 64 })]);
+    }
+
+    proptest::proptest! {
+        /// However the network splits the bytes, the same events come out.
+        #[test]
+        fn chunking_never_changes_the_result(
+            events in proptest::collection::vec(("[a-z]{0,6}", "[ -~]{0,20}", 0usize..3), 0..8),
+            cuts in proptest::collection::vec(0usize..400, 0..12),
+        ) {
+            let mut text = String::new();
+            for (i, (kind, data, ending)) in events.iter().enumerate() {
+                let nl = ["\n", "\r\n", "\r"][*ending];
+                if !kind.is_empty() {
+                    text.push_str(&format!("event: {kind}{nl}"));
+                }
+                text.push_str(&format!(": comment {i}{nl}data: {data}{nl}data:{i}{nl}{nl}"));
+            }
+            let bytes = text.as_bytes();
+            let whole = parse_all(bytes, usize::MAX);
+            let mut points: Vec<usize> = cuts.into_iter().map(|c| c.min(bytes.len())).collect();
+            points.sort_unstable();
+            let mut p = SseParser::new(1 << 20);
+            let mut pieces = Vec::new();
+            let mut start = 0;
+            for end in points.into_iter().chain([bytes.len()]) {
+                pieces.extend(p.push(&bytes[start..end]));
+                start = end;
+            }
+            proptest::prop_assert_eq!(&pieces, &whole);
+            proptest::prop_assert_eq!(whole.len(), events.len());
+        }
     }
 }

@@ -120,6 +120,12 @@ pub(crate) fn open(
         cmd.current_dir(cwd);
     }
     let mut child = cmd.spawn().map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound if resolve_command(spec).is_some() => ConnectError::Spawn {
+            command: spec.command.clone(),
+            reason: "the file exists, but the interpreter named on its `#!` line was not found \
+                     (is e.g. node or python installed and on PATH?)"
+                .into(),
+        },
         std::io::ErrorKind::NotFound => ConnectError::CommandNotFound {
             command: spec.command.clone(),
         },
@@ -175,6 +181,27 @@ pub(crate) fn open(
     })
 }
 
+/// Where the command would be found, if anywhere: spawn's ENOENT also means "the script's
+/// interpreter is missing", which deserves a different message.
+fn resolve_command(spec: &StdioSpec) -> Option<std::path::PathBuf> {
+    let cmd = std::path::Path::new(&spec.command);
+    if spec.command.contains('/') {
+        let full = match &spec.cwd {
+            Some(cwd) if cmd.is_relative() => cwd.join(cmd),
+            _ => cmd.to_path_buf(),
+        };
+        return full.is_file().then_some(full);
+    }
+    let path = spec
+        .env
+        .get("PATH")
+        .cloned()
+        .or_else(|| std::env::var("PATH").ok())?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(cmd))
+        .find(|p| p.is_file())
+}
+
 /// Reads stdout frames until EOF; the returned error (if any) becomes the close reason.
 async fn read_stdout(
     stdout: tokio::process::ChildStdout,
@@ -193,10 +220,12 @@ async fn read_stdout(
                 if bytes.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-                match serde_json::from_slice::<Value>(&bytes) {
+                // Some runtimes start their stdout with a UTF-8 byte order mark.
+                let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+                match serde_json::from_slice::<Value>(bytes) {
                     Ok(v) => Incoming::Message(v),
                     Err(e) => Incoming::Invalid(InvalidMessage::NotJson {
-                        text: excerpt(&String::from_utf8_lossy(&bytes), 300),
+                        text: excerpt(&String::from_utf8_lossy(bytes), 300),
                         error: e.to_string(),
                     }),
                 }
