@@ -1,6 +1,7 @@
 //! Generate stage: turns a tool (plus its hints and refinements) into the HTML of an MCP App.
 
 pub mod builtin;
+pub mod llm;
 
 use crate::config::{Hints, ToolConfig};
 use crate::model::Tool;
