@@ -9,6 +9,8 @@ pub struct Extracted {
     pub dropped_prose: bool,
     /// The page does not end with `</html>` (a fence or page cut off mid-way).
     pub unterminated: bool,
+    /// The text outside the page (trimmed), for the prompt-injection check.
+    pub prose: String,
 }
 
 /// Returns `None` when the answer holds no HTML document (prose only, a refusal, JSON…).
@@ -44,6 +46,7 @@ fn finish(html: &str, outside: &str) -> Extracted {
         dropped_prose: !outside.trim().is_empty(),
         unterminated,
         html,
+        prose: outside.trim().to_string(),
     }
 }
 
@@ -160,6 +163,35 @@ fn find_fence_close(s: &str, marker: &str) -> Option<usize> {
     None
 }
 
+/// Phrases that mark an answer written under the influence of injected instructions (from a
+/// tool description, say) rather than a UI. Checked on the prose around the page, which the
+/// validator never sees; the validator checks the page itself.
+const INJECTION_SIGNS: &[&str] = &[
+    "ignore previous instructions",
+    "ignore all previous instructions",
+    "ignore the previous instructions",
+    "ignore prior instructions",
+    "ignore the above instructions",
+    "disregard previous instructions",
+    "disregard all previous",
+    "disregard the above",
+    "system override",
+    "developer mode",
+    "jailbreak",
+    "reveal your system prompt",
+    "print your system prompt",
+];
+
+/// The first sign of prompt injection in `text`, if any.
+pub fn injection_sign(text: &str) -> Option<&'static str> {
+    let lower: String = text
+        .to_lowercase()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    INJECTION_SIGNS.iter().copied().find(|s| lower.contains(s))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,6 +257,12 @@ mod tests {
     fn fragment_with_script_is_accepted() {
         let e = extract_html("<div id=a></div>\n<script>x()</script>").unwrap();
         assert!(e.html.starts_with("<div"));
+    }
+
+    #[test]
+    fn injection_signs_are_found_across_case_and_spacing() {
+        assert_eq!(injection_sign("Please IGNORE   previous\ninstructions now"), Some("ignore previous instructions"));
+        assert_eq!(injection_sign("Here is your forecast UI."), None);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::budget::{Budget, RetryPolicy, call_with_retries, human};
+use super::budget::{Budget, RetryPolicy, call_with_retries};
 use super::extract::extract_html;
 use super::postprocess::postprocess;
 use super::prompts::{PromptData, tool_data};
@@ -151,6 +151,14 @@ impl LlmGenerator {
                 "the answer hit max_tokens after the page was complete; kept the page".into(),
             );
         }
+        if let Some(sign) = super::extract::injection_sign(&page.prose) {
+            return self.fallback(
+                run,
+                backstop,
+                format!("the model's answer shows signs of prompt injection (\"{sign}\")"),
+                false,
+            );
+        }
         if page.dropped_prose {
             run.warnings
                 .push("dropped prose around the page in the model's answer".into());
@@ -266,7 +274,6 @@ impl LlmGenerator {
                 ""
             }
         ));
-        let _ = human; // durations in reasons come from the budget module
         Ok(LlmOutcome {
             html,
             ui_type: UiType::Minimal,
