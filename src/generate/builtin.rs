@@ -1,1 +1,369 @@
-//! The builtin generator: deterministic, offline. (Owned by the builtin-UI work.)
+//! The builtin generator: deterministic and offline. One minijinja page template plus inline
+//! JavaScript (runtime, schema helpers, result view, form, page glue) and CSS, with the tool's data
+//! embedded only as escaped JSON.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+
+use super::{GENERATOR_VERSION, GenerateError, WidgetRequest};
+use crate::model::header_comment;
+
+/// Every template file, in the order the runtime script concatenates the JavaScript ones.
+const FILES: [(&str, &str); 7] = [
+    ("page.html", include_str!("../../templates/page.html")),
+    ("styles.css", include_str!("../../templates/styles.css")),
+    ("runtime.js", include_str!("../../templates/runtime.js")),
+    ("schema.js", include_str!("../../templates/schema.js")),
+    ("view.js", include_str!("../../templates/view.js")),
+    ("form.js", include_str!("../../templates/form.js")),
+    ("app.js", include_str!("../../templates/app.js")),
+];
+
+/// The JavaScript files that make up `window.McpGenUi` (everything but the page glue).
+const RUNTIME_FILES: [&str; 4] = ["runtime.js", "schema.js", "view.js", "form.js"];
+
+/// Embedded templates, or a user's override directory (same file names; missing files fall back
+/// to the embedded ones).
+#[derive(Debug, Clone)]
+pub struct Templates {
+    files: BTreeMap<&'static str, String>,
+}
+
+impl Templates {
+    pub fn embedded() -> Templates {
+        Templates {
+            files: FILES.iter().map(|(n, s)| (*n, (*s).to_string())).collect(),
+        }
+    }
+
+    pub fn from_dir(dir: &Path) -> Result<Templates, GenerateError> {
+        if !dir.is_dir() {
+            return Err(template_err(
+                "",
+                format!(
+                    "template directory {} does not exist or is not a directory; create it or remove the `templates` setting",
+                    dir.display()
+                ),
+            ));
+        }
+        let mut t = Templates::embedded();
+        for (name, _) in FILES {
+            let p = dir.join(name);
+            if p.is_file() {
+                let text = std::fs::read_to_string(&p).map_err(|e| {
+                    template_err(
+                        "",
+                        format!(
+                            "cannot read template {}: {e} (it must be UTF-8 text)",
+                            p.display()
+                        ),
+                    )
+                })?;
+                t.files.insert(name, text);
+            }
+        }
+        Ok(t)
+    }
+
+    /// sha256 hex over GENERATOR_VERSION and every template's name and bytes: part of the lock
+    /// fingerprint, so an edited override directory makes every builtin UI stale.
+    pub fn fingerprint(&self) -> String {
+        let mut h = Sha256::new();
+        h.update(GENERATOR_VERSION.as_bytes());
+        for (name, text) in &self.files {
+            h.update([0u8]);
+            h.update(name.as_bytes());
+            h.update([0u8]);
+            h.update((text.len() as u64).to_le_bytes());
+            h.update(text.as_bytes());
+        }
+        hex::encode(h.finalize())
+    }
+
+    fn get(&self, name: &str) -> &str {
+        self.files.get(name).map(String::as_str).unwrap_or("")
+    }
+
+    fn runtime(&self) -> String {
+        RUNTIME_FILES
+            .iter()
+            .map(|n| compact_js(self.get(n)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+fn template_err(tool: &str, message: String) -> GenerateError {
+    GenerateError::Template {
+        tool: tool.to_string(),
+        message,
+    }
+}
+
+/// What goes in the lock's `template_version`: the generator version and a short template hash.
+pub fn template_version(templates: &Templates) -> String {
+    let fp = templates.fingerprint();
+    format!(
+        "builtin-{GENERATOR_VERSION}+{}",
+        fp.get(..12).unwrap_or(&fp)
+    )
+}
+
+/// The runtime alone (`window.McpGenUi`: the App class, schema helpers, renderers and the form
+/// builder), as a `<script>` body. The llm generator injects it into LLM-written pages.
+pub fn runtime_js() -> &'static str {
+    static RUNTIME: OnceLock<String> = OnceLock::new();
+    RUNTIME.get_or_init(|| Templates::embedded().runtime())
+}
+
+/// The complete HTML file, starting with the generated-file header. Deterministic bytes.
+pub fn render(req: &WidgetRequest<'_>, templates: &Templates) -> Result<String, GenerateError> {
+    let tool = req.tool;
+    let name = tool.name.as_str();
+    let title = display_title(tool);
+    let data = page_data(req);
+    let destructive = tool
+        .annotations()
+        .and_then(|a| a.get("destructiveHint"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+
+    let mut env = minijinja::Environment::new();
+    // Every template is HTML: values are escaped unless the template says `|safe`.
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
+    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    env.add_template("page.html", templates.get("page.html"))
+        .map_err(|e| template_err(name, format!("page.html does not parse: {e}")))?;
+    let tpl = env
+        .get_template("page.html")
+        .map_err(|e| template_err(name, e.to_string()))?;
+    let ctx = minijinja::context! {
+        name => name,
+        title => title,
+        description => tool.description().unwrap_or(""),
+        destructive => destructive,
+        version => GENERATOR_VERSION,
+        widget => req.widget,
+        data => script_json(&data),
+        styles => compact_css(templates.get("styles.css")),
+        runtime => guard_script(&templates.runtime()),
+        app => guard_script(&compact_js(templates.get("app.js"))),
+    };
+    let body = tpl
+        .render(ctx)
+        .map_err(|e| template_err(name, format!("page.html failed to render: {e}")))?;
+    Ok(format!("{}{}", header_comment(name), body))
+}
+
+/// `title`, else `annotations.title`, else the name.
+fn display_title(tool: &crate::model::Tool) -> String {
+    tool.title()
+        .or_else(|| {
+            tool.annotations()
+                .and_then(|a| a.get("title"))
+                .and_then(Value::as_str)
+        })
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or(&tool.name)
+        .to_string()
+}
+
+/// The JSON the page reads at load: the parts of the tool that shape the UI, and the hints.
+fn page_data(req: &WidgetRequest<'_>) -> Value {
+    let mut t = Map::new();
+    for key in [
+        "name",
+        "title",
+        "description",
+        "inputSchema",
+        "outputSchema",
+        "annotations",
+    ] {
+        if let Some(v) = req.tool.raw.get(key) {
+            t.insert(key.to_string(), v.clone());
+        }
+    }
+    json!({
+        "version": GENERATOR_VERSION,
+        "tool": Value::Object(t),
+        "widget": req.widget,
+        "hints": serde_json::to_value(&req.hints).unwrap_or(Value::Null),
+        "examples": req.tool_config.examples,
+    })
+}
+
+/// JSON for a `<script type="application/json">` block: nothing in it can close the element or
+/// start markup, and U+2028/2029 are escaped too, so it is safe to paste anywhere.
+pub fn script_json(v: &Value) -> String {
+    let s = serde_json::to_string(v).unwrap_or_else(|_| "null".into());
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A user's override template could contain `</script`; breaking it keeps the page's structure
+/// intact (the script then fails loudly instead of leaking into HTML).
+fn guard_script(js: &str) -> String {
+    js.replace("</script", "<\\/script")
+        .replace("</SCRIPT", "<\\/SCRIPT")
+}
+
+/// Strips indentation, blank lines and `//` comment-only lines. Only applied when the source has
+/// no template literal and no line continuation: then no string or regex can span lines, so a line
+/// starting with `//` is always a comment and leading whitespace is never inside a token.
+fn compact_js(src: &str) -> String {
+    let unsafe_line = |l: &str| {
+        let t = l.trim();
+        t.ends_with('\\') || (t.starts_with("//") && t.contains("*/"))
+    };
+    if src.contains('`') || src.lines().any(unsafe_line) {
+        return src.to_string();
+    }
+    compact_lines(src, |l| l.starts_with("//"))
+}
+
+/// CSS equivalent: strings cannot span lines without a trailing `\`, and a line that both starts
+/// with `/*` and ends with `*/` (with no other `*/`) is a whole comment.
+fn compact_css(src: &str) -> String {
+    if src.lines().any(|l| l.trim_end().ends_with('\\'))
+        || (src.contains("/*") && !balanced_comments(src))
+    {
+        return src.to_string();
+    }
+    compact_lines(src, |l| {
+        l.starts_with("/*") && l.ends_with("*/") && l.matches("*/").count() == 1
+    })
+}
+
+/// Every `/*` comment both opens and closes on one line, so dropping whole-comment lines never
+/// cuts a multi-line comment in half.
+fn balanced_comments(src: &str) -> bool {
+    src.lines()
+        .all(|l| l.matches("/*").count() == l.matches("*/").count())
+}
+
+fn compact_lines(src: &str, is_comment: impl Fn(&str) -> bool) -> String {
+    let mut out = String::with_capacity(src.len());
+    for line in src.lines() {
+        let l = line.trim();
+        if l.is_empty() || is_comment(l) {
+            continue;
+        }
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Hints, ToolConfig};
+    use crate::model::Tool;
+
+    fn req_for<'a>(tool: &'a Tool, cfg: &'a ToolConfig) -> WidgetRequest<'a> {
+        WidgetRequest {
+            tool,
+            tool_config: cfg,
+            widget: None,
+            hints: Hints::default(),
+            refinements: &[],
+            server_name: "test",
+        }
+    }
+
+    #[test]
+    fn hostile_strings_never_reach_markup() {
+        let tool = Tool::from_raw(json!({
+            "name": "x</script><script>alert(1)</script>",
+            "title": "<img src=x onerror=alert(1)>",
+            "description": "line1\n</script><b>\u{2028}",
+            "inputSchema": {"type":"object","properties":{"a":{"type":"string","description":"</script><script>alert(2)</script>"}}}
+        }))
+        .unwrap();
+        let cfg = ToolConfig::default();
+        let html = render(&req_for(&tool, &cfg), &Templates::embedded()).unwrap();
+        assert!(!html.contains("<script>alert"), "{html}");
+        assert!(!html.contains("<img src=x"));
+        assert!(!html.contains("<b>"));
+        let data = html.split("id=\"mcp-gen-ui-data\">").nth(1).unwrap();
+        assert!(!data.contains('\u{2028}'));
+        assert_eq!(html.matches("</script>").count(), 3);
+    }
+
+    #[test]
+    fn same_input_same_bytes() {
+        let tool = Tool::from_raw(json!({"name":"t","inputSchema":{"type":"object"}})).unwrap();
+        let cfg = ToolConfig::default();
+        let t = Templates::embedded();
+        let a = render(&req_for(&tool, &cfg), &t).unwrap();
+        let b = render(&req_for(&tool, &cfg), &t).unwrap();
+        assert_eq!(a, b);
+        assert!(a.starts_with("<!-- Code generated by mcp-gen-ui from tool \"t\""));
+    }
+
+    #[test]
+    fn script_json_escapes_closers() {
+        let s = script_json(&json!({"a": "</script>&\u{2028}\u{2029}"}));
+        assert!(!s.contains('<') && !s.contains('>') && !s.contains('&'));
+        assert!(!s.contains('\u{2028}') && !s.contains('\u{2029}'));
+        let back: Value = serde_json::from_str(&s).unwrap();
+        assert_eq!(back["a"], "</script>&\u{2028}\u{2029}");
+    }
+
+    #[test]
+    fn compaction_is_skipped_when_unsafe() {
+        let tpl = "var a = `\n  // not a comment\n`;";
+        assert_eq!(compact_js(tpl), tpl);
+        let cont = "var a = 'x\\\n  // not a comment';";
+        assert_eq!(compact_js(cont), cont);
+        assert_eq!(
+            compact_js("  // c\n  var a = 1; // trailing\n\n"),
+            "var a = 1; // trailing\n"
+        );
+    }
+
+    #[test]
+    fn fingerprint_tracks_templates() {
+        let a = Templates::embedded();
+        let mut b = Templates::embedded();
+        b.files.insert("styles.css", "body{}".into());
+        assert_ne!(a.fingerprint(), b.fingerprint());
+        assert_eq!(a.fingerprint(), Templates::embedded().fingerprint());
+        assert!(template_version(&a).starts_with("builtin-"));
+    }
+
+    #[test]
+    fn override_dir_falls_back_to_embedded() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("styles.css"), "body{color:red}").unwrap();
+        let t = Templates::from_dir(dir.path()).unwrap();
+        assert_eq!(t.get("styles.css"), "body{color:red}");
+        assert_eq!(t.get("runtime.js"), Templates::embedded().get("runtime.js"));
+        assert!(Templates::from_dir(&dir.path().join("missing")).is_err());
+    }
+
+    #[test]
+    fn embedded_sources_are_compacted_safely() {
+        for n in RUNTIME_FILES.iter().chain(["app.js"].iter()) {
+            let src = Templates::embedded().get(n).to_string();
+            assert!(!src.contains('`'), "{n} must not use template literals");
+            assert!(!src.contains("innerHTML"), "{n}");
+            assert!(!src.contains("eval("), "{n}");
+        }
+        assert!(runtime_js().contains("McpGenUi"));
+    }
+}

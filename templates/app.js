@@ -1,0 +1,71 @@
+// The page of one builtin widget: builds the form from the embedded tool definition, runs the
+// tool through the host, and shows every result the host sends.
+(function () {
+  'use strict';
+  var G = window.McpGenUi, h = G.h;
+  var data = {};
+  try { data = JSON.parse(document.getElementById('mcp-gen-ui-data').textContent); } catch (e) { console.error('mcp-gen-ui: bad embedded data', e); }
+  var tool = data.tool || {}, hints = data.hints || {}, ann = tool.annotations || {};
+  var opts = { view: hints.view, x: hints.x, y: hints.y, hidden: hints.hidden, labels: hints.labels, sort: hints.sort, outputSchema: tool.outputSchema };
+  if (hints.theme === 'light' || hints.theme === 'dark') { G.forcedTheme = hints.theme; G.applyDocumentTheme(hints.theme); }
+  if (hints.density === 'compact') document.documentElement.classList.add('compact');
+
+  var app = G.app = new G.App({ name: 'mcp-gen-ui: ' + (tool.name || 'tool'), version: data.version || '1' }, {}, { autoResize: true });
+  var formEl = document.getElementById('mcp-form');
+  var status = document.getElementById('mcp-status');
+  var out = document.getElementById('mcp-result');
+  var form = G.buildForm(tool.inputSchema);
+  var submit = h('button', { type: 'submit', class: 'btn primary', text: ann.destructiveHint ? 'Run…' : 'Run' });
+  var confirmBox = h('div', { class: 'confirm', hidden: true, role: 'alertdialog', 'aria-label': 'Confirm' });
+  var pending = null;
+  formEl.appendChild(form.el);
+  formEl.appendChild(h('div', { class: 'actions' }, submit));
+  formEl.appendChild(confirmBox);
+
+  function say(msg, kind) {
+    status.className = 'status' + (kind ? ' ' + kind : '');
+    status.textContent = msg;
+  }
+  function show(result) {
+    say('');
+    G.renderResult(out, result, opts);
+  }
+  function run(args) {
+    submit.disabled = true;
+    say('Running ' + (tool.title || tool.name) + '…', 'busy');
+    app.callServerTool({ name: tool.name, arguments: args }).then(show, function (e) {
+      say('', '');
+      out.textContent = '';
+      out.appendChild(h('div', { class: 'error', role: 'alert' }, h('strong', { text: 'The call failed: ' }), String(e && e.message || e)));
+    }).then(function () { submit.disabled = false; });
+  }
+  // Destructive tools ask first; an in-page panel, since sandboxed frames may block confirm().
+  function ask(args) {
+    pending = args;
+    confirmBox.textContent = '';
+    var yes = h('button', { type: 'button', class: 'btn danger', text: 'Yes, run it', onclick: function () { confirmBox.hidden = true; run(pending); } });
+    confirmBox.appendChild(h('p', null, h('strong', { text: tool.title || tool.name }), ' may change or delete data. Run it with these inputs?'));
+    confirmBox.appendChild(h('div', { class: 'actions' }, yes, h('button', { type: 'button', class: 'btn ghost', text: 'Cancel', onclick: function () { confirmBox.hidden = true; say('Cancelled.'); submit.focus(); } })));
+    confirmBox.hidden = false;
+    yes.focus();
+  }
+  formEl.addEventListener('submit', function (e) {
+    e.preventDefault();
+    var errs = [];
+    var args = form.read(errs);
+    if (errs.length) {
+      say('Please fix ' + errs.length + ' field' + (errs.length > 1 ? 's' : '') + ' before running.', 'bad');
+      if (errs[0].el && errs[0].el.focus) errs[0].el.focus();
+      return;
+    }
+    if (args === undefined || args === null || typeof args !== 'object' || Array.isArray(args)) args = {};
+    if (ann.destructiveHint) ask(args); else run(args);
+  });
+
+  app.ontoolinput = function (p) { if (p && p.arguments) form.write(p.arguments); };
+  app.ontoolinputpartial = function (p) { if (p && p.arguments) form.write(p.arguments); };
+  app.ontoolresult = function (r) { show(r); };
+  app.ontoolcancelled = function (p) { say('The tool call was cancelled' + (p && p.reason ? ': ' + p.reason : '.'), 'bad'); };
+  app.onteardown = function () { return {}; };
+  app.connect().catch(function (e) { console.warn('mcp-gen-ui:', e && e.message); });
+})();

@@ -1,0 +1,318 @@
+// mcp-gen-ui runtime: the guest side of MCP Apps (SEP-1865, protocol 2026-01-26) in one inline
+// script, plus ChatGPT's window.openai as a fallback host. No imports, no network, no eval.
+//
+// window.McpGenUi API (also used by LLM-written pages, whose "import {App} from
+// "@modelcontextprotocol/ext-apps"" is rewritten to "const {App} = window.McpGenUi"):
+//   new App(appInfo {name, version}, capabilities?, options? {autoResize: true})
+//     handler properties (set before connect): ontoolinput(params {arguments}),
+//       ontoolinputpartial(params), ontoolresult(CallToolResult), ontoolcancelled(params),
+//       onhostcontextchanged(partial HostContext, already merged), onteardown(params) -> {}
+//     addEventListener / removeEventListener(name, fn) for toolinput, toolinputpartial,
+//       toolresult, toolcancelled, hostcontextchanged, teardown
+//     connect() -> Promise: handshake (ui/initialize -> ui/notifications/initialized); rejects
+//       with a clear Error when no host answers (a notice is shown in the page)
+//     callServerTool({name, arguments}, {timeout ms}?) -> Promise<CallToolResult>
+//     readServerResource({uri}), listServerResources(), sendMessage({role, content}),
+//     sendLog({level, data}), updateModelContext({content?, structuredContent?}),
+//     openLink({url}) (alias sendOpenLink), requestDisplayMode({mode}),
+//     sendSizeChanged({width, height}), setupSizeChangedNotifications(),
+//     getHostContext(), getHostCapabilities(), getHostVersion(), hostKind ("mcp"|"openai"|null)
+//   applyDocumentTheme(theme), getDocumentTheme(), applyHostStyleVariables(vars),
+//   applyHostFonts(css), PostMessageTransport (accepted and ignored)
+//   h(tag, attrs, children...): builds DOM from text only (never HTML)
+//   render(el, value, opts) / renderTable / renderChart / renderCards / renderJson /
+//   renderResult(el, callToolResult, opts): the builtin result views (view.js)
+(function () {
+  'use strict';
+  var PROTOCOL = '2026-01-26';
+  var EVENTS = ['toolinput', 'toolinputpartial', 'toolresult', 'toolcancelled', 'hostcontextchanged', 'teardown'];
+  var NOTE = {
+    'ui/notifications/tool-input': 'toolinput',
+    'ui/notifications/tool-input-partial': 'toolinputpartial',
+    'ui/notifications/tool-result': 'toolresult',
+    'ui/notifications/tool-cancelled': 'toolcancelled',
+    'ui/notifications/host-context-changed': 'hostcontextchanged'
+  };
+  var G = window.McpGenUi = window.McpGenUi || {};
+
+  function h(tag, attrs) {
+    var el = tag.indexOf('svg:') === 0
+      ? document.createElementNS('http://www.w3.org/2000/svg', tag.slice(4))
+      : document.createElement(tag);
+    for (var k in attrs || {}) {
+      var v = attrs[k];
+      if (v == null || v === false) continue;
+      if (k === 'text') el.textContent = String(v);
+      else if (k.slice(0, 2) === 'on') { if (typeof v === 'function') el.addEventListener(k.slice(2), v); }
+      else if (k === 'class') el.setAttribute('class', v);
+      else if (k in el && typeof v !== 'string' && !(el instanceof SVGElement)) el[k] = v;
+      else el.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (var i = 2; i < arguments.length; i++) add(el, arguments[i]);
+    return el;
+  }
+  function add(el, c) {
+    if (c == null || c === false) return;
+    if (Array.isArray(c)) c.forEach(function (x) { add(el, x); });
+    else el.appendChild(typeof c === 'object' ? c : document.createTextNode(String(c)));
+  }
+
+  function applyDocumentTheme(theme) {
+    if (theme !== 'light' && theme !== 'dark') return;
+    var d = document.documentElement;
+    d.setAttribute('data-theme', theme);
+    d.style.colorScheme = theme;
+  }
+  function getDocumentTheme() {
+    return document.documentElement.getAttribute('data-theme') === 'dark' ? 'dark' : 'light';
+  }
+  function applyHostStyleVariables(vars) {
+    for (var k in vars || {}) {
+      // Only custom properties: a host value can never rewrite anything but our own variables.
+      if (/^--[\w-]+$/.test(k) && typeof vars[k] === 'string') document.documentElement.style.setProperty(k, vars[k]);
+    }
+  }
+  function applyHostFonts(css) {
+    if (typeof css !== 'string' || !css) return;
+    var s = document.getElementById('mcp-host-fonts') || document.head.appendChild(h('style', { id: 'mcp-host-fonts' }));
+    s.textContent = css;
+  }
+  function applyContext(ctx) {
+    if (!ctx) return;
+    if (G.forcedTheme) applyDocumentTheme(G.forcedTheme);
+    else if (ctx.theme) applyDocumentTheme(ctx.theme);
+    var st = ctx.styles || {};
+    applyHostStyleVariables(st.variables);
+    if (st.css && st.css.fonts) applyHostFonts(st.css.fonts);
+  }
+
+  function App(appInfo, capabilities, options) {
+    var info = appInfo && typeof appInfo === 'object' ? appInfo : {};
+    // The reference host rejects ui/initialize without appInfo.version (-32602).
+    this.appInfo = { name: String(info.name || 'mcp-gen-ui app'), version: String(info.version || '1.0.0') };
+    this.capabilities = capabilities || {};
+    this.options = options || {};
+    this.hostKind = null;
+    this._n = 0;
+    this._pending = {};
+    this._ls = {};
+    this._ctx = {};
+    this._ready = false;
+    var self = this;
+    EVENTS.forEach(function (e) { self['on' + e] = null; });
+    this._onMessage = function (ev) { self._receive(ev); };
+  }
+  var P = App.prototype;
+
+  P.addEventListener = function (name, fn) { (this._ls[name] = this._ls[name] || []).push(fn); };
+  P.removeEventListener = function (name, fn) {
+    this._ls[name] = (this._ls[name] || []).filter(function (f) { return f !== fn; });
+  };
+  P._emit = function (name, params) {
+    var fns = (this['on' + name] ? [this['on' + name]] : []).concat(this._ls[name] || []);
+    var out;
+    fns.forEach(function (f) {
+      try { out = f(params); } catch (e) { console.warn('mcp-gen-ui: ' + name + ' handler failed', e); }
+    });
+    return out;
+  };
+  P._post = function (msg) {
+    msg.jsonrpc = '2.0';
+    window.parent.postMessage(msg, '*');
+  };
+  P._request = function (method, params, opts) {
+    var self = this;
+    if (this.hostKind === 'openai') return this._openai(method, params);
+    if (!this._ready && method !== 'ui/initialize') return Promise.reject(new Error('Not connected to an MCP host: cannot send ' + method));
+    var id = ++this._n;
+    var ms = (opts && opts.timeout) || (method === 'tools/call' ? 120000 : 30000);
+    return new Promise(function (resolve, reject) {
+      var t = setTimeout(function () {
+        delete self._pending[id];
+        reject(new Error(method + ' timed out after ' + Math.round(ms / 1000) + ' s: the host did not answer'));
+      }, ms);
+      self._pending[id] = function (err, res) { clearTimeout(t); if (err) reject(err); else resolve(res); };
+      self._post({ id: id, method: method, params: params || {} });
+    });
+  };
+  P._notify = function (method, params) {
+    // Nothing may reach the host before the handshake completes (hosts keep the frame hidden).
+    if (this._ready && this.hostKind === 'mcp') this._post({ method: method, params: params || {} });
+    return Promise.resolve();
+  };
+  P._receive = function (ev) {
+    if (ev.source !== window.parent) return;
+    var m = ev.data;
+    if (!m || typeof m !== 'object' || m.jsonrpc !== '2.0') return;
+    var self = this;
+    if (m.method && m.id != null) {
+      var reply = function (result, error) {
+        var r = { id: m.id };
+        if (error) r.error = error; else r.result = result || {};
+        self._post(r);
+      };
+      if (m.method === 'ping') return reply({});
+      if (m.method === 'ui/resource-teardown') {
+        return Promise.resolve(this._emit('teardown', m.params || {})).then(function (r) { reply(r || {}); },
+          function (e) { reply(null, { code: -32603, message: String(e && e.message || e) }); });
+      }
+      return reply(null, { code: -32601, message: 'Method not found: ' + m.method });
+    }
+    if (m.method) {
+      var ev2 = NOTE[m.method];
+      if (ev2 === 'hostcontextchanged') {
+        for (var k in m.params || {}) this._ctx[k] = m.params[k];
+        applyContext(m.params);
+      }
+      if (ev2) this._emit(ev2, m.params || {});
+      return;
+    }
+    var cb = this._pending[m.id];
+    if (cb) {
+      delete this._pending[m.id];
+      if (m.error) cb(new Error((m.error.message || 'Host error') + (m.error.code != null ? ' (' + m.error.code + ')' : '')));
+      else cb(null, m.result);
+    }
+  };
+
+  P.connect = function () {
+    var self = this;
+    if (this._connecting) return this._connecting;
+    window.addEventListener('message', this._onMessage);
+    var inFrame = window.parent && window.parent !== window;
+    var hs = inFrame ? this._request('ui/initialize', {
+      protocolVersion: PROTOCOL, appInfo: this.appInfo, appCapabilities: this.capabilities
+    }, { timeout: 24 * 3600 * 1000 }) : new Promise(function () {});
+    var done = false;
+    this._connecting = new Promise(function (resolve, reject) {
+      hs.then(function (res) {
+        if (done) return;
+        done = true;
+        res = res || {};
+        self.hostKind = 'mcp';
+        self._hostCaps = res.hostCapabilities || {};
+        self._hostInfo = res.hostInfo;
+        self._ctx = res.hostContext || {};
+        self._ready = true;
+        self._post({ method: 'ui/notifications/initialized', params: {} });
+        applyContext(self._ctx);
+        hideNotice();
+        if (self.options.autoResize !== false) self.setupSizeChangedNotifications();
+        resolve(res);
+      }, function (e) { if (!done) { done = true; reject(e); } });
+      // MCP Apps first; window.openai (ChatGPT Apps SDK) only when no MCP Apps host answered.
+      setTimeout(function () {
+        if (done) return;
+        if (window.openai) {
+          done = true;
+          self._useOpenAI();
+          hideNotice();
+          resolve({ hostInfo: { name: 'openai', version: '' }, hostContext: self._ctx });
+        } else {
+          showNotice(inFrame ? 'Waiting for the MCP host to answer…' : 'Not connected to an MCP host. Open this UI from an MCP Apps client (or "mcp-gen-ui preview").');
+          if (!inFrame) { done = true; reject(new Error('Not connected to an MCP host')); }
+        }
+      }, inFrame ? 1500 : 0);
+    });
+    return this._connecting;
+  };
+
+  P._useOpenAI = function () {
+    var self = this, oa = window.openai;
+    this.hostKind = 'openai';
+    this._ready = true;
+    var sync = function () {
+      self._ctx.theme = oa.theme;
+      self._ctx.displayMode = oa.displayMode;
+      self._ctx.locale = oa.locale;
+      applyContext(self._ctx);
+    };
+    sync();
+    if (oa.toolInput && typeof oa.toolInput === 'object') this._emit('toolinput', { arguments: oa.toolInput });
+    var lastOut = oa.toolOutput;
+    if (lastOut != null) this._emit('toolresult', { structuredContent: lastOut, content: [] });
+    window.addEventListener('openai:set_globals', function () {
+      sync();
+      self._emit('hostcontextchanged', self._ctx);
+      if (oa.toolOutput != null && oa.toolOutput !== lastOut) {
+        lastOut = oa.toolOutput;
+        self._emit('toolresult', { structuredContent: lastOut, content: [] });
+      }
+    });
+  };
+  P._openai = function (method, p) {
+    var oa = window.openai;
+    p = p || {};
+    if (method === 'tools/call') {
+      return Promise.resolve(oa.callTool(p.name, p.arguments || {})).then(function (r) {
+        r = r || {};
+        if (r.content || r.structuredContent || r.isError) return r;
+        return { structuredContent: r.structuredContent || r, content: [] };
+      });
+    }
+    if (method === 'ui/open-link' && oa.openExternal) return Promise.resolve(oa.openExternal({ href: p.url })).then(function () { return {}; });
+    if (method === 'ui/message' && oa.sendFollowUpMessage) {
+      var text = (p.content || []).map(function (c) { return c.text || ''; }).join('\n');
+      return Promise.resolve(oa.sendFollowUpMessage({ prompt: text })).then(function () { return {}; });
+    }
+    if (method === 'ui/request-display-mode' && oa.requestDisplayMode) return Promise.resolve(oa.requestDisplayMode({ mode: p.mode }));
+    if (method === 'ui/update-model-context' && oa.setWidgetState) return Promise.resolve(oa.setWidgetState(p.structuredContent || p)).then(function () { return {}; });
+    return Promise.reject(new Error(method + ' is not supported by this host'));
+  };
+
+  P.callServerTool = function (p, o) { return this._request('tools/call', p, o); };
+  P.readServerResource = function (p, o) { return this._request('resources/read', p, o); };
+  P.listServerResources = function (p, o) { return this._request('resources/list', p || {}, o); };
+  P.sendMessage = function (p, o) { return this._request('ui/message', p, o); };
+  P.sendLog = function (p) { return this._notify('notifications/message', p); };
+  P.updateModelContext = function (p, o) { return this._request('ui/update-model-context', p, o); };
+  P.openLink = P.sendOpenLink = function (p, o) { return this._request('ui/open-link', p, o); };
+  P.requestDisplayMode = function (p, o) { return this._request('ui/request-display-mode', p, o); };
+  P.sendSizeChanged = function (p) { return this._notify('ui/notifications/size-changed', p); };
+  P.getHostContext = function () { return this._ctx; };
+  P.getHostCapabilities = function () { return this._hostCaps; };
+  P.getHostVersion = function () { return this._hostInfo; };
+  P.setupSizeChangedNotifications = function () {
+    var self = this, busy = false, lw = 0, lh = 0;
+    var measure = function () {
+      if (busy) return;
+      busy = true;
+      requestAnimationFrame(function () {
+        busy = false;
+        var d = document.documentElement, old = d.style.height;
+        d.style.height = 'max-content';
+        var hgt = Math.ceil(d.getBoundingClientRect().height);
+        d.style.height = old;
+        var w = Math.ceil(window.innerWidth);
+        if (w !== lw || hgt !== lh) { lw = w; lh = hgt; self.sendSizeChanged({ width: w, height: hgt }); }
+      });
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return function () {};
+    var ro = new ResizeObserver(measure);
+    ro.observe(document.documentElement);
+    ro.observe(document.body);
+    return function () { ro.disconnect(); };
+  };
+
+  function showNotice(text) {
+    var n = document.getElementById('mcp-notice');
+    if (!n) { n = h('div', { id: 'mcp-notice', class: 'notice', role: 'status' }); document.body.insertBefore(n, document.body.firstChild); }
+    n.textContent = text;
+    n.hidden = false;
+  }
+  function hideNotice() {
+    var n = document.getElementById('mcp-notice');
+    if (n) n.hidden = true;
+  }
+
+  G.App = App;
+  G.PostMessageTransport = function PostMessageTransport() {};
+  G.h = h;
+  G.applyDocumentTheme = applyDocumentTheme;
+  G.getDocumentTheme = getDocumentTheme;
+  G.applyHostStyleVariables = applyHostStyleVariables;
+  G.applyHostFonts = applyHostFonts;
+  G.showNotice = showNotice;
+  G.PROTOCOL_VERSION = PROTOCOL;
+})();

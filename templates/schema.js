@@ -1,0 +1,173 @@
+// JSON Schema helpers shared by the form and the result view: local $ref resolution (cycle-safe),
+// allOf merging, nullable detection, and a small validator for inline messages.
+(function () {
+  'use strict';
+  var G = window.McpGenUi;
+  var own = function (o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
+  var isObj = function (v) { return v !== null && typeof v === 'object' && !Array.isArray(v); };
+  var same = function (a, b) { return JSON.stringify(a) === JSON.stringify(b); };
+
+  function pointer(root, ref) {
+    if (typeof ref !== 'string' || ref.charAt(0) !== '#') return null;
+    var cur = root, parts = ref.slice(1).split('/');
+    for (var i = 1; i < parts.length; i++) {
+      var p;
+      try { p = decodeURIComponent(parts[i]); } catch (e) { return null; }
+      p = p.replace(/~1/g, '/').replace(/~0/g, '~');
+      if (cur === null || typeof cur !== 'object' || !own(cur, p)) return null;
+      cur = cur[p];
+    }
+    return cur;
+  }
+
+  function merge(into, s) {
+    for (var k in s) {
+      if (k === 'properties') into.properties = Object.assign({}, into.properties, s.properties);
+      else if (k === 'required') into.required = (into.required || []).concat(s.required || []);
+      else if (k === '__refs') into.__refs = (into.__refs || []).concat(s.__refs);
+      else if (!own(into, k)) into[k] = s[k];
+    }
+    return into;
+  }
+
+  // Returns a fresh object (the original schema is never mutated) with $ref followed, allOf merged
+  // and nullability in "__null"; "__refs" lists the refs crossed, for cycle detection by callers.
+  function norm(s0, root, depth) {
+    depth = depth || 0;
+    var s = s0 === true || s0 == null ? {} : s0 === false ? { not: {} } : isObj(s0) ? s0 : {};
+    var refs = [];
+    for (var g = 0; typeof s.$ref === 'string' && g < 32; g++) {
+      if (refs.indexOf(s.$ref) >= 0) break;
+      refs.push(s.$ref);
+      var t = pointer(root, s.$ref), rest = Object.assign({}, s);
+      delete rest.$ref;
+      s = Object.assign({}, isObj(t) ? t : {}, rest);
+    }
+    s = Object.assign({}, s);
+    delete s.$ref;
+    s.__refs = refs.concat(s0 && s0.__refs || []);
+    if (Array.isArray(s.allOf) && depth < 16) {
+      var parts = s.allOf;
+      delete s.allOf;
+      parts.forEach(function (p) { merge(s, norm(p, root, depth + 1)); });
+    }
+    if (Array.isArray(s.type)) {
+      var nn = s.type.filter(function (x) { return x !== 'null'; });
+      if (nn.length < s.type.length && nn.length) { s.__null = true; s.type = nn.length === 1 ? nn[0] : nn; }
+    }
+    var key = Array.isArray(s.anyOf) ? 'anyOf' : Array.isArray(s.oneOf) ? 'oneOf' : null;
+    if (key) {
+      var alts = s[key].filter(function (a) { return !(isObj(a) && a.type === 'null' && Object.keys(a).length <= 2); });
+      if (alts.length < s[key].length && alts.length) {
+        s.__null = true;
+        if (alts.length === 1) {
+          delete s[key];
+          var one = norm(alts[0], root, depth + 1);
+          merge(s, one);
+          if (one.__null) s.__null = true;
+        } else s[key] = alts;
+      }
+    }
+    if (s.nullable === true) s.__null = true;
+    return s;
+  }
+
+  function typeOf(v) {
+    if (v === null) return 'null';
+    if (Array.isArray(v)) return 'array';
+    if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+    return typeof v;
+  }
+  function typeOk(t, v) {
+    var a = typeOf(v);
+    return t === a || (t === 'number' && a === 'integer');
+  }
+
+  var FORMATS = {
+    email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
+    date: /^\d{4}-\d\d-\d\d$/,
+    'date-time': /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d(:\d\d(\.\d+)?)?([Zz]|[+-]\d\d:?\d\d)$/,
+    time: /^\d\d:\d\d(:\d\d(\.\d+)?)?([Zz]|[+-]\d\d:?\d\d)?$/,
+    uri: /^[a-zA-Z][a-zA-Z0-9+.-]*:\S*$/,
+    uuid: /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
+  };
+  function regex(p) {
+    try { return new RegExp(p, 'u'); } catch (e) { try { return new RegExp(p); } catch (e2) { return null; } }
+  }
+  function show(v) { var s = JSON.stringify(v); return s && s.length > 40 ? s.slice(0, 40) + '…' : s; }
+
+  // Messages for one value, as plain sentences. Only what a form can act on is checked.
+  function scalarErrors(s, v) {
+    var e = [];
+    if (typeof v === 'string') {
+      var n = Array.from(v).length;
+      if (s.minLength != null && n < s.minLength) e.push('Use at least ' + s.minLength + ' characters.');
+      if (s.maxLength != null && n > s.maxLength) e.push('Use at most ' + s.maxLength + ' characters.');
+      var r = typeof s.pattern === 'string' && regex(s.pattern);
+      if (r && !r.test(v)) e.push('Must match the pattern ' + s.pattern + '.');
+      var f = FORMATS[s.format === 'url' ? 'uri' : s.format];
+      if (f && !f.test(v)) e.push('Not a valid ' + s.format + '.');
+    }
+    if (typeof v === 'number') {
+      if (typeof s.minimum === 'number' && v < s.minimum) e.push('Must be at least ' + s.minimum + '.');
+      if (typeof s.maximum === 'number' && v > s.maximum) e.push('Must be at most ' + s.maximum + '.');
+      var xmin = s.exclusiveMinimum, xmax = s.exclusiveMaximum;
+      if (xmin === true) xmin = s.minimum; else if (typeof xmin !== 'number') xmin = null;
+      if (xmax === true) xmax = s.maximum; else if (typeof xmax !== 'number') xmax = null;
+      if (xmin != null && v <= xmin) e.push('Must be greater than ' + xmin + '.');
+      if (xmax != null && v >= xmax) e.push('Must be less than ' + xmax + '.');
+      if (typeof s.multipleOf === 'number' && s.multipleOf > 0) {
+        var q = v / s.multipleOf;
+        if (Math.abs(q - Math.round(q)) > 1e-9) e.push('Must be a multiple of ' + s.multipleOf + '.');
+      }
+    }
+    return e;
+  }
+
+  // Full (recursive) validation: a list of {path, message}.
+  function validate(s0, v, root, path, out, depth) {
+    out = out || [];
+    path = path || '';
+    depth = depth || 0;
+    root = root || s0;
+    if (depth > 64) return out;
+    var s = norm(s0, root);
+    var err = function (m) { out.push({ path: path || '(root)', message: m }); };
+    if (s.__null && v === null) return out;
+    if (s.not && isObj(s.not) && !Object.keys(s.not).length) { err('No value is allowed here.'); return out; }
+    if (s.type) {
+      var ts = Array.isArray(s.type) ? s.type : [s.type];
+      if (!ts.some(function (t) { return typeOk(t, v); })) { err('Expected ' + ts.join(' or ') + ', got ' + typeOf(v) + '.'); return out; }
+    }
+    if (own(s, 'const') && !same(s.const, v)) err('Must be ' + show(s.const) + '.');
+    if (Array.isArray(s.enum) && !s.enum.some(function (x) { return same(x, v); })) err('Must be one of ' + s.enum.map(show).join(', ') + '.');
+    scalarErrors(s, v).forEach(err);
+    var alts = s.oneOf || s.anyOf;
+    if (Array.isArray(alts) && alts.length) {
+      var ok = alts.some(function (a) { return !validate(a, v, root, path, [], depth + 1).length; });
+      if (!ok) err('Does not match any of the allowed variants.');
+    }
+    if (Array.isArray(v)) {
+      if (s.minItems != null && v.length < s.minItems) err('Add at least ' + s.minItems + ' item(s).');
+      if (s.maxItems != null && v.length > s.maxItems) err('Use at most ' + s.maxItems + ' item(s).');
+      if (s.uniqueItems) {
+        var seen = v.map(function (x) { return JSON.stringify(x); });
+        if (seen.some(function (x, i) { return seen.indexOf(x) !== i; })) err('Items must be unique.');
+      }
+      if (isObj(s.items) || s.items === false) v.forEach(function (x, i) { validate(s.items, x, root, path + '[' + i + ']', out, depth + 1); });
+    } else if (isObj(v)) {
+      var props = isObj(s.properties) ? s.properties : {};
+      (Array.isArray(s.required) ? s.required : []).forEach(function (k) { if (!own(v, k)) err('Missing required field ' + k + '.'); });
+      for (var k in v) {
+        var sub = path ? path + '.' + k : k;
+        if (own(props, k)) validate(props[k], v[k], root, sub, out, depth + 1);
+        else if (s.additionalProperties === false) out.push({ path: sub, message: 'Unexpected field.' });
+        else if (isObj(s.additionalProperties)) validate(s.additionalProperties, v[k], root, sub, out, depth + 1);
+      }
+    }
+    return out;
+  }
+
+  G.schema = { norm: norm, validate: validate, scalarErrors: scalarErrors, pointer: pointer, isObj: isObj, same: same, typeOf: typeOf };
+  G.validate = function (schema, value) { return validate(schema, value, schema); };
+})();
