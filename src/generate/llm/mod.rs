@@ -7,6 +7,7 @@
 //! `schedule` (many tools: bounded concurrency, de-duplication).
 
 pub mod anthropic;
+pub mod backstop;
 pub mod budget;
 pub mod extract;
 pub mod ollama;

@@ -89,16 +89,16 @@ pub fn postprocess(
                     st.script_is_module = None;
                     return Ok(());
                 }
-                if let Some(src) = el.get_attribute("src") {
-                    if src.contains(SDK) || src.contains("ext-apps") {
-                        el.remove();
-                        st.repairs.push(format!(
-                            "removed <script src=\"{}\">: the runtime is inline",
-                            clip(&src)
-                        ));
-                        st.script_is_module = None;
-                        return Ok(());
-                    }
+                if let Some(src) = el.get_attribute("src")
+                    && (src.contains(SDK) || src.contains("ext-apps"))
+                {
+                    el.remove();
+                    st.repairs.push(format!(
+                        "removed <script src=\"{}\">: the runtime is inline",
+                        clip(&src)
+                    ));
+                    st.script_is_module = None;
+                    return Ok(());
                 }
                 let ty = el
                     .get_attribute("type")
