@@ -479,10 +479,27 @@ async fn openai_bare_sdk_import_is_repaired() {
         "compatible servers get max_tokens"
     );
     assert_eq!(calls[1].body["messages"][0]["role"], "system");
-    if let Ok(dir) = std::env::var("MCP_GEN_UI_LLM_OUT") {
-        // The browser suite opens this file in the real AppBridge host.
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(format!("{dir}/get_forecast.html"), &o.html).unwrap();
+}
+
+/// The pages the model wrote, after post-processing and repair, for the browser suite
+/// (tests/browser/llm.test.mjs), which runs this test with MCP_GEN_UI_LLM_OUT set and opens
+/// every file in the real AppBridge host.
+#[tokio::test]
+async fn browser_fixture_pages_are_accepted() {
+    for (api, name) in [
+        (Api::Anthropic, "good_ui.html"),
+        (Api::OpenAi, "bare_import.html"),
+        (Api::Anthropic, "cdn_import.txt"),
+        (Api::Ollama, "fenced_with_prose.txt"),
+    ] {
+        let fake = Fake::start(api, two_step("rich", fixture(name))).await;
+        let o = generate_one(&fake.generator(|_| {}), request(forecast_tool())).await;
+        assert_accepted(&o);
+        if let Ok(dir) = std::env::var("MCP_GEN_UI_LLM_OUT") {
+            std::fs::create_dir_all(&dir).unwrap();
+            let stem = name.split('.').next().unwrap();
+            std::fs::write(format!("{dir}/{stem}.html"), &o.html).unwrap();
+        }
     }
 }
 
