@@ -377,7 +377,16 @@ fn assert_accepted(o: &LlmOutcome) {
         "{}",
         &o.html[..200]
     );
-    assert_eq!(o.html.matches("data-mcp-gen-ui-runtime").count(), 1);
+    assert_eq!(
+        o.html.matches("<script data-mcp-gen-ui-runtime>").count(),
+        1
+    );
+    assert_eq!(
+        o.html
+            .matches("<style data-mcp-gen-ui-runtime>@layer mcp-gen-ui-runtime {")
+            .count(),
+        1
+    );
     assert!(o.html.contains("McpGenUi"));
     assert_eq!(validator_errors(&o.html), Vec::<String>::new());
 }

@@ -17,6 +17,12 @@ impl Backstop for Builtin<'_> {
         builtin::runtime_js().to_string()
     }
 
+    fn runtime_css(&self) -> String {
+        // The builtin page's stylesheet styles the renderers' classes; the llm generator layers
+        // it under the page's own styles.
+        include_str!("../../../templates/styles.css").to_string()
+    }
+
     fn builtin_page(&self, req: &LlmRequest) -> Result<String, GenerateError> {
         builtin::render(&req.widget_request(), self.templates)
     }

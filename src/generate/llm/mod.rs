@@ -134,6 +134,31 @@ pub struct LlmOutcome {
     pub calls: u32,
 }
 
+/// The input `--sample` may call a tool with, or `None` when the tool must not be called: only
+/// tools marked `readOnlyHint: true` (and not `destructiveHint: true`), or that the user
+/// allow-listed, are ever called. The input is the first configured example, else `{}` when the
+/// schema requires nothing.
+pub fn sample_input(tool: &Tool, cfg: &ToolConfig, allow_listed: bool) -> Option<Value> {
+    let hint = |k: &str| {
+        tool.annotations()
+            .and_then(|a| a.get(k))
+            .and_then(Value::as_bool)
+    };
+    let read_only = hint("readOnlyHint") == Some(true) && hint("destructiveHint") != Some(true);
+    if !(read_only || allow_listed) {
+        return None;
+    }
+    if let Some(example) = cfg.examples.iter().find(|e| e.is_object()) {
+        return Some(example.clone());
+    }
+    let requires_nothing = tool
+        .input_schema()
+        .and_then(|s| s.get("required"))
+        .and_then(Value::as_array)
+        .is_none_or(|r| r.is_empty());
+    requires_nothing.then(|| Value::Object(serde_json::Map::new()))
+}
+
 /// Reads an environment variable; tests pass their own.
 pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;
 
@@ -262,6 +287,7 @@ impl LlmGenerator {
             "temperature": self.settings.temperature,
             "max_tokens": self.settings.max_tokens,
             "runtime": sha256_hex(backstop.runtime_js().as_bytes()),
+            "runtime_css": sha256_hex(backstop.runtime_css().as_bytes()),
             "builtin": backstop.fingerprint(),
         });
         sha256_hex(crate::model::canonical_json(&v))
@@ -391,6 +417,38 @@ mod tests {
                 "{bad:?}"
             );
         }
+    }
+
+    #[test]
+    fn only_read_only_or_allow_listed_tools_are_sampled() {
+        let tool = |v: Value| Tool::from_raw(v).unwrap();
+        let ex = ToolConfig {
+            examples: vec![serde_json::json!({"city": "Oslo"})],
+            ..ToolConfig::default()
+        };
+        let ro = tool(
+            serde_json::json!({"name": "a", "annotations": {"readOnlyHint": true},
+            "inputSchema": {"type": "object", "required": ["city"]}}),
+        );
+        assert_eq!(
+            sample_input(&ro, &ex, false),
+            Some(serde_json::json!({"city": "Oslo"}))
+        );
+        assert_eq!(
+            sample_input(&ro, &ToolConfig::default(), false),
+            None,
+            "required input, no example"
+        );
+        let plain = tool(serde_json::json!({"name": "b", "inputSchema": {"type": "object"}}));
+        assert_eq!(sample_input(&plain, &ex, false), None, "not read-only");
+        assert_eq!(
+            sample_input(&plain, &ToolConfig::default(), true),
+            Some(serde_json::json!({}))
+        );
+        let contradictory = tool(
+            serde_json::json!({"name": "c", "annotations": {"readOnlyHint": true, "destructiveHint": true}}),
+        );
+        assert_eq!(sample_input(&contradictory, &ex, false), None);
     }
 
     #[test]

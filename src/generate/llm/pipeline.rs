@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use super::budget::{Budget, RetryPolicy, call_with_retries};
 use super::extract::extract_html;
-use super::postprocess::postprocess;
+use super::postprocess::{Runtime, postprocess};
 use super::prompts::{PromptData, tool_data};
 use super::provider::{ChatRequest, ProviderError, StopReason, Usage};
 use super::{LlmGenerator, LlmOutcome, LlmRequest};
@@ -25,6 +25,8 @@ pub struct Check {
 pub trait Backstop: Sync {
     /// The inline runtime every page carries (defines `window.McpGenUi`).
     fn runtime_js(&self) -> String;
+    /// The styles of the runtime's renderers (tables, charts, cards), injected with it.
+    fn runtime_css(&self) -> String;
     /// The builtin generator's page for this request.
     fn builtin_page(&self, req: &LlmRequest) -> Result<String, GenerateError>;
     /// The validator's findings on an LLM-written page of this request.
@@ -166,7 +168,9 @@ impl LlmGenerator {
 
         let header = header_comment(&req.tool.name);
         let origins = allowed_origins(req);
-        let processed = match postprocess(&page.html, &header, &backstop.runtime_js(), &origins) {
+        let (js, css) = (backstop.runtime_js(), backstop.runtime_css());
+        let runtime = Runtime { js: &js, css: &css };
+        let processed = match postprocess(&page.html, &header, &runtime, &origins) {
             Ok(p) => p,
             Err(e) => return self.fallback(run, backstop, e.to_string(), false),
         };
