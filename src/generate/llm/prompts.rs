@@ -309,7 +309,10 @@ mod tests {
 
     /// sha256 of the embedded prompts at PROMPT_VERSION. When a prompt changes, this test fails:
     /// bump PROMPT_VERSION (and the version in each file's header), then update the hash here.
-    const PINNED: (&str, &str) = ("1", "PIN_ME");
+    const PINNED: (&str, &str) = (
+        "1",
+        "c9a83f4955d9280b8722c66936bb283ac7e0f99b84ea056f240b20e82eec54e6",
+    );
 
     #[test]
     fn embedded_prompts_are_pinned_to_their_version() {
