@@ -21,9 +21,12 @@ pub struct Anthropic {
 
 impl Anthropic {
     pub fn new(client: reqwest::Client, base_url: Option<&str>, model: &str, key: Secret) -> Self {
+        // The API path carries its own version; accept a base URL that repeats it.
+        let base = base_url.unwrap_or(DEFAULT_BASE_URL).trim_end_matches('/');
+        let base = base.strip_suffix("/v1").unwrap_or(base);
         Anthropic {
             client,
-            base_url: base_url.unwrap_or(DEFAULT_BASE_URL).to_string(),
+            base_url: base.to_string(),
             model: model.to_string(),
             key,
         }
@@ -116,5 +119,18 @@ mod tests {
         let r = parse(&json!({"content": [], "stop_reason": "refusal"})).unwrap();
         assert_eq!(r.stop, StopReason::Other("refusal".into()));
         assert!(parse(&json!({"error": "x"})).is_err());
+    }
+
+    #[test]
+    fn a_base_url_with_the_version_is_accepted() {
+        let k = Secret::new("k".into());
+        for b in [
+            "http://127.0.0.1:9/v1",
+            "http://127.0.0.1:9/v1/",
+            "http://127.0.0.1:9/",
+        ] {
+            let a = Anthropic::new(reqwest::Client::new(), Some(b), "m", k.clone());
+            assert_eq!(a.base_url, "http://127.0.0.1:9", "{b}");
+        }
     }
 }

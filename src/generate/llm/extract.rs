@@ -281,4 +281,13 @@ mod tests {
             let _ = extract_html(s);
         }
     }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics_on_arbitrary_answers(s in "(```[a-z]{0,4}\n|~~~\n|<!doctype html>|<html>|</html>|<think>|</think>|<script>|[^`<~]{0,10}|é){0,25}") {
+            if let Some(e) = extract_html(&s) {
+                assert!(s.contains(e.html.as_str()) || e.html.is_empty() || s.contains("<think>"));
+            }
+        }
+    }
 }

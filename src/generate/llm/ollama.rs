@@ -18,9 +18,12 @@ pub struct Ollama {
 
 impl Ollama {
     pub fn new(client: reqwest::Client, base_url: Option<&str>, model: &str) -> Self {
+        // Accept the API root as well as the server root (`…/api` is a common way to write it).
+        let base = base_url.unwrap_or(DEFAULT_BASE_URL).trim_end_matches('/');
+        let base = base.strip_suffix("/api").unwrap_or(base);
         Ollama {
             client,
-            base_url: base_url.unwrap_or(DEFAULT_BASE_URL).to_string(),
+            base_url: base.to_string(),
             model: model.to_string(),
         }
     }
@@ -115,5 +118,17 @@ mod tests {
         );
         assert!(parse(&json!({"error": "boom"})).is_err());
         assert!(parse(&json!({"done": true})).is_err());
+    }
+
+    #[test]
+    fn a_base_url_with_the_api_path_is_accepted() {
+        for b in [
+            "http://127.0.0.1:11434/api",
+            "http://127.0.0.1:11434/",
+            "http://127.0.0.1:11434",
+        ] {
+            let o = Ollama::new(reqwest::Client::new(), Some(b), "m");
+            assert_eq!(o.base_url, "http://127.0.0.1:11434", "{b}");
+        }
     }
 }

@@ -642,4 +642,13 @@ const app = new ext.App({name: "x"});
         assert!(r.code.contains("import { App }"));
         assert!(r.repairs.is_empty());
     }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics_on_arbitrary_pages(body in "(<[a-z]{1,6}( [a-z]+=\"[^\"]{0,8}\")?>|</[a-z]{1,6}>|import [{ ]?[A-Za-z]{0,5}[} ]? from [\"'][@a-z/.:-]{0,40}[\"'];|new App\\(\\{[a-z: \"]{0,12}\\}\\)|[^<]{0,12}){0,30}") {
+            let html = format!("<html><head></head><body><script type=\"module\">{body}</script>{body}</body></html>");
+            let _ = postprocess(&html, "", &RUNTIME, &[]);
+            let _ = rewrite_script(&body, true);
+        }
+    }
 }
