@@ -121,6 +121,15 @@ pub fn postprocess(
                     .get_attribute("type")
                     .map(|t| t.trim().to_ascii_lowercase())
                     .unwrap_or_default();
+                if ty == "importmap" {
+                    // Imports of the SDK are rewritten and nothing else can be loaded: a map only
+                    // points at remote URLs the host would block.
+                    el.remove();
+                    st.repairs
+                        .push("removed <script type=\"importmap\">: nothing is imported".into());
+                    st.script_is_module = None;
+                    return Ok(());
+                }
                 st.script_is_module = match ty.as_str() {
                     "module" => Some(true),
                     "" | "text/javascript" | "application/javascript" | "text/ecmascript" => {
@@ -555,6 +564,19 @@ const app = new ext.App({name: "x"});
         );
         assert!(p.unresolved_imports.is_empty());
         assert_eq!(p.repairs.len(), 4, "{:?}", p.repairs);
+    }
+
+    #[test]
+    fn import_maps_are_dropped() {
+        let p = pp(
+            r#"<html><head><script type="importmap">{"imports":{"@modelcontextprotocol/ext-apps":"https://esm.sh/@modelcontextprotocol/ext-apps"}}</script></head><body><script type="module">import { App } from "@modelcontextprotocol/ext-apps";</script></body></html>"#,
+        );
+        assert!(
+            !p.html.contains("importmap") && !p.html.contains("esm.sh"),
+            "{}",
+            p.html
+        );
+        assert!(p.html.contains("const { App } = window.McpGenUi;"));
     }
 
     #[test]
