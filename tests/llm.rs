@@ -577,6 +577,65 @@ async fn external_scripts_fall_back() {
 }
 
 #[tokio::test]
+async fn one_repair_round_lets_the_model_fix_its_page() {
+    let fake = Fake::start(Api::Anthropic, |r: &Recorded, _| {
+        if r.is_classify() {
+            Reply::Text("rich".into())
+        } else if r.user().contains("<previous_answer>") {
+            Reply::Text(fixture("good_ui.html"))
+        } else {
+            Reply::Text(fixture("chartjs_import.html"))
+        }
+    })
+    .await;
+    let o = generate_one(&fake.generator(|_| {}), request(forecast_tool())).await;
+    assert_accepted(&o);
+    assert!(
+        o.html.contains("renderChart("),
+        "the repaired page is the one kept"
+    );
+    assert_eq!(o.calls, 3);
+    assert!(
+        o.warnings
+            .iter()
+            .any(|w| w.contains("repaired its page") && w.contains("chart.js")),
+        "{:?}",
+        o.warnings
+    );
+    let calls = fake.calls();
+    let repair = calls[2].user();
+    assert!(
+        repair.contains("<problems>") && repair.contains("cdn.jsdelivr.net/npm/chart.js"),
+        "{repair}"
+    );
+    assert!(
+        repair.contains("import Chart from"),
+        "the previous page is sent back"
+    );
+    assert!(
+        repair.contains("<tool_definition>"),
+        "with the original request"
+    );
+}
+
+#[tokio::test]
+async fn a_page_still_broken_after_the_repair_round_falls_back() {
+    let fake = Fake::start(
+        Api::OpenAi,
+        two_step("rich", fixture("chartjs_import.html")),
+    )
+    .await;
+    let o = generate_one(&fake.generator(|_| {}), request(forecast_tool())).await;
+    assert_fell_back(&o, "imports modules no host can load", false);
+    assert!(
+        o.fallback_reason
+            .unwrap()
+            .contains("after one repair round")
+    );
+    assert_eq!(fake.calls().len(), 3, "classify, generate, one repair");
+}
+
+#[tokio::test]
 async fn prompt_injected_answers_fall_back() {
     let fake = Fake::start(
         Api::Ollama,
@@ -585,6 +644,11 @@ async fn prompt_injected_answers_fall_back() {
     .await;
     let o = generate_one(&fake.generator(|_| {}), request(forecast_tool())).await;
     assert_fell_back(&o, "prompt injection", false);
+    assert_eq!(
+        fake.calls().len(),
+        2,
+        "an injected model is never asked again"
+    );
 }
 
 #[tokio::test]

@@ -7,7 +7,7 @@ use super::budget::{Budget, RetryPolicy, call_with_retries};
 use super::extract::extract_html;
 use super::postprocess::{Runtime, postprocess};
 use super::prompts::{PromptData, tool_data};
-use super::provider::{ChatRequest, ProviderError, StopReason, Usage};
+use super::provider::{ChatRequest, ChatResponse, ProviderError, StopReason, Usage};
 use super::{LlmGenerator, LlmOutcome, LlmRequest};
 use crate::generate::{GenerateError, UiType};
 use crate::model::header_comment;
@@ -37,6 +37,12 @@ pub trait Backstop: Sync {
 
 /// Tokens to allow the classification: one word, but reasoning models think first.
 const CLASSIFY_MAX_TOKENS: u32 = 1024;
+
+/// Why a page was not accepted, and the page itself when the model may be asked to fix it.
+struct Problem {
+    reason: String,
+    page: Option<String>,
+}
 
 struct Run<'a> {
     started: Instant,
@@ -123,30 +129,79 @@ impl LlmGenerator {
                 return self.fallback(run, backstop, format!("generation failed: {e}"), transient);
             }
         };
+        let problem = match self.process(&mut run, &answer, backstop) {
+            Ok(html) => return Ok(self.accepted(run, html)),
+            Err(p) => p,
+        };
+        // One repair round: the model sees what was wrong with its page, if time allows (half
+        // the budget, since a second page costs as much as the first).
+        let Some(previous) = problem
+            .page
+            .filter(|_| run.budget.remaining() >= run.budget.total() / 2)
+        else {
+            return self.fallback(run, backstop, problem.reason, false);
+        };
+        let user = match self.prompts.repair(&ask.user, &previous, &problem.reason) {
+            Ok(u) => u,
+            Err(e) => return self.fallback(run, backstop, e.to_string(), false),
+        };
+        let ask = ChatRequest { user, ..ask };
+        let answer = match self.call(&mut run, &ask).await {
+            Ok(a) => a,
+            Err(e) => {
+                let transient = e.retryable();
+                let reason = format!("{}; the repair request failed: {e}", problem.reason);
+                return self.fallback(run, backstop, reason, transient);
+            }
+        };
+        match self.process(&mut run, &answer, backstop) {
+            Ok(html) => {
+                run.warnings.push(format!(
+                    "the model repaired its page after: {}",
+                    problem.reason
+                ));
+                Ok(self.accepted(run, html))
+            }
+            Err(p) => {
+                let reason = format!("{} (also after one repair round)", p.reason);
+                self.fallback(run, backstop, reason, false)
+            }
+        }
+    }
+
+    /// Turns an answer into a finished page, or says what is wrong with it and whether the model
+    /// could fix it (`page` holds the page to send back).
+    fn process(
+        &self,
+        run: &mut Run<'_>,
+        answer: &ChatResponse,
+        backstop: &dyn Backstop,
+    ) -> Result<String, Problem> {
+        let req = run.req;
+        let fatal = |reason: String| Problem { reason, page: None };
         if let StopReason::Other(r) = &answer.stop {
             run.warnings.push(format!("the model stopped with `{r}`"));
         }
         let truncated = answer.stop == StopReason::Truncated;
         let Some(page) = extract_html(&answer.text) else {
-            let why = if truncated {
+            return Err(fatal(if truncated {
                 self.truncation_reason()
             } else {
                 format!(
                     "the model's answer contains no HTML page (it began: {:?})",
                     super::provider::clip(answer.text.trim(), 80)
                 )
-            };
-            return self.fallback(run, backstop, why, false);
+            }));
         };
         if truncated || page.unterminated {
             if truncated && page.unterminated || !page.html.to_ascii_lowercase().contains("</html>")
             {
-                let why = if truncated {
+                // A second page would be cut at the same length: no repair round.
+                return Err(fatal(if truncated {
                     self.truncation_reason()
                 } else {
                     "the model's page is cut off (no closing </html>)".to_string()
-                };
-                return self.fallback(run, backstop, why, false);
+                }));
             }
             // The page closed before the cut: only trailing prose was lost.
             run.warnings.push(
@@ -154,12 +209,10 @@ impl LlmGenerator {
             );
         }
         if let Some(sign) = super::extract::injection_sign(&page.prose) {
-            return self.fallback(
-                run,
-                backstop,
-                format!("the model's answer shows signs of prompt injection (\"{sign}\")"),
-                false,
-            );
+            // Never ask a model that follows injected instructions to try again.
+            return Err(fatal(format!(
+                "the model's answer shows signs of prompt injection (\"{sign}\")"
+            )));
         }
         if page.dropped_prose {
             run.warnings
@@ -170,25 +223,21 @@ impl LlmGenerator {
         let origins = allowed_origins(req);
         let (js, css) = (backstop.runtime_js(), backstop.runtime_css());
         let runtime = Runtime { js: &js, css: &css };
-        let processed = match postprocess(&page.html, &header, &runtime, &origins) {
-            Ok(p) => p,
-            Err(e) => return self.fallback(run, backstop, e.to_string(), false),
-        };
+        let processed = postprocess(&page.html, &header, &runtime, &origins)
+            .map_err(|e| fatal(e.to_string()))?;
         if !processed.unresolved_imports.is_empty() {
             let list: Vec<String> = processed
                 .unresolved_imports
                 .iter()
                 .map(|s| format!("\"{}\"", super::provider::clip(s, 80)))
                 .collect();
-            return self.fallback(
-                run,
-                backstop,
-                format!(
+            return Err(Problem {
+                reason: format!(
                     "the page imports modules no host can load: {}",
                     list.join(", ")
                 ),
-                false,
-            );
+                page: Some(page.html),
+            });
         }
         for r in &processed.repairs {
             run.warnings.push(format!("repaired: {r}"));
@@ -205,18 +254,21 @@ impl LlmGenerator {
             if errors.len() > 3 {
                 parts.push(format!("and {} more", errors.len() - 3));
             }
-            return self.fallback(
-                run,
-                backstop,
-                format!("validation failed: {}", parts.join("; ")),
-                false,
-            );
+            let injected = errors.iter().any(|c| c.rule.contains("injection"));
+            return Err(Problem {
+                reason: format!("validation failed: {}", parts.join("; ")),
+                page: (!injected).then_some(page.html),
+            });
         }
         for c in checks.iter().filter(|c| !c.error) {
             run.warnings.push(format!("{}: {}", c.rule, c.message));
         }
-        Ok(LlmOutcome {
-            html: processed.html,
+        Ok(processed.html)
+    }
+
+    fn accepted(&self, run: Run<'_>, html: String) -> LlmOutcome {
+        LlmOutcome {
+            html,
             ui_type: UiType::Rich,
             fallback_reason: None,
             transient: false,
@@ -224,7 +276,7 @@ impl LlmGenerator {
             elapsed: run.started.elapsed(),
             warnings: run.warnings,
             calls: run.calls,
-        })
+        }
     }
 
     async fn call(

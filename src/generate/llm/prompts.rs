@@ -12,13 +12,20 @@ use crate::model::sha256_hex;
 pub const PROMPT_VERSION: &str = "1";
 
 /// The prompt files, in the order they are hashed.
-pub const PROMPT_FILES: [&str; 4] = ["system.md", "classify.md", "generate.md", "refine.md"];
+pub const PROMPT_FILES: [&str; 5] = [
+    "system.md",
+    "classify.md",
+    "generate.md",
+    "refine.md",
+    "repair.md",
+];
 
-const EMBEDDED: [&str; 4] = [
+const EMBEDDED: [&str; 5] = [
     include_str!("../../../prompts/system.md"),
     include_str!("../../../prompts/classify.md"),
     include_str!("../../../prompts/generate.md"),
     include_str!("../../../prompts/refine.md"),
+    include_str!("../../../prompts/repair.md"),
 ];
 
 /// Longest text of each kind that reaches a prompt (characters). Upstream data is untrusted and
@@ -49,10 +56,10 @@ pub enum PromptError {
     Template { file: String, message: String },
 }
 
-/// The four prompt templates in effect.
+/// The prompt templates in effect.
 #[derive(Debug, Clone)]
 pub struct Prompts {
-    texts: [String; 4],
+    texts: [String; 5],
     overridden: Vec<String>,
     env: Environment<'static>,
 }
@@ -145,6 +152,28 @@ impl Prompts {
             text.push_str(&self.render("refine.md", data)?);
         }
         Ok(text)
+    }
+
+    /// The request again, with the model's previous page and what was wrong with it. The page
+    /// is the model's own output (never upstream data), sent back as written; `problems` come
+    /// from the validator and may quote the page, so they are escaped like data.
+    pub fn repair(
+        &self,
+        request: &str,
+        previous: &str,
+        problems: &str,
+    ) -> Result<String, PromptError> {
+        let err = |e: minijinja::Error| PromptError::Template {
+            file: "repair.md".into(),
+            message: e.to_string(),
+        };
+        let tmpl = self.env.get_template("repair.md").map_err(err)?;
+        let ctx = minijinja::context! {
+            request => request,
+            previous => previous,
+            problems => as_data(&Value::String(super::provider::clip(problems, 2_000))),
+        };
+        Ok(tmpl.render(ctx).map_err(err)?.trim().to_string())
     }
 
     fn render(&self, file: &str, data: &PromptData) -> Result<String, PromptError> {
@@ -311,7 +340,7 @@ mod tests {
     /// bump PROMPT_VERSION (and the version in each file's header), then update the hash here.
     const PINNED: (&str, &str) = (
         "1",
-        "c9a83f4955d9280b8722c66936bb283ac7e0f99b84ea056f240b20e82eec54e6",
+        "b1f8e2f8a290a090410f2889c359da2878d0bb0b713c0c77ae7645786e286f36",
     );
 
     #[test]
@@ -399,6 +428,26 @@ mod tests {
         let c = p.classify(&data).unwrap();
         assert!(c.contains("rich or minimal"));
         assert!(!p.system().unwrap().starts_with("<!--"));
+    }
+
+    #[test]
+    fn the_repair_prompt_carries_the_request_the_page_and_the_problems() {
+        let p = Prompts::load(None).unwrap();
+        let text = p
+            .repair(
+                "Write the MCP App.",
+                "<html><body onclick=\"x()\"></body></html>",
+                "inline-event-handler: <body onclick>",
+            )
+            .unwrap();
+        assert!(text.starts_with("Write the MCP App."));
+        assert!(text.contains(
+            "<previous_answer>\n<html><body onclick=\"x()\"></body></html>\n</previous_answer>"
+        ));
+        assert!(
+            text.contains("inline-event-handler: \\u003cbody onclick\\u003e"),
+            "{text}"
+        );
     }
 
     #[test]
