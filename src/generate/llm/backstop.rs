@@ -37,10 +37,9 @@ impl Backstop for Builtin<'_> {
             .map(|f| Check {
                 error: f.severity == Severity::Error,
                 rule: f.rule.to_string(),
-                message: match f.line {
-                    Some(l) => format!("line {l}: {}", f.message),
-                    None => f.message,
-                },
+                // Line numbers count the injected runtime, which neither the model nor the
+                // reader of a fallback reason has seen; the messages quote the markup instead.
+                message: f.message,
             })
             .collect()
     }
