@@ -965,6 +965,52 @@ async fn keys_never_appear_in_outcomes() {
     }
 }
 
+/// Collects everything logged at any level, from every crate (reqwest and hyper included).
+#[derive(Clone, Default)]
+struct LogSink(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for LogSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn keys_never_appear_in_logs() {
+    let sink = LogSink::default();
+    let writer = sink.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::TRACE)
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .finish();
+    // The test runtime is single-threaded: every task logs through this thread's subscriber.
+    let _guard = tracing::subscriber::set_default(subscriber);
+    for api in [Api::Anthropic, Api::OpenAi] {
+        let fake = Fake::start(api, move |_, n| {
+            if n == 0 {
+                rate_limited(api, "0")
+            } else {
+                Reply::Error {
+                    status: 401,
+                    headers: vec![],
+                    body: json!({"error": {"message": format!("invalid key {KEY}")}}).to_string(),
+                }
+            }
+        })
+        .await;
+        let o = generate_one(&fake.generator(|_| {}), request(forecast_tool())).await;
+        assert!(o.fallback_reason.is_some());
+    }
+    let logs = String::from_utf8_lossy(&sink.0.lock().unwrap()).to_string();
+    assert!(logs.contains("retrying"), "the run was logged: {logs}");
+    assert!(!logs.contains(KEY), "{logs}");
+}
+
 #[tokio::test]
 async fn openai_adapts_to_max_completion_tokens() {
     let fake = Fake::start(Api::OpenAi, |r: &Recorded, _| {

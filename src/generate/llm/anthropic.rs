@@ -43,7 +43,7 @@ impl Anthropic {
         let http = self
             .client
             .post(join_url(&self.base_url, "v1/messages"))
-            .header("x-api-key", self.key.expose())
+            .header("x-api-key", self.key.header_value()?)
             .header("anthropic-version", API_VERSION)
             .json(&body);
         let raw = send(http, "anthropic", Some(&self.key)).await?;

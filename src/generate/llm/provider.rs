@@ -141,6 +141,18 @@ impl Secret {
     pub fn expose(&self) -> &str {
         &self.0
     }
+
+    /// The key as a header value marked sensitive, so that no HTTP-level debug output shows it.
+    pub fn header_value(&self) -> Result<reqwest::header::HeaderValue, ProviderError> {
+        let mut v = reqwest::header::HeaderValue::from_str(&self.0).map_err(|_| {
+            ProviderError::new(
+                ErrorKind::Auth,
+                "the API key contains characters that cannot be sent in an HTTP header",
+            )
+        })?;
+        v.set_sensitive(true);
+        Ok(v)
+    }
 }
 
 impl fmt::Debug for Secret {
