@@ -232,8 +232,7 @@ fn origin_allowed(url: &str, allowed: &[String]) -> bool {
     allowed.iter().any(|o| {
         let o = o.trim_end_matches('/');
         !o.is_empty()
-            && u.len() > o.len()
-            && u[..o.len()].eq_ignore_ascii_case(o)
+            && u.get(..o.len()).is_some_and(|p| p.eq_ignore_ascii_case(o))
             && matches!(
                 u.as_bytes().get(o.len()),
                 Some(b'/') | Some(b'?') | Some(b'#') | Some(b':')
@@ -636,6 +635,15 @@ const app = new ext.App({name: "x"});
         assert!(p.html.contains("https://cdn.example.com/a.css"));
         assert!(p.html.contains("rel=\"icon\""));
         assert_eq!(p.repairs.len(), 2);
+        // A multi-byte character where the declared origin ends must not split a char.
+        assert!(!origin_allowed(
+            "https://éxample.com/a.css",
+            &["https://e".to_string()]
+        ));
+        assert!(origin_allowed(
+            "https://cdn.example.com:443/a",
+            &["https://cdn.example.com".to_string()]
+        ));
     }
 
     #[test]
