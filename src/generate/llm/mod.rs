@@ -85,6 +85,10 @@ pub struct LlmRequest {
     /// A real result of the tool (`--sample`: only read-only or allow-listed tools, called by the
     /// command with an example input), shown to the model.
     pub sample: Option<Value>,
+    /// For `refine`: the committed page of this widget when the llm generator wrote it (not a
+    /// fallback), so that the model edits it instead of starting over. The runtime and header
+    /// are stripped before it is sent.
+    pub current_page: Option<String>,
 }
 
 impl LlmRequest {
@@ -110,6 +114,7 @@ impl LlmRequest {
             "refinements": self.refinements,
             "server_name": self.server_name,
             "sample": self.sample,
+            "current_page": self.current_page,
         });
         sha256_hex(crate::model::canonical_json(&v))
     }

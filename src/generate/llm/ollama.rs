@@ -38,7 +38,7 @@ impl Ollama {
             ],
             // Ollama's default context (2–4 k tokens) silently cuts a long prompt; a UI prompt
             // plus a full page needs more.
-            "options": {"temperature": req.temperature, "num_predict": req.max_tokens, "num_ctx": 32768},
+            "options": {"temperature": req.temperature, "num_predict": req.max_tokens, "num_ctx": 16384},
         });
         let http = self
             .client

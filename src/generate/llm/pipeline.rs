@@ -78,6 +78,10 @@ impl LlmGenerator {
             sample: req.sample.clone(),
             widget: req.widget.clone(),
             refinements: req.refinements.clone(),
+            current_page: req
+                .current_page
+                .as_deref()
+                .map(super::postprocess::strip_injected),
         };
         let prompts = (|| {
             Ok::<_, super::prompts::PromptError>((

