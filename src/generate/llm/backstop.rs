@@ -67,3 +67,24 @@ impl LlmGenerator {
             .await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The command layer may spawn generations on a multi-threaded runtime.
+    #[test]
+    fn generation_futures_are_send() {
+        fn is_send<T: Send>(_: &T) {}
+        fn is_sync<T: Sync>() {}
+        is_sync::<LlmGenerator>();
+        let cfg = crate::config::LlmConfig {
+            provider: "ollama".into(),
+            ..Default::default()
+        };
+        let g = LlmGenerator::from_config_with_env(&cfg, None, &|_| None).unwrap();
+        let t = Templates::embedded();
+        let fut = g.generate_many(Vec::new(), &t);
+        is_send(&fut);
+    }
+}
