@@ -4,7 +4,8 @@
 //! One file per job: `provider` (the trait and error taxonomy) with `anthropic`, `openai` and
 //! `ollama`; `prompts`; `budget` (time budget and retries); `extract` (the page out of the
 //! answer); `postprocess` (runtime, imports, header); `pipeline` (one tool, end to end);
-//! `schedule` (many tools: bounded concurrency, de-duplication).
+//! `schedule` (many tools: bounded concurrency, de-duplication); `backstop` (the builtin
+//! generator and the validator, as the pipeline uses them).
 
 pub mod anthropic;
 pub mod backstop;
