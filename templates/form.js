@@ -17,7 +17,7 @@
   function fail(box, errs, msgs) {
     if (!msgs.length) return;
     setErr(box, msgs);
-    errs.push({ el: box.__ctl || box, message: msgs.join(' ') });
+    errs.push({ el: box.__ctl || box, box: box, message: msgs.join(' ') });
   }
   function placeholder(s) {
     var ex = Array.isArray(s.examples) ? s.examples[0] : s.example;
@@ -218,13 +218,18 @@
       el: fs,
       read: function (errs) {
         setErr(fs, []);
-        var out = {}, any = false;
+        var out = {}, any = false, mine = [];
         kids.forEach(function (x) {
-          var v = x.f.read(errs);
+          var v = x.f.read(mine);
           if (v !== undefined) { out[x.k] = v; any = true; }
         });
-        if (map) { var m = map.read(errs); for (var k in m) { out[k] = m[k]; any = true; } }
-        if (!any && !o.required) return undefined;
+        if (map) { var m = map.read(mine); for (var k in m) { out[k] = m[k]; any = true; } }
+        // An optional object left entirely empty is omitted, so its required children are moot.
+        if (!any && !o.required) {
+          mine.forEach(function (e) { if (e.box) setErr(e.box, []); });
+          return undefined;
+        }
+        mine.forEach(function (e) { errs.push(e); });
         var n = Object.keys(out).length;
         if (s.minProperties != null && n < s.minProperties) fail(fs, errs, ['Fill in at least ' + s.minProperties + ' field(s).']);
         return out;
@@ -404,7 +409,7 @@
     var sid = nid();
     var sel = h('select', { id: sid });
     merged.forEach(function (a, i) { sel.appendChild(h('option', { value: String(i), text: altName(a, i) })); });
-    if (!o.required) sel.insertBefore(h('option', { value: '', text: '(not set)' }), sel.firstChild);
+    if (!o.required) { sel.insertBefore(h('option', { value: '', text: '(not set)' }), sel.firstChild); sel.value = ''; }
     var holder = h('div', { class: 'alt' });
     fs.appendChild(h('div', { class: 'fld' }, h('label', { for: sid, text: (o.label || 'Value') + ' — kind' }), sel));
     fs.appendChild(holder);

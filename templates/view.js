@@ -6,7 +6,7 @@
   var G = window.McpGenUi, h = G.h, S = G.schema, isObj = S.isObj;
   var ROWS = 50, TEXT = 1200, RAW = 20000;
   var URL_RE = /^(https?:\/\/|mailto:)[^\s<>"]+$/i;
-  var TIMEY = /(^|_)(date|time|day|week|month|year|hour|minute|period|timestamp|ts|t|x|label|name|key)$/i;
+  var TIMEY = /(^|_)(date|time|day|week|month|quarter|year|hour|minute|period|timestamp|ts|t|x)$/i;
   var ISO = /^\d{4}-\d\d(-\d\d)?([T ]\d\d:\d\d.*)?$/;
 
   function lab(k, o) { return (o.labels && o.labels[k]) || k; }
@@ -109,10 +109,10 @@
     var cols = columns(v, o);
     var nums = cols.filter(function (k) { return v.every(function (r) { return num(r[k]); }); });
     var x = o.x && cols.indexOf(o.x) >= 0 ? o.x : cols.find(function (k) {
-      return nums.indexOf(k) < 0 && v.every(function (r) { return typeof r[k] === 'string'; }) && (TIMEY.test(k) || ISO.test(v[0][k]));
+      return nums.indexOf(k) < 0 && v.every(function (r) { return typeof r[k] === 'string'; }) && (forced || TIMEY.test(k) || ISO.test(v[0][k]));
     });
     if (!x && !forced) x = nums.find(function (k) { return /^(year|x|t|time|timestamp|hour|day)$/i.test(k); });
-    var ys = o.y && o.y.length ? o.y.filter(function (k) { return nums.indexOf(k) >= 0; }) : nums.filter(function (k) { return k !== x; }).slice(0, 6);
+    var ys = o.y && o.y.length ? o.y.filter(function (k) { return nums.indexOf(k) >= 0; }) : nums.filter(function (k) { return k !== x && !/(^|_)id$/i.test(k); }).slice(0, 6);
     if (!ys.length || (!x && !forced)) return null;
     return { rows: v, x: x || null, ys: ys };
   }

@@ -2,6 +2,7 @@
 
 pub mod batch;
 pub mod builtin;
+pub mod llm;
 pub mod phrases;
 
 use crate::config::{Hints, ToolConfig};

@@ -1,0 +1,33 @@
+// Test host: the real AppBridge talking to a generated file in a sandboxed iframe. Everything the
+// guest sends is recorded in window.__log for the tests to inspect.
+import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
+
+window.__log = [];
+window.__sizes = [];
+window.__calls = [];
+window.__links = [];
+window.addEventListener('message', (e) => {
+  const m = e.data;
+  if (m && m.jsonrpc === '2.0' && m.method) window.__log.push(m.method);
+});
+
+window.startHost = async (src, hostContext) => {
+  const iframe = document.createElement('iframe');
+  iframe.setAttribute('sandbox', 'allow-scripts allow-forms');
+  iframe.title = 'app';
+  document.body.appendChild(iframe);
+  const bridge = new AppBridge(null, { name: 'mcp-gen-ui-test-host', version: '1.0.0' },
+    { openLinks: {}, serverTools: {}, logging: {}, message: { text: {} }, updateModelContext: { text: {} } },
+    { hostContext });
+  bridge.oncalltool = async (params) => {
+    window.__calls.push(params);
+    return window.hostCallTool(params);
+  };
+  bridge.onsizechange = (p) => window.__sizes.push(p);
+  bridge.onopenlink = async ({ url }) => { window.__links.push(url); return {}; };
+  bridge.onmessage = async () => ({});
+  window.__initialized = new Promise((resolve) => { bridge.oninitialized = () => resolve(true); });
+  window.__bridge = bridge;
+  await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
+  iframe.src = src;
+};
