@@ -203,6 +203,9 @@ pub struct ServeConfig {
 #[serde(deny_unknown_fields)]
 pub struct ToolConfig {
     pub enabled: Option<bool>,
+    /// Allow `generate --sample` to call this tool even though it is not marked read-only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample: Option<bool>,
     #[serde(default, skip_serializing_if = "Hints::is_empty")]
     pub hints: Hints,
     /// Example inputs (objects) used as placeholders and, with `--sample`, to call read-only tools.

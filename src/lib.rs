@@ -15,6 +15,7 @@ pub mod model;
 pub mod plan;
 pub mod preview;
 pub mod report;
+pub mod sample;
 pub mod serve;
 pub mod validate;
 pub mod write;

@@ -152,8 +152,10 @@ pub struct PlanInputs<'a> {
 pub fn config_hash(tc: &ToolConfig, refinements: &[String]) -> String {
     let mut v = serde_json::to_value(tc).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut v {
-        // `enabled` decides whether there is a UI, not what it looks like.
+        // `enabled` decides whether there is a UI and `sample` whether it may be called, not
+        // what the UI looks like.
         m.remove("enabled");
+        m.remove("sample");
     }
     sha256_hex(canonical_json(
         &json!({"config": v, "refinements": refinements}),

@@ -8,7 +8,6 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::cli::{Context, EXIT_FINDINGS};
-use crate::generate::Generator;
 use crate::model::sha256_hex;
 use crate::plan::{StaleReason, Status};
 use crate::report;
@@ -68,7 +67,7 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> anyhow::Result<ExitCode> {
         return finish(ctx, args, &findings, 0);
     };
 
-    let generator = Generator::new(cfg.file.generator, cfg.templates_dir().as_deref())?;
+    let generator = super::offline_generator(&cfg)?;
     let upstream = if online {
         Some(super::discover(ctx, &cfg)?.tools)
     } else {

@@ -169,7 +169,7 @@ fn short(v: &Option<Value>) -> String {
 pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<ExitCode> {
     ctx.require_server_value()?;
     let cfg = ctx.config()?;
-    let generator = super::generate::load_generator(&cfg, None)?;
+    let generator = super::generate::load_generator(&cfg, None, None)?;
     let discovery = super::discover(ctx, &cfg)?;
     let state = super::read_state(&cfg)?;
     let known: Vec<&str> = discovery
@@ -196,43 +196,66 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<ExitCode> {
         &discovery.tools,
         &args.tools,
     );
-    let batch = batch::build(
-        &cfg,
-        &generator,
-        &discovery,
-        &state,
-        &BatchOptions {
-            tools: &args.tools,
-            ..Default::default()
-        },
-        &indicatif::ProgressBar::hidden(),
-    )?;
-
-    // File changes, in path order.
+    // The llm generator costs tokens and is not deterministic: `diff` never calls it, and says
+    // which tools `generate` would send to it instead of showing their new bytes.
+    let mut would_regenerate: Vec<(String, String)> = Vec::new();
     let mut files: Vec<(String, &'static str, String, String)> = Vec::new();
-    for (path, bytes) in &batch.update.files {
-        let before = std::fs::read_to_string(cfg.out_dir.join(path)).ok();
-        let status = if before.is_some() {
-            "modified"
-        } else {
-            "added"
-        };
-        files.push((
-            path.clone(),
-            status,
-            before.unwrap_or_default(),
-            String::from_utf8_lossy(bytes).into_owned(),
-        ));
-    }
-    for path in &batch.update.remove {
-        if let Ok(before) = std::fs::read_to_string(cfg.out_dir.join(path)) {
-            files.push((path.clone(), "deleted", before, String::new()));
+    if generator.llm.is_some() {
+        let plan = super::make_plan(
+            &cfg,
+            &state,
+            Some(&discovery.tools),
+            &generator.fingerprint(),
+        )?;
+        for tp in plan.tools.iter().filter(|t| t.needs_generation()) {
+            if args.tools.is_empty() || args.tools.contains(&tp.name) {
+                let why = match &tp.status {
+                    crate::plan::Status::Stale(r) => r
+                        .iter()
+                        .map(|r| r.describe())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    other => other.label().to_string(),
+                };
+                would_regenerate.push((tp.name.clone(), why));
+            }
+        }
+    } else {
+        let batch = batch::build(
+            &cfg,
+            &generator,
+            &discovery,
+            &state,
+            &BatchOptions {
+                tools: &args.tools,
+                ..Default::default()
+            },
+            &indicatif::ProgressBar::hidden(),
+        )?;
+        for (path, bytes) in &batch.update.files {
+            let before = std::fs::read_to_string(cfg.out_dir.join(path)).ok();
+            let status = if before.is_some() {
+                "modified"
+            } else {
+                "added"
+            };
+            files.push((
+                path.clone(),
+                status,
+                before.unwrap_or_default(),
+                String::from_utf8_lossy(bytes).into_owned(),
+            ));
+        }
+        for path in &batch.update.remove {
+            if let Ok(before) = std::fs::read_to_string(cfg.out_dir.join(path)) {
+                files.push((path.clone(), "deleted", before, String::new()));
+            }
         }
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
 
     let p = &ctx.printer;
-    let differs = !d.is_empty() || !files.is_empty();
+    let differs = !d.is_empty() || !files.is_empty() || !would_regenerate.is_empty();
     if args.format == Format::Json {
         let files_json: Vec<Value> = files
             .iter()
@@ -240,7 +263,11 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<ExitCode> {
                 json!({"path": path, "status": status, "diff": unified(&Printer { color: false, ..p.clone() }, before, after, path)})
             })
             .collect();
-        p.json(&json!({"differs": differs, "upstream": d, "files": files_json}))?;
+        let regen: Vec<Value> = would_regenerate
+            .iter()
+            .map(|(t, why)| json!({"tool": t, "reason": why}))
+            .collect();
+        p.json(&json!({"differs": differs, "upstream": d, "files": files_json, "llm_regenerate": regen}))?;
     } else {
         for name in &d.added {
             p.out(format!(
@@ -273,6 +300,12 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<ExitCode> {
         }
         for (path, _, before, after) in &files {
             p.out(unified(p, before, after, path))?;
+        }
+        for (tool, why) in &would_regenerate {
+            p.out(format!(
+                "tool `{}` would be regenerated by the llm generator ({why})",
+                report::display_name(tool)
+            ))?;
         }
         if !differs {
             p.status("No differences: the committed UIs are what `generate` would write.");

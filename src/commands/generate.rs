@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Context as _, bail};
+use anyhow::Context as _;
 use clap::Args;
 
 use crate::cli::Context;
@@ -26,6 +26,13 @@ pub struct GenerateArgs {
     /// Override the configured generator
     #[arg(long, value_enum)]
     pub generator: Option<GeneratorKind>,
+    /// Call read-only tools (or those with `sample = true`) with an example input and show the
+    /// real result to the llm generator
+    #[arg(long)]
+    pub sample: bool,
+    /// LLM generations in flight at once (overrides [llm] jobs)
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
     /// Accept the hand edit of TOOL's file: record it as pinned (never regenerated until --force)
     #[arg(long, value_name = "TOOL")]
     pub adopt: Vec<String>,
@@ -38,21 +45,26 @@ pub struct GenerateArgs {
 pub fn load_generator(
     cfg: &crate::config::Config,
     kind: Option<GeneratorKind>,
+    jobs: Option<usize>,
 ) -> anyhow::Result<Generator> {
     let kind = kind.unwrap_or(cfg.file.generator);
-    if kind == GeneratorKind::Llm {
-        bail!(
-            "the llm generator is not part of this build yet; use --generator builtin (the default)"
-        );
+    let mut g = Generator::new(
+        kind,
+        cfg.templates_dir().as_deref(),
+        &cfg.file.llm,
+        cfg.prompts_dir().as_deref(),
+    )?;
+    if let Some(j) = jobs {
+        g.llm = g.llm.take().map(|l| l.with_jobs(j));
     }
-    Ok(Generator::new(kind, cfg.templates_dir().as_deref())?)
+    Ok(g)
 }
 
 /// Runs `generate`. Returns 0 also when hand-edited files were kept (they are reported).
 pub fn run(ctx: &Context, args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     ctx.require_server_value()?;
     let cfg = ctx.config()?;
-    let generator = load_generator(&cfg, args.generator)?;
+    let generator = load_generator(&cfg, args.generator, args.jobs)?;
     let discovery = super::discover(ctx, &cfg)?;
     // Hold the run lock from reading the state to writing it, so two runs cannot interleave.
     let _run_lock = if args.dry_run {
@@ -63,6 +75,28 @@ pub fn run(ctx: &Context, args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         Some(lock)
     };
     let state = super::read_state(&cfg)?;
+    let samples = if args.sample && generator.llm.is_some() {
+        let plan = super::make_plan(
+            &cfg,
+            &state,
+            Some(&discovery.tools),
+            &generator.fingerprint(),
+        )?;
+        let names: Vec<&str> = plan
+            .tools
+            .iter()
+            .filter(|t| t.needs_generation() || args.force)
+            .filter(|t| args.tools.is_empty() || args.tools.contains(&t.name))
+            .map(|t| t.name.as_str())
+            .collect();
+        super::collect_samples(ctx, &cfg, &discovery.tools, &names)?
+    } else {
+        if args.sample {
+            ctx.printer
+                .warn("--sample only matters to the llm generator; ignored with the builtin one");
+        }
+        Default::default()
+    };
     let pb = ctx.printer.progress(0, "Generating");
     let batch = batch::build(
         &cfg,
@@ -74,6 +108,7 @@ pub fn run(ctx: &Context, args: &GenerateArgs) -> anyhow::Result<ExitCode> {
             force: args.force,
             adopt: &args.adopt,
             history: None,
+            samples,
         },
         &pb,
     )?;
@@ -156,6 +191,14 @@ pub fn warn_rows(ctx: &Context, rows: &[Row]) {
                 r.files.join(", ")
             ));
         }
+        if let Some(l) = &r.llm {
+            for f in &l.fallbacks {
+                ctx.printer.warn(format!(
+                    "tool `{}`: the LLM's page was replaced by the builtin UI ({f})",
+                    report::display_name(&r.tool)
+                ));
+            }
+        }
         if r.dropped_refinements > 0 {
             ctx.printer.warn(format!(
                 "tool `{}` is gone: its {} refinement{} went with it (git history keeps them)",
@@ -177,6 +220,10 @@ pub fn print_rows(ctx: &Context, rows: &[Row]) -> anyhow::Result<()> {
             } else {
                 format!(" ({})", r.reasons.join(", "))
             };
+            let why = match &r.llm {
+                Some(l) if !l.fallbacks.is_empty() => format!("{why} (builtin fallback)"),
+                _ => why,
+            };
             vec![
                 report::display_name(&r.tool),
                 format!("{}{why}", r.action.label()),
@@ -186,14 +233,35 @@ pub fn print_rows(ctx: &Context, rows: &[Row]) -> anyhow::Result<()> {
                 } else {
                     String::new()
                 },
+                r.llm
+                    .as_ref()
+                    .map(|l| {
+                        format!(
+                            "{} in / {} out tokens, {:.1} s",
+                            l.input_tokens,
+                            l.output_tokens,
+                            l.elapsed_ms as f64 / 1000.0
+                        )
+                    })
+                    .unwrap_or_default(),
             ]
         })
         .collect();
     if !table_rows.is_empty() {
-        ctx.printer.out(report::table(
-            &["TOOL", "ACTION", "FILES", "SIZE"],
-            &table_rows,
-        ))?;
+        let llm = rows.iter().any(|r| r.llm.is_some());
+        let header: &[&str] = if llm {
+            &["TOOL", "ACTION", "FILES", "SIZE", "LLM"]
+        } else {
+            &["TOOL", "ACTION", "FILES", "SIZE"]
+        };
+        let table_rows: Vec<Vec<String>> = table_rows
+            .into_iter()
+            .map(|mut r| {
+                r.truncate(header.len());
+                r
+            })
+            .collect();
+        ctx.printer.out(report::table(header, &table_rows))?;
     }
     Ok(())
 }

@@ -8,7 +8,6 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use crate::cli::Context;
-use crate::generate::Generator;
 use crate::model::ui_uri;
 use crate::report::{self, Format};
 
@@ -27,7 +26,7 @@ pub struct InspectArgs {
 pub fn run(ctx: &Context, args: &InspectArgs) -> anyhow::Result<ExitCode> {
     let cfg = ctx.config()?;
     let state = super::read_state(&cfg)?;
-    let generator = Generator::new(cfg.file.generator, cfg.templates_dir().as_deref())?;
+    let generator = super::offline_generator(&cfg)?;
     let upstream = if super::wants_online(ctx, &cfg, args.online) {
         Some(super::discover(ctx, &cfg)?.tools)
     } else {

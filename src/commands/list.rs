@@ -6,7 +6,6 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::cli::Context;
-use crate::generate::Generator;
 use crate::plan::{Status, ToolPlan};
 use crate::report::{self, Format};
 
@@ -63,7 +62,7 @@ pub fn tool_row(cfg: &crate::config::Config, tp: &ToolPlan) -> ToolRow {
 pub fn run(ctx: &Context, args: &ListArgs) -> anyhow::Result<ExitCode> {
     let cfg = ctx.config()?;
     let state = super::read_state(&cfg)?;
-    let generator = Generator::new(cfg.file.generator, cfg.templates_dir().as_deref())?;
+    let generator = super::offline_generator(&cfg)?;
     let upstream = if super::wants_online(ctx, &cfg, args.online) {
         Some(super::discover(ctx, &cfg)?.tools)
     } else {

@@ -32,6 +32,10 @@ pub struct RefineArgs {
     /// Override the configured generator
     #[arg(long, value_enum)]
     pub generator: Option<GeneratorKind>,
+    /// With the llm generator: call the tool (only if read-only or `sample = true`) with an example
+    /// input and show the model the real result
+    #[arg(long)]
+    pub sample: bool,
 }
 
 /// Runs `refine`. Feedback the builtin generator cannot read is kept and reported (exit 0).
@@ -46,7 +50,7 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<ExitCode> {
         ),
     };
     let cfg = ctx.config()?;
-    let generator = super::generate::load_generator(&cfg, args.generator)?;
+    let generator = super::generate::load_generator(&cfg, args.generator, None)?;
     let discovery = super::discover(ctx, &cfg)?;
     let _run_lock = RunLock::acquire(&cfg.out_dir)?;
     write::clean_temp_files(&cfg.out_dir);
@@ -147,6 +151,11 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<ExitCode> {
             force: false,
             adopt: &[],
             history: Some((args.tool.clone(), history.clone())),
+            samples: if args.sample && generator.llm.is_some() {
+                super::collect_samples(ctx, &cfg, &discovery.tools, &[args.tool.as_str()])?
+            } else {
+                Default::default()
+            },
         },
         &indicatif::ProgressBar::hidden(),
     )?;

@@ -58,6 +58,22 @@ pub struct Row {
     /// Refinements dropped with a removed tool (git keeps them).
     #[serde(skip_serializing_if = "is_zero")]
     pub dropped_refinements: usize,
+    /// Tokens, time and fallbacks of the llm generator (never in the lock).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm: Option<LlmStats>,
+}
+
+/// What the llm generator spent on one tool.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct LlmStats {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub elapsed_ms: u64,
+    pub calls: u32,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fallbacks: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -73,6 +89,8 @@ pub struct BatchOptions<'a> {
     pub adopt: &'a [String],
     /// A new refinement history for one tool (`refine`).
     pub history: Option<(String, Vec<String>)>,
+    /// Real results of read-only tools (`--sample`), shown to the llm generator.
+    pub samples: BTreeMap<String, serde_json::Value>,
 }
 
 /// The computed outcome: the new lock and the file changes that lead to it.
@@ -133,6 +151,44 @@ pub fn build(
         .map(|t| (t.name.as_str(), t))
         .collect();
     let template_version = generator.template_version();
+
+    let refinements_for = |tp: &ToolPlan| match &opts.history {
+        Some((name, h)) if name == &tp.name => h.clone(),
+        _ => tp
+            .entry
+            .as_ref()
+            .map(|e| e.refinements.clone())
+            .unwrap_or_default(),
+    };
+    // The llm generator is slow and not deterministic: it runs only for tools that need it, all
+    // at once (bounded by `jobs`), before the per-tool decisions below.
+    let wants_llm = |tp: &ToolPlan| {
+        selected(&tp.name)
+            && tp.tool.is_some()
+            && !matches!(
+                tp.status,
+                Status::Removed | Status::Disabled | Status::UpstreamUi
+            )
+            && !opts.adopt.iter().any(|a| a == &tp.name)
+            && (!matches!(tp.status, Status::Pinned | Status::Edited) || opts.force)
+            && (tp.needs_generation()
+                || opts.force
+                || opts.history.as_ref().is_some_and(|(n, _)| n == &tp.name))
+    };
+    let mut llm_results = match &generator.llm {
+        Some(llm) => run_llm(
+            cfg,
+            generator,
+            llm,
+            &plan,
+            &wants_llm,
+            &refinements_for,
+            opts,
+            &server_name,
+            &template_version,
+        )?,
+        None => BTreeMap::new(),
+    };
 
     pb.set_length(plan.tools.len() as u64);
     for tp in &plan.tools {
@@ -199,27 +255,37 @@ pub fn build(
             continue;
         }
 
-        let refinements = match &opts.history {
-            Some((name, h)) if name == &tp.name => h.clone(),
-            _ => tp
-                .entry
-                .as_ref()
-                .map(|e| e.refinements.clone())
-                .unwrap_or_default(),
-        };
+        let refinements = refinements_for(tp);
         let config_hash = crate::plan::config_hash(&tp.tool_config, &refinements);
-        let rendered = render_tool(
-            generator,
-            cfg,
-            tp,
-            tool,
-            &refinements,
-            &server_name,
-            &template_version,
-        )?;
-        let on_disk_equal = rendered
-            .iter()
-            .all(|(w, bytes)| std::fs::read(cfg.out_dir.join(&w.path)).is_ok_and(|b| b == *bytes));
+        let mut llm_stats = None;
+        let rendered = if generator.llm.is_some() {
+            match llm_results.remove(&tp.name) {
+                Some((rendered, stats)) => {
+                    llm_stats = Some(stats);
+                    rendered
+                }
+                None if tp.status == Status::Edited => Vec::new(),
+                None => {
+                    // Fresh: an llm page is never regenerated just to compare it.
+                    keep_old(&mut new_tools, &mut snapshot_tools);
+                    continue;
+                }
+            }
+        } else {
+            render_tool(
+                generator,
+                cfg,
+                tp,
+                tool,
+                &refinements,
+                &server_name,
+                &template_version,
+            )?
+        };
+        let on_disk_equal = !rendered.is_empty()
+            && rendered.iter().all(|(w, bytes)| {
+                std::fs::read(cfg.out_dir.join(&w.path)).is_ok_and(|b| b == *bytes)
+            });
         if tp.status == Status::Edited && !opts.force && !on_disk_equal {
             // A file equal to what we would write now is never "edited"; anything else is.
             keep_old(&mut new_tools, &mut snapshot_tools);
@@ -259,13 +325,15 @@ pub fn build(
             }
         }
         update.remove.extend(tp.obsolete_files.iter().cloned());
-        if action != Action::Unchanged || opts.force {
-            rows.push(row(
+        if action != Action::Unchanged || opts.force || llm_stats.is_some() {
+            let mut r = row(
                 tp,
                 action,
                 entry.widgets.iter().map(|w| w.path.clone()).collect(),
                 bytes,
-            ));
+            );
+            r.llm = llm_stats;
+            rows.push(r);
         }
         new_tools.insert(tp.name.clone(), entry);
         snapshot_tools.insert(tp.name.clone(), tool.clone());
@@ -318,7 +386,96 @@ fn row(tp: &ToolPlan, action: Action, files: Vec<String>, bytes: u64) -> Row {
         files,
         bytes,
         dropped_refinements,
+        llm: None,
     }
+}
+
+type Rendered = Vec<(WidgetEntry, Vec<u8>)>;
+
+/// Runs the llm generator for every widget of every tool that needs it.
+#[allow(clippy::too_many_arguments)]
+fn run_llm(
+    cfg: &Config,
+    generator: &Generator,
+    llm: &crate::generate::llm::LlmGenerator,
+    plan: &Plan,
+    wants: &dyn Fn(&ToolPlan) -> bool,
+    refinements_for: &dyn Fn(&ToolPlan) -> Vec<String>,
+    opts: &BatchOptions<'_>,
+    server_name: &str,
+    template_version: &str,
+) -> anyhow::Result<BTreeMap<String, (Rendered, LlmStats)>> {
+    use crate::generate::llm::LlmRequest;
+    let mut reqs = Vec::new();
+    let mut owners = Vec::new();
+    for tp in plan.tools.iter().filter(|tp| wants(tp)) {
+        let Some(tool) = &tp.tool else { continue };
+        let refinements = refinements_for(tp);
+        let refining = opts.history.as_ref().is_some_and(|(n, _)| n == &tp.name);
+        for w in &tp.widgets {
+            // When refining an llm page, the model edits it rather than starting over.
+            let current_page = tp
+                .entry
+                .as_ref()
+                .and_then(|e| e.widgets.iter().find(|ew| ew.path == w.path))
+                .filter(|ew| {
+                    refining && ew.generator.starts_with("llm:") && ew.fallback_reason.is_none()
+                })
+                .and_then(|ew| std::fs::read_to_string(cfg.out_dir.join(&ew.path)).ok());
+            reqs.push(LlmRequest {
+                tool: tool.clone(),
+                tool_config: tp.tool_config.clone(),
+                widget: w.widget_name.clone(),
+                hints: crate::generate::phrases::effective_hints(
+                    &w.hints,
+                    &refinements,
+                    w.widget_name.as_deref(),
+                ),
+                refinements: refinements.clone(),
+                server_name: server_name.to_string(),
+                sample: opts.samples.get(&tp.name).cloned(),
+                current_page,
+            });
+            owners.push((tp.name.clone(), w.clone()));
+        }
+    }
+    if reqs.is_empty() {
+        return Ok(BTreeMap::new());
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let outcomes = rt.block_on(llm.generate_many(reqs, &generator.templates));
+    let mut out: BTreeMap<String, (Rendered, LlmStats)> = BTreeMap::new();
+    for ((name, w), outcome) in owners.into_iter().zip(outcomes) {
+        let o = outcome?;
+        let bytes = o.html.into_bytes();
+        let entry = WidgetEntry {
+            name: w.name.clone(),
+            path: w.path.clone(),
+            sha256: sha256_hex(&bytes),
+            generator: generator.id(),
+            prompt_version: generator.prompt_version(),
+            template_version: template_version.to_string(),
+            ui_type: o.ui_type.as_str().to_string(),
+            default: w.default,
+            fallback_reason: o.fallback_reason.clone(),
+            fallback_transient: o.fallback_reason.is_some() && o.transient,
+        };
+        let slot = out.entry(name).or_default();
+        slot.0.push((entry, bytes));
+        let s = &mut slot.1;
+        s.input_tokens += o.usage.input_tokens;
+        s.output_tokens += o.usage.output_tokens;
+        s.elapsed_ms += u64::try_from(o.elapsed.as_millis()).unwrap_or(u64::MAX);
+        s.calls += o.calls;
+        if let Some(r) = o.fallback_reason {
+            s.fallbacks.push(format!("{}: {r}", w.path));
+        }
+        s.warnings.extend(o.warnings);
+    }
+    Ok(out)
 }
 
 /// Renders and validates every widget of a tool. An invalid builtin file is a bug, not drift.
