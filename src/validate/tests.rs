@@ -582,8 +582,12 @@ fn deep_nesting_does_not_crash() {
     assert!(has(&run(&deep), "js-too-deep", Severity::Error));
     let chain = with_script(&format!("let x = 1{};", "+1".repeat(20_000)));
     assert!(!has_errors(&run(&chain)));
-    let divs = with_body(&"<span>".repeat(5_000));
-    let _ = run(&divs);
+    let spans = with_body(&"<span>".repeat(5_000));
+    assert!(has(&run(&spans), "html-too-deep", Severity::Error));
+    let divs = with_body(&"<div>".repeat(100_000));
+    assert!(has(&run(&divs), "html-too-deep", Severity::Error));
+    let ok = with_body(&"<div>".repeat(300));
+    assert!(!has_rule(&run(&ok), "html-too-deep"));
 }
 
 #[test]
