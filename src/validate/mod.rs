@@ -4,6 +4,18 @@
 //! boundary: it never panics and its findings are deterministic. `parse` builds the DOM with
 //! line numbers, `document` applies the DOM rules, `script` the JavaScript rules, `origin` the
 //! URL/CSP rules and `injection` the prompt-injection heuristics.
+//!
+//! Rule ids. Errors: `unrecoverable-html`, `html-too-deep`, `file-too-large`, `js-syntax-error`,
+//! `js-too-deep`, `invalid-json`, `external-script`, `external-stylesheet`, `external-font`,
+//! `external-image`, `external-media`, `external-frame`, `external-resource`,
+//! `data-url-document`, `inline-event-handler`, `javascript-url`, `bare-module-import`,
+//! `app-missing-version`, `missing-handshake`, `missing-result-handler`,
+//! `required-in-closed-details`, `srcdoc-too-deep`, `validator-internal-error`. Warnings:
+//! `html-parse-error`, `relative-url`, `eval`, `new-function`, `string-timer`,
+//! `document-write`, `frame-access`, `inner-html`, `unlabelled-control`, `img-alt`,
+//! `missing-charset`, `missing-viewport`, `missing-title`, `missing-lang`. Prompt-injection
+//! signs (errors with `llm_output`, else warnings): `prose-not-html`, `injection-phrase`,
+//! `fake-turn`, `markdown-fence`.
 
 mod document;
 mod finding;
