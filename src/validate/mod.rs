@@ -34,7 +34,7 @@ pub const MAX_FILE_BYTES: usize = 500 * 1024;
 
 /// Beyond this the rules are not run at all: the size error says enough, and analysis time
 /// must stay bounded for hostile input.
-const MAX_ANALYSED_BYTES: usize = 8 * 1024 * 1024;
+const MAX_ANALYSED_BYTES: usize = 1024 * 1024;
 
 /// The parser and tree walks recurse; a big private stack keeps deep (hostile) nesting from
 /// overflowing the caller's.
