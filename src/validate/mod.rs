@@ -15,7 +15,7 @@
 //! `document-write`, `frame-access`, `inner-html`, `unlabelled-control`, `img-alt`,
 //! `missing-charset`, `missing-viewport`, `missing-title`, `missing-lang`. Prompt-injection
 //! signs (errors with `llm_output`, else warnings): `prose-not-html`, `injection-phrase`,
-//! `fake-turn`, `markdown-fence`.
+//! `injection-fake-turn`, `markdown-fence`.
 
 mod document;
 mod finding;
@@ -27,7 +27,7 @@ mod script;
 pub use finding::{Finding, Severity};
 
 /// Bumped whenever a rule changes, so `check` knows to re-validate files that passed before.
-pub const VALIDATOR_VERSION: u32 = 1;
+pub const VALIDATOR_VERSION: u32 = 2;
 
 /// Largest file a host should be asked to load (SPEC 9).
 pub const MAX_FILE_BYTES: usize = 500 * 1024;
@@ -126,6 +126,12 @@ fn looks_binary(text: &str) -> bool {
         }
     }
     total > 0 && controls * 10 > total
+}
+
+/// Rules whose findings mean the text tries to steer a model (the page is not worth repairing);
+/// `prose-not-html` and `markdown-fence` are packaging problems a repair can fix.
+pub fn is_injection_rule(rule: &str) -> bool {
+    rule.starts_with("injection-")
 }
 
 /// True when any finding is an error (the file must not be written / `validate` exits 1).
