@@ -35,7 +35,7 @@ fn typical_ui() -> String {
 }
 
 fn time(name: &str, html: &str, opts: &Options) {
-    let runs = 3u32;
+    let runs = 10u32;
     let start = Instant::now();
     let mut findings = 0;
     for _ in 0..runs {
@@ -58,10 +58,13 @@ fn main() {
     };
     let files: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     if files.is_empty() {
+        time("tiny page", "<!doctype html><p>x</p>", &opts);
         time("typical ui", &typical_ui(), &opts);
         let deep_js = format!("<script>let x = 1{};</script>", "+1".repeat(100_000));
         time("100k-term expression", &deep_js, &opts);
-        for n in [1_000, 2_000, 4_000] {
+        let deepest_js = format!("<script>let x = 1{};</script>", "+1".repeat(520_000));
+        time("520k-term expression (1 MB)", &deepest_js, &opts);
+        for n in [500, 1_000, 100_000] {
             time(&format!("{n} nested divs"), &"<div>".repeat(n), &opts);
             time(&format!("{n} nested spans"), &"<span>".repeat(n), &opts);
         }

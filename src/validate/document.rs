@@ -15,6 +15,9 @@ use super::script::{self, Facts, ScriptCtx, ScriptKind};
 
 /// How deep `srcdoc` documents are followed; deeper nesting is itself an error.
 const MAX_SRCDOC_DEPTH: usize = 3;
+/// Estimated element nesting beyond which a document is refused unparsed (see
+/// `parse::estimated_depth`).
+const MAX_ELEMENT_DEPTH: usize = 1024;
 /// Individual html5ever parse errors reported before they are summarised.
 const MAX_PARSE_ERRORS: usize = 10;
 
@@ -125,6 +128,20 @@ const URL_ATTRS: [&str; 18] = [
 
 /// Checks one document and everything nested in it.
 pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
+    let depth = parse::estimated_depth(source);
+    if depth > MAX_ELEMENT_DEPTH {
+        ctx.push(
+            out,
+            Severity::Error,
+            "html-too-deep",
+            None,
+            format!(
+                "elements nest about {depth} levels deep (limit {MAX_ELEMENT_DEPTH}; browsers \
+                 flatten past 512); close your tags"
+            ),
+        );
+        return;
+    }
     let parsed = parse::parse(source, ctx.nested());
     parse_errors(&parsed, ctx, out);
 

@@ -100,7 +100,7 @@ pub fn check(source: &str, parsed: &Parsed, llm: bool, out: &mut Vec<Finding>) {
                 if matches!(e.name(), "system" | "assistant" | "human") && !turn_found {
                     turn_found = true;
                     push(
-                        "fake-turn",
+                        "injection-fake-turn",
                         parsed.line_of_id(node.id()),
                         format!(
                             "<{}> element looks like a fake conversation turn; remove it",
@@ -126,7 +126,7 @@ pub fn check(source: &str, parsed: &Parsed, llm: bool, out: &mut Vec<Finding>) {
         if !turn_found && let Some(t) = fake_turn(text, in_script) {
             turn_found = true;
             push(
-                "fake-turn",
+                "injection-fake-turn",
                 line,
                 format!(
                     "the page contains {t:?}, which looks like a fake conversation turn; remove it"

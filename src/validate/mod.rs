@@ -4,6 +4,18 @@
 //! boundary: it never panics and its findings are deterministic. `parse` builds the DOM with
 //! line numbers, `document` applies the DOM rules, `script` the JavaScript rules, `origin` the
 //! URL/CSP rules and `injection` the prompt-injection heuristics.
+//!
+//! Rule ids. Errors: `unrecoverable-html`, `html-too-deep`, `file-too-large`, `js-syntax-error`,
+//! `js-too-deep`, `invalid-json`, `external-script`, `external-stylesheet`, `external-font`,
+//! `external-image`, `external-media`, `external-frame`, `external-resource`,
+//! `data-url-document`, `inline-event-handler`, `javascript-url`, `bare-module-import`,
+//! `app-missing-version`, `missing-handshake`, `missing-result-handler`,
+//! `required-in-closed-details`, `srcdoc-too-deep`, `validator-internal-error`. Warnings:
+//! `html-parse-error`, `relative-url`, `eval`, `new-function`, `string-timer`,
+//! `document-write`, `frame-access`, `inner-html`, `unlabelled-control`, `img-alt`,
+//! `missing-charset`, `missing-viewport`, `missing-title`, `missing-lang`. Prompt-injection
+//! signs (errors with `llm_output`, else warnings): `prose-not-html`, `injection-phrase`,
+//! `injection-fake-turn`, `markdown-fence`.
 
 mod document;
 mod finding;
@@ -15,14 +27,14 @@ mod script;
 pub use finding::{Finding, Severity};
 
 /// Bumped whenever a rule changes, so `check` knows to re-validate files that passed before.
-pub const VALIDATOR_VERSION: u32 = 1;
+pub const VALIDATOR_VERSION: u32 = 2;
 
 /// Largest file a host should be asked to load (SPEC 9).
 pub const MAX_FILE_BYTES: usize = 500 * 1024;
 
 /// Beyond this the rules are not run at all: the size error says enough, and analysis time
 /// must stay bounded for hostile input.
-const MAX_ANALYSED_BYTES: usize = 8 * 1024 * 1024;
+const MAX_ANALYSED_BYTES: usize = 1024 * 1024;
 
 /// The parser and tree walks recurse; a big private stack keeps deep (hostile) nesting from
 /// overflowing the caller's.
@@ -114,6 +126,12 @@ fn looks_binary(text: &str) -> bool {
         }
     }
     total > 0 && controls * 10 > total
+}
+
+/// Rules whose findings mean the text tries to steer a model (the page is not worth repairing);
+/// `prose-not-html` and `markdown-fence` are packaging problems a repair can fix.
+pub fn is_injection_rule(rule: &str) -> bool {
+    rule.starts_with("injection-")
 }
 
 /// True when any finding is an error (the file must not be written / `validate` exits 1).

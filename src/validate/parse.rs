@@ -196,3 +196,115 @@ mod tests {
         );
     }
 }
+
+/// Elements that never hold children, close implicitly, or whose content is not markup: none of
+/// them deepens the tree the way an unclosed `<div>` does.
+const NO_DEPTH: [&str; 33] = [
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
+    "wbr", "param", "keygen", "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th",
+    "thead", "tbody", "tfoot", "rb", "rt", "rp", "colgroup", "caption", "html",
+];
+const RAW_TEXT: [&str; 10] = [
+    "script",
+    "style",
+    "textarea",
+    "title",
+    "xmp",
+    "iframe",
+    "noembed",
+    "noframes",
+    "noscript",
+    "plaintext",
+];
+
+/// A linear estimate of the element nesting depth, taken before parsing: html5ever's tree
+/// builder does scope checks that cost O(depth) per tag, so hostile nesting would make the parse
+/// quadratic. Browsers cap the depth too (Chromium at 512).
+pub fn estimated_depth(source: &str) -> usize {
+    let bytes = source.as_bytes();
+    let lower = |b: u8| b.to_ascii_lowercase();
+    let mut depth = 0usize;
+    let mut max = 0usize;
+    let mut i = 0usize;
+    while let Some(rel) = bytes
+        .get(i..)
+        .and_then(|r| r.iter().position(|&b| b == b'<'))
+    {
+        i += rel + 1;
+        if bytes.get(i..i + 3) == Some(b"!--") {
+            i = find(bytes, i + 3, b"-->").map_or(bytes.len(), |e| e + 3);
+            continue;
+        }
+        let closing = bytes.get(i) == Some(&b'/');
+        let name_start = if closing { i + 1 } else { i };
+        let name_len = bytes.get(name_start..).map_or(0, |r| {
+            r.iter().take_while(|b| b.is_ascii_alphanumeric()).count()
+        });
+        if name_len == 0 || !bytes.get(name_start).is_some_and(u8::is_ascii_alphabetic) {
+            continue;
+        }
+        let name: String = bytes
+            .get(name_start..name_start + name_len)
+            .unwrap_or(&[])
+            .iter()
+            .map(|&b| char::from(lower(b)))
+            .collect();
+        let tag_end = bytes
+            .get(name_start..)
+            .and_then(|r| r.iter().position(|&b| b == b'>'))
+            .map_or(bytes.len(), |p| name_start + p);
+        let self_closing = tag_end > 0 && bytes.get(tag_end - 1) == Some(&b'/');
+        i = tag_end;
+        if closing {
+            if !NO_DEPTH.contains(&name.as_str()) {
+                depth = depth.saturating_sub(1);
+            }
+            continue;
+        }
+        if RAW_TEXT.contains(&name.as_str()) {
+            let close = format!("</{name}");
+            i = find_ci(bytes, i, close.as_bytes()).unwrap_or(bytes.len());
+            continue;
+        }
+        if !self_closing && !NO_DEPTH.contains(&name.as_str()) {
+            depth += 1;
+            max = max.max(depth);
+        }
+    }
+    max
+}
+
+fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    hay.get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|p| p + from)
+}
+
+fn find_ci(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    hay.get(from..)?
+        .windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle))
+        .map(|p| p + from)
+}
+
+#[cfg(test)]
+mod depth_tests {
+    use super::estimated_depth;
+
+    #[test]
+    fn estimates_nesting() {
+        assert_eq!(
+            estimated_depth("<!doctype html><html><body><div><p>a<p>b</div>"),
+            2
+        );
+        assert_eq!(estimated_depth(&"<div>".repeat(700)), 700);
+        assert_eq!(estimated_depth(&"<div></div>".repeat(700)), 1);
+        assert_eq!(
+            estimated_depth("<script>'<div><div><div>'</script><br><img/>"),
+            0
+        );
+        assert_eq!(estimated_depth("<!-- <div><div> --><svg><path/></svg>"), 1);
+        assert_eq!(estimated_depth("a < b <3 </ x"), 0);
+    }
+}
