@@ -258,7 +258,9 @@ impl LlmGenerator {
             if errors.len() > 3 {
                 parts.push(format!("and {} more", errors.len() - 3));
             }
-            let injected = errors.iter().any(|c| crate::validate::is_injection_rule(c.rule));
+            let injected = errors
+                .iter()
+                .any(|c| crate::validate::is_injection_rule(&c.rule));
             return Err(Problem {
                 reason: format!("validation failed: {}", parts.join("; ")),
                 page: (!injected).then_some(page.html),
