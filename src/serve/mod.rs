@@ -2,7 +2,12 @@
 //!
 //! `router` rewrites the few messages the wrapper changes, `ui_resources` holds the verified UI
 //! files in memory, `session` ties one host session to one upstream connection (restarting it
-//! when it dies), and `host_stdio` / `host_http` are the two ways a host can reach us.
+//! when it dies), `host_stdio` / `host_http` are the two ways a host can reach us, and `watch`
+//! reloads the files for `--watch`.
 
+pub mod host_http;
+pub mod host_stdio;
 pub mod router;
+pub mod session;
 pub mod ui_resources;
+pub mod watch;

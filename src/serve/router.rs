@@ -23,6 +23,7 @@ pub const UI_EXTENSION: &str = "io.modelcontextprotocol/ui";
 pub const UPSTREAM_UNAVAILABLE: i64 = -32000;
 const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
+const INTERNAL_ERROR: i64 = -32603;
 
 /// Upper bound on messages held while the upstream restarts; past it requests fail at once.
 const MAX_QUEUED: usize = 1000;
@@ -580,6 +581,30 @@ impl Router {
             })));
         }
         self.server_ids.clear();
+        out
+    }
+
+    /// The upstream refused to take a request (an HTTP error status): answer it for the host.
+    pub fn send_failed(&mut self, upstream_id: &Value, reason: &str) -> Vec<Out> {
+        let mut out = Vec::new();
+        let Some(p) = upstream_id.as_u64().and_then(|u| self.pending.remove(&u)) else {
+            return out;
+        };
+        if p.kind == Kind::ReplayInit {
+            self.link = Link::Up;
+            self.fail_queue(&format!("refused initialize after a restart ({reason})"), &mut out);
+            return out;
+        }
+        self.host_ids.remove(&p.host_id.to_string());
+        out.push(Out::Host(error_response(
+            p.host_id,
+            INTERNAL_ERROR,
+            format!(
+                "the upstream MCP server {} could not take the request: {reason}",
+                self.opts.upstream
+            ),
+            Some(json!({"upstream": self.opts.upstream})),
+        )));
         out
     }
 
