@@ -218,7 +218,11 @@ pub struct Hints {
     pub view: Option<ViewKind>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub x: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "one_or_many")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "one_or_many"
+    )]
     pub y: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hidden: Vec<String>,
@@ -499,25 +503,29 @@ fn reject_secrets(path: &Path, text: &str) -> Result<(), ConfigError> {
         return Ok(());
     };
     let mut found: Option<String> = None;
-    walk_keys(&toml::Value::Table(table), &mut Vec::new(), &mut |keys, value| {
-        if found.is_some() {
-            return;
-        }
-        let last = keys.last().map(String::as_str).unwrap_or("");
-        let in_headers = keys.iter().any(|k| k == "headers");
-        let in_env = keys.iter().any(|k| k == "env");
-        let literal = value.as_str().is_some_and(|s| !s.contains("${"));
-        let secret_header = in_headers
-            && literal
-            && matches!(
-                last.to_ascii_lowercase().as_str(),
-                "authorization" | "x-api-key" | "api-key" | "proxy-authorization"
-            );
-        let secret_env = in_env && literal && API_KEY_VARS.contains(&last);
-        if (is_secret_key(last) && !in_env) || secret_header || secret_env {
-            found = Some(keys.join("."));
-        }
-    });
+    walk_keys(
+        &toml::Value::Table(table),
+        &mut Vec::new(),
+        &mut |keys, value| {
+            if found.is_some() {
+                return;
+            }
+            let last = keys.last().map(String::as_str).unwrap_or("");
+            let in_headers = keys.iter().any(|k| k == "headers");
+            let in_env = keys.iter().any(|k| k == "env");
+            let literal = value.as_str().is_some_and(|s| !s.contains("${"));
+            let secret_header = in_headers
+                && literal
+                && matches!(
+                    last.to_ascii_lowercase().as_str(),
+                    "authorization" | "x-api-key" | "api-key" | "proxy-authorization"
+                );
+            let secret_env = in_env && literal && API_KEY_VARS.contains(&last);
+            if (is_secret_key(last) && !in_env) || secret_header || secret_env {
+                found = Some(keys.join("."));
+            }
+        },
+    );
     if let Some(key) = found {
         let leaf = key.rsplit('.').next().unwrap_or(&key).to_string();
         let line = text
@@ -541,11 +549,7 @@ fn reject_secrets(path: &Path, text: &str) -> Result<(), ConfigError> {
     Ok(())
 }
 
-fn walk_keys(
-    v: &toml::Value,
-    keys: &mut Vec<String>,
-    f: &mut dyn FnMut(&[String], &toml::Value),
-) {
+fn walk_keys(v: &toml::Value, keys: &mut Vec<String>, f: &mut dyn FnMut(&[String], &toml::Value)) {
     match v {
         toml::Value::Table(t) => {
             for (k, child) in t {
@@ -703,12 +707,16 @@ csp = { connect_domains = [], resource_domains = [] }
         let e = parse(&p(), text).unwrap_err().to_string();
         assert!(e.contains(":3:"), "{e}");
         assert!(e.contains("OPENAI_API_KEY"), "{e}");
-        assert!(!e.contains("sk-123"), "the secret itself must not be echoed: {e}");
+        assert!(
+            !e.contains("sk-123"),
+            "the secret itself must not be echoed: {e}"
+        );
     }
 
     #[test]
     fn literal_authorization_header_is_refused_but_env_reference_is_fine() {
-        let bad = "[upstream]\nurl = \"http://x/mcp\"\nheaders = { Authorization = \"Bearer abc\" }\n";
+        let bad =
+            "[upstream]\nurl = \"http://x/mcp\"\nheaders = { Authorization = \"Bearer abc\" }\n";
         assert!(matches!(
             parse(&p(), bad),
             Err(ConfigError::SecretInFile { .. })

@@ -127,10 +127,7 @@ impl Lock {
                 if !safe_relative_path(&w.path) {
                     return Err(LockError::Invalid {
                         path: path.to_path_buf(),
-                        message: format!(
-                            "tool `{name}` has the unsafe file path `{}`",
-                            w.path
-                        ),
+                        message: format!("tool `{name}` has the unsafe file path `{}`", w.path),
                     });
                 }
             }
