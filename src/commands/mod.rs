@@ -1,1 +1,2 @@
 //! One function per subcommand.
+pub mod serve;

@@ -20,6 +20,9 @@ const MAX_BACKOFF: Duration = Duration::from_secs(30);
 /// An upstream that stayed up this long earns a fresh backoff.
 const STABLE_AFTER: Duration = Duration::from_secs(10);
 
+/// How long answers still in flight are awaited after the host closed its side.
+const DRAIN_GRACE: Duration = Duration::from_secs(2);
+
 /// What every session of one `serve` process shares.
 pub struct Shared {
     pub spec: UpstreamSpec,
@@ -134,13 +137,25 @@ pub async fn run(
         return;
     }
 
+    // Once the host has closed its side, answers already on their way are still delivered, for
+    // a short while: a host that writes requests and closes stdin still gets its responses.
+    let mut host_closed_at: Option<tokio::time::Instant> = None;
     'session: loop {
+        if let Some(t) = host_closed_at
+            && (router.in_flight() == 0 || upstream.is_none() || t.elapsed() > DRAIN_GRACE)
+        {
+            break 'session;
+        }
         let sleep_until = restart_at;
         tokio::select! {
-            msg = from_host.recv() => {
-                let Some(msg) = msg else { break 'session };
+            msg = from_host.recv(), if host_closed_at.is_none() => {
+                let Some(msg) = msg else {
+                    host_closed_at = Some(tokio::time::Instant::now());
+                    continue 'session;
+                };
                 if !deliver(router.from_host(msg), &upstream) { break 'session; }
             }
+            () = sleep_opt(host_closed_at.map(|t| t + DRAIN_GRACE)) => {}
             item = recv_upstream(&mut upstream) => {
                 match item {
                     Some(Incoming::Message(Value::Array(batch))) => {
