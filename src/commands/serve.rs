@@ -100,6 +100,7 @@ pub async fn serve(
         },
         spec,
         catalog: cat_rx,
+        init_timeout: cfg.connect_timeout,
     });
     let watcher = watch_files.then(|| tokio::spawn(watch::run(cfg.clone(), cat_tx.clone())));
     let result = match http {

@@ -9,6 +9,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
@@ -51,6 +52,8 @@ enum Kind {
 struct Pending {
     host_id: Value,
     kind: Kind,
+    /// When an `initialize` was sent: an upstream that never answers it is reported.
+    since: Option<Instant>,
 }
 
 #[derive(Debug, PartialEq)]
@@ -256,7 +259,15 @@ impl Router {
             *slot = json!(uid);
         }
         self.host_ids.insert(key, uid);
-        self.pending.insert(uid, Pending { host_id: id, kind });
+        let since = (kind == Kind::Initialize).then(Instant::now);
+        self.pending.insert(
+            uid,
+            Pending {
+                host_id: id,
+                kind,
+                since,
+            },
+        );
         out.push(Out::Upstream(msg));
     }
 
@@ -543,6 +554,7 @@ impl Router {
                     Pending {
                         host_id: Value::Null,
                         kind: Kind::ReplayInit,
+                        since: Some(Instant::now()),
                     },
                 );
                 self.link = Link::Replaying;
@@ -612,6 +624,41 @@ impl Router {
     pub fn restart_failed(&mut self, reason: &str) -> Vec<Out> {
         let mut out = Vec::new();
         self.fail_queue(reason, &mut out);
+        out
+    }
+
+    /// Fails an `initialize` the upstream has not answered within `limit` (an upstream that
+    /// never answers must not leave the host waiting forever at start-up).
+    pub fn overdue_initialize(&mut self, limit: Duration) -> Vec<Out> {
+        let mut out = Vec::new();
+        let overdue: Vec<u64> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| p.since.is_some_and(|t| t.elapsed() > limit))
+            .map(|(u, _)| *u)
+            .collect();
+        for uid in overdue {
+            let Some(p) = self.pending.remove(&uid) else {
+                continue;
+            };
+            let reason = format!(
+                "did not answer initialize within {} s (raise [upstream] timeout_ms if it is just slow)",
+                limit.as_secs_f64()
+            );
+            tracing::error!(target: "serve", upstream = %self.opts.upstream, "upstream {reason}");
+            if p.kind == Kind::ReplayInit {
+                self.link = Link::Up;
+                self.fail_queue(&reason, &mut out);
+                continue;
+            }
+            self.host_ids.remove(&p.host_id.to_string());
+            out.push(Out::Host(error_response(
+                p.host_id,
+                UPSTREAM_UNAVAILABLE,
+                format!("the upstream MCP server {} {reason}", self.opts.upstream),
+                Some(json!({"upstream": self.opts.upstream})),
+            )));
+        }
         out
     }
 
@@ -940,6 +987,18 @@ mod tests {
         assert!(r.from_host(json!({"jsonrpc":"2.0","id":4,"method":"ping"})).is_empty());
         let failed = host(r.restart_failed("could not be started: not found"));
         assert_eq!(failed["id"], 4);
+    }
+
+    #[test]
+    fn unanswered_initialize_is_reported() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        upstream(r.from_host(plain_init(json!(1))));
+        assert!(r.overdue_initialize(Duration::from_secs(60)).is_empty());
+        std::thread::sleep(Duration::from_millis(5));
+        let e = host(r.overdue_initialize(Duration::from_millis(1)));
+        assert_eq!(e["id"], 1);
+        assert!(e["error"]["message"].as_str().unwrap().contains("did not answer initialize"));
+        assert_eq!(r.in_flight(), 0);
     }
 
     #[test]

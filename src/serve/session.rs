@@ -29,6 +29,8 @@ pub struct Shared {
     pub connect: ConnectOptions,
     pub router: RouterOptions,
     pub catalog: watch::Receiver<Arc<Catalog>>,
+    /// How long the upstream may take to answer `initialize`.
+    pub init_timeout: Duration,
 }
 
 impl Shared {
@@ -140,6 +142,8 @@ pub async fn run(
     // Once the host has closed its side, answers already on their way are still delivered, for
     // a short while: a host that writes requests and closes stdin still gets its responses.
     let mut host_closed_at: Option<tokio::time::Instant> = None;
+    let mut tick = tokio::time::interval(Duration::from_millis(500));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     'session: loop {
         if let Some(t) = host_closed_at
             && (router.in_flight() == 0 || upstream.is_none() || t.elapsed() > DRAIN_GRACE)
@@ -156,6 +160,10 @@ pub async fn run(
                 if !deliver(router.from_host(msg), &upstream) { break 'session; }
             }
             () = sleep_opt(host_closed_at.map(|t| t + DRAIN_GRACE)) => {}
+            _ = tick.tick() => {
+                let outs = router.overdue_initialize(shared.init_timeout);
+                if !deliver(outs, &upstream) { break 'session; }
+            }
             item = recv_upstream(&mut upstream) => {
                 match item {
                     Some(Incoming::Message(Value::Array(batch))) => {
