@@ -60,10 +60,7 @@ pub fn run(cfg: &Config, args: &ServeArgs) -> anyhow::Result<ExitCode> {
     }
     tracing::info!(target: "serve", upstream = %spec.describe(), uis = catalog.tools.len(), "starting");
     let http = match &args.http {
-        Some(addr) => Some(HttpOptions::from_args(
-            addr,
-            std::env::var(TOKEN_ENV).ok(),
-        )?),
+        Some(addr) => Some(HttpOptions::from_args(addr, std::env::var(TOKEN_ENV).ok())?),
         None => None,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -291,7 +291,9 @@ fn check_request(opts: &HttpOptions, headers: &HeaderMap) -> Option<Response> {
                 StatusCode::UNAUTHORIZED,
                 Value::Null,
                 -32001,
-                format!("missing or wrong bearer token (send `Authorization: Bearer` with the value of {TOKEN_ENV})"),
+                format!(
+                    "missing or wrong bearer token (send `Authorization: Bearer` with the value of {TOKEN_ENV})"
+                ),
             );
             r.headers_mut()
                 .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
@@ -325,7 +327,8 @@ fn check_request(opts: &HttpOptions, headers: &HeaderMap) -> Option<Response> {
                 StatusCode::FORBIDDEN,
                 Value::Null,
                 -32001,
-                "Origin not allowed: only loopback and same-host origins may call this server".into(),
+                "Origin not allowed: only loopback and same-host origins may call this server"
+                    .into(),
             ));
         }
     }
@@ -697,9 +700,15 @@ mod tests {
         assert!(check_request(&o, &headers(&[("host", "[::1]:3000")])).is_none());
         assert!(check_request(&o, &headers(&[("host", "evil.example:3000")])).is_some());
         assert!(check_request(&o, &headers(&[])).is_some());
-        let ok_origin = [("host", "127.0.0.1:3000"), ("origin", "http://localhost:6274")];
+        let ok_origin = [
+            ("host", "127.0.0.1:3000"),
+            ("origin", "http://localhost:6274"),
+        ];
         assert!(check_request(&o, &headers(&ok_origin)).is_none());
-        let bad_origin = [("host", "127.0.0.1:3000"), ("origin", "https://evil.example")];
+        let bad_origin = [
+            ("host", "127.0.0.1:3000"),
+            ("origin", "https://evil.example"),
+        ];
         let r = check_request(&o, &headers(&bad_origin)).unwrap();
         assert_eq!(r.status(), StatusCode::FORBIDDEN);
         let null_origin = [("host", "127.0.0.1:3000"), ("origin", "null")];
@@ -719,12 +728,17 @@ mod tests {
 
     #[test]
     fn non_loopback_bind_needs_a_token() {
-        let e = HttpOptions::from_args("0.0.0.0:0", None).unwrap_err().to_string();
+        let e = HttpOptions::from_args("0.0.0.0:0", None)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(TOKEN_ENV), "{e}");
         assert!(HttpOptions::from_args("0.0.0.0:0", Some("t".into())).is_ok());
         assert!(HttpOptions::from_args("127.0.0.1:0", None).is_ok());
         assert!(HttpOptions::from_args("nonsense", None).is_err());
-        let dbg = format!("{:?}", HttpOptions::from_args("0.0.0.0:0", Some("hidden".into())).unwrap());
+        let dbg = format!(
+            "{:?}",
+            HttpOptions::from_args("0.0.0.0:0", Some("hidden".into())).unwrap()
+        );
         assert!(!dbg.contains("hidden"), "{dbg}");
     }
 

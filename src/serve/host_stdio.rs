@@ -186,7 +186,10 @@ mod tests {
 
     #[test]
     fn parse_splits_batches_and_reports_junk() {
-        assert_eq!(parse_line(b" {\"a\":1}\r").unwrap(), vec![serde_json::json!({"a":1})]);
+        assert_eq!(
+            parse_line(b" {\"a\":1}\r").unwrap(),
+            vec![serde_json::json!({"a":1})]
+        );
         assert_eq!(parse_line(b"[1,2]").unwrap().len(), 2);
         assert!(parse_line(b"").unwrap().is_empty());
         let e = parse_line(b"{nope").unwrap_err();

@@ -43,7 +43,9 @@ enum Kind {
     Initialize,
     ToolsList,
     ResourcesList,
-    ToolsCall { tool: String },
+    ToolsCall {
+        tool: String,
+    },
     /// Our own `initialize`, replayed to a restarted upstream; never reaches the host.
     ReplayInit,
 }
@@ -241,7 +243,9 @@ impl Router {
                         Some(json!({}))
                     };
                     if let Some(result) = result {
-                        out.push(Out::Host(json!({"jsonrpc": "2.0", "id": id, "result": result})));
+                        out.push(Out::Host(
+                            json!({"jsonrpc": "2.0", "id": id, "result": result}),
+                        ));
                         return;
                     }
                 }
@@ -604,7 +608,10 @@ impl Router {
         };
         if p.kind == Kind::ReplayInit {
             self.link = Link::Up;
-            self.fail_queue(&format!("refused initialize after a restart ({reason})"), &mut out);
+            self.fail_queue(
+                &format!("refused initialize after a restart ({reason})"),
+                &mut out,
+            );
             return out;
         }
         self.host_ids.remove(&p.host_id.to_string());
@@ -718,12 +725,7 @@ pub fn error_response(id: Value, code: i64, message: String, data: Option<Value>
 
 /// The parse-error response for a line that is not JSON.
 pub fn parse_error(detail: &str) -> Value {
-    error_response(
-        Value::Null,
-        -32700,
-        format!("parse error: {detail}"),
-        None,
-    )
+    error_response(Value::Null, -32700, format!("parse error: {detail}"), None)
 }
 
 #[cfg(test)]
@@ -826,7 +828,10 @@ mod tests {
         assert!(tools[0]["_meta"]["ui"].get("resourceUris").is_none());
         assert_eq!(tools[0]["x-unknown"], json!({"a":1}));
         assert_eq!(tools[1]["_meta"]["keep"], true);
-        assert_eq!(tools[1]["_meta"]["ui"]["resourceUri"], "ui://demo/multi/table");
+        assert_eq!(
+            tools[1]["_meta"]["ui"]["resourceUri"],
+            "ui://demo/multi/table"
+        );
         assert_eq!(
             tools[1]["_meta"]["ui"]["resourceUris"],
             json!(["ui://demo/multi/chart", "ui://demo/multi/table"])
@@ -838,7 +843,9 @@ mod tests {
         let read = host(r.from_host(json!({"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"ui://demo/single"}})));
         assert_eq!(read["id"], 3);
         assert_eq!(read["result"]["contents"][0]["mimeType"], MCP_APP_MIME);
-        let fwd = upstream(r.from_host(json!({"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"file:///x"}})));
+        let fwd = upstream(r.from_host(
+            json!({"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"file:///x"}}),
+        ));
         assert_eq!(fwd["params"]["uri"], "file:///x");
 
         // Pagination: nothing on a page with a cursor, ours on the last page.
@@ -857,7 +864,9 @@ mod tests {
 
         // No resources upstream: "method not found" becomes our list.
         let sent = upstream(r.from_host(json!({"jsonrpc":"2.0","id":7,"method":"resources/list"})));
-        let got = host(r.from_upstream(json!({"jsonrpc":"2.0","id":sent["id"],"error":{"code":-32601,"message":"nope"}})));
+        let got = host(r.from_upstream(
+            json!({"jsonrpc":"2.0","id":sent["id"],"error":{"code":-32601,"message":"nope"}}),
+        ));
         assert_eq!(got["result"]["resources"].as_array().unwrap().len(), 3);
     }
 
@@ -865,7 +874,8 @@ mod tests {
     fn client_without_ui_sees_the_upstream_exactly() {
         let (mut r, _d) = router(StalePolicy::Serve);
         with_matching_hashes(&mut r);
-        let init_result = json!({"capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}});
+        let init_result =
+            json!({"capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}});
         let init = round_trip(&mut r, plain_init(json!(1)), init_result.clone());
         assert_eq!(init["result"], init_result);
         let list = round_trip(
@@ -877,7 +887,11 @@ mod tests {
         let fwd = upstream(r.from_host(json!({"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"ui://demo/single"}})));
         assert_eq!(fwd["method"], "resources/read");
         let res = json!({"resources":[]});
-        let got = round_trip(&mut r, json!({"jsonrpc":"2.0","id":4,"method":"resources/list"}), res.clone());
+        let got = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":4,"method":"resources/list"}),
+            res.clone(),
+        );
         assert_eq!(got["result"], res);
     }
 
@@ -886,15 +900,30 @@ mod tests {
         let (mut r, _d) = router(StalePolicy::Hide);
         round_trip(&mut r, ui_init(json!(1)), json!({"capabilities":{}}));
         // The fixture's hashes ("h1", "h2") never match: every tool is stale.
-        let list = round_trip(&mut r, json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}), tools_result());
+        let list = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+            tools_result(),
+        );
         assert_eq!(list["result"], tools_result());
-        let res = round_trip(&mut r, json!({"jsonrpc":"2.0","id":3,"method":"resources/list"}), json!({"resources":[]}));
+        let res = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":3,"method":"resources/list"}),
+            json!({"resources":[]}),
+        );
         assert_eq!(res["result"]["resources"], json!([]));
 
         let (mut r, _d) = router(StalePolicy::Serve);
         round_trip(&mut r, ui_init(json!(1)), json!({"capabilities":{}}));
-        let list = round_trip(&mut r, json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}), tools_result());
-        assert_eq!(list["result"]["tools"][0]["_meta"]["ui"]["resourceUri"], "ui://demo/single");
+        let list = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+            tools_result(),
+        );
+        assert_eq!(
+            list["result"]["tools"][0]["_meta"]["ui"]["resourceUri"],
+            "ui://demo/single"
+        );
     }
 
     #[test]
@@ -904,7 +933,11 @@ mod tests {
         round_trip(&mut r, ui_init(json!(1)), json!({"capabilities":{}}));
         let mut tools = tools_result();
         tools["tools"][0]["_meta"] = json!({"ui":{"resourceUri":"ui://theirs/x"}});
-        let list = round_trip(&mut r, json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}), tools.clone());
+        let list = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+            tools.clone(),
+        );
         assert_eq!(list["result"]["tools"][0], tools["tools"][0]);
     }
 
@@ -918,10 +951,19 @@ mod tests {
         assert_eq!(round_trip(&mut r, call("multi"), ok.clone())["result"], ok);
         let bad = json!({"content":[],"_meta":{"ui":{"resourceUri":"ui://evil/x"},"ui/resourceUri":"ui://evil/x"}});
         let got = round_trip(&mut r, call("multi"), bad);
-        assert_eq!(got["result"]["_meta"]["ui"]["resourceUri"], "ui://demo/multi/table");
-        assert_eq!(got["result"]["_meta"]["ui/resourceUri"], "ui://demo/multi/table");
+        assert_eq!(
+            got["result"]["_meta"]["ui"]["resourceUri"],
+            "ui://demo/multi/table"
+        );
+        assert_eq!(
+            got["result"]["_meta"]["ui/resourceUri"],
+            "ui://demo/multi/table"
+        );
         let other = json!({"content":[{"type":"future","x":1}],"structuredContent":{"a":1}});
-        assert_eq!(round_trip(&mut r, call("plain"), other.clone())["result"], other);
+        assert_eq!(
+            round_trip(&mut r, call("plain"), other.clone())["result"],
+            other
+        );
     }
 
     #[test]
@@ -933,19 +975,26 @@ mod tests {
         assert_ne!(a["id"], b["id"]);
         let dup = host(r.from_host(json!({"jsonrpc":"2.0","id":7,"method":"x"})));
         assert_eq!(dup["error"]["code"], INVALID_REQUEST);
-        let cancel = upstream(r.from_host(json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}})));
+        let cancel = upstream(r.from_host(
+            json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}),
+        ));
         assert_eq!(cancel["params"]["requestId"], b["id"]);
         let got = host(r.from_upstream(json!({"jsonrpc":"2.0","id":a["id"],"result":{"v":1}})));
         assert_eq!(got["id"], "7");
 
         // Server→client request, answered by the host.
-        let sreq = host(r.from_upstream(json!({"jsonrpc":"2.0","id":0,"method":"sampling/createMessage","params":{"m":1}})));
+        let sreq = host(r.from_upstream(
+            json!({"jsonrpc":"2.0","id":0,"method":"sampling/createMessage","params":{"m":1}}),
+        ));
         assert_eq!(sreq["params"], json!({"m":1}));
         let hid = sreq["id"].clone();
         let answer = upstream(r.from_host(json!({"jsonrpc":"2.0","id":hid,"result":{"ok":true}})));
         assert_eq!(answer["id"], 0);
         // A stray response is dropped, not forwarded.
-        assert!(r.from_host(json!({"jsonrpc":"2.0","id":hid,"result":{}})).is_empty());
+        assert!(
+            r.from_host(json!({"jsonrpc":"2.0","id":hid,"result":{}}))
+                .is_empty()
+        );
         // Notifications pass verbatim both ways.
         let n = json!({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1,"_meta":{"z":1}}});
         assert_eq!(host(r.from_upstream(n.clone())), n);
@@ -956,8 +1005,11 @@ mod tests {
         let (mut r, _d) = router(StalePolicy::Serve);
         let init = ui_init(json!(1));
         round_trip(&mut r, init.clone(), json!({"capabilities":{}}));
-        upstream(r.from_host(json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x"}})));
-        let sreq = host(r.from_upstream(json!({"jsonrpc":"2.0","id":5,"method":"elicitation/create"})));
+        upstream(r.from_host(
+            json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x"}}),
+        ));
+        let sreq =
+            host(r.from_upstream(json!({"jsonrpc":"2.0","id":5,"method":"elicitation/create"})));
         assert_eq!(r.in_flight(), 1);
         let out = r.upstream_lost("exited with status 1");
         assert_eq!(out.len(), 2);
@@ -965,26 +1017,44 @@ mod tests {
         assert_eq!(err["id"], 2);
         assert_eq!(err["error"]["code"], UPSTREAM_UNAVAILABLE);
         let m = err["error"]["message"].as_str().unwrap();
-        assert!(m.contains("`up`") && m.contains("exited with status 1") && m.contains("restarting"), "{m}");
+        assert!(
+            m.contains("`up`") && m.contains("exited with status 1") && m.contains("restarting"),
+            "{m}"
+        );
         let Out::Host(c) = &out[1] else { panic!() };
         assert_eq!(c["params"]["requestId"], sreq["id"]);
 
         // While down, requests wait; the late answer to the dead upstream's request is dropped.
-        assert!(r.from_host(json!({"jsonrpc":"2.0","id":3,"method":"tools/list"})).is_empty());
-        assert!(r.from_host(json!({"jsonrpc":"2.0","id":sreq["id"],"result":{}})).is_empty());
+        assert!(
+            r.from_host(json!({"jsonrpc":"2.0","id":3,"method":"tools/list"}))
+                .is_empty()
+        );
+        assert!(
+            r.from_host(json!({"jsonrpc":"2.0","id":sreq["id"],"result":{}}))
+                .is_empty()
+        );
         let replay = upstream(r.upstream_ready());
         assert_eq!(replay["method"], "initialize");
         assert_eq!(replay["params"], init["params"]);
-        let out = r.from_upstream(json!({"jsonrpc":"2.0","id":replay["id"],"result":{"capabilities":{}}}));
+        let out = r
+            .from_upstream(json!({"jsonrpc":"2.0","id":replay["id"],"result":{"capabilities":{}}}));
         assert_eq!(out.len(), 2, "{out:?}");
-        assert_eq!(out[0], Out::Upstream(json!({"jsonrpc":"2.0","method":"notifications/initialized"})));
-        let Out::Upstream(list) = &out[1] else { panic!() };
+        assert_eq!(
+            out[0],
+            Out::Upstream(json!({"jsonrpc":"2.0","method":"notifications/initialized"}))
+        );
+        let Out::Upstream(list) = &out[1] else {
+            panic!()
+        };
         assert_eq!(list["method"], "tools/list");
         assert_ne!(list["id"], replay["id"]);
 
         // A failed restart answers what is queued instead of holding it.
         r.upstream_lost("exited");
-        assert!(r.from_host(json!({"jsonrpc":"2.0","id":4,"method":"ping"})).is_empty());
+        assert!(
+            r.from_host(json!({"jsonrpc":"2.0","id":4,"method":"ping"}))
+                .is_empty()
+        );
         let failed = host(r.restart_failed("could not be started: not found"));
         assert_eq!(failed["id"], 4);
     }
@@ -997,7 +1067,12 @@ mod tests {
         std::thread::sleep(Duration::from_millis(5));
         let e = host(r.overdue_initialize(Duration::from_millis(1)));
         assert_eq!(e["id"], 1);
-        assert!(e["error"]["message"].as_str().unwrap().contains("did not answer initialize"));
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("did not answer initialize")
+        );
         assert_eq!(r.in_flight(), 0);
     }
 
@@ -1010,7 +1085,10 @@ mod tests {
         }
         let e = host(r.from_host(json!({"jsonrpc":"2.0","id":1})));
         assert_eq!(e["error"]["code"], INVALID_REQUEST);
-        assert!(r.from_upstream(json!({"jsonrpc":"2.0","id":"nope","result":{}})).is_empty());
+        assert!(
+            r.from_upstream(json!({"jsonrpc":"2.0","id":"nope","result":{}}))
+                .is_empty()
+        );
         assert_eq!(parse_error("x")["error"]["code"], -32700);
     }
 
@@ -1025,7 +1103,9 @@ mod tests {
         let out = r.catalog_changed(Arc::new(newer));
         assert_eq!(
             out,
-            vec![Out::Host(json!({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"ui://demo/single"}}))]
+            vec![Out::Host(
+                json!({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"ui://demo/single"}})
+            )]
         );
     }
 }

@@ -77,7 +77,12 @@ fn spawn_writer(
     tokio::spawn(async move {
         while let Some(msg) = rx.recv().await {
             let is_request = msg.get("method").is_some() && msg.get("id").is_some();
-            if is_request && !matches!(msg.get("method").and_then(Value::as_str), Some("initialize")) {
+            if is_request
+                && !matches!(
+                    msg.get("method").and_then(Value::as_str),
+                    Some("initialize")
+                )
+            {
                 let sender = sender.clone();
                 let failures = failures.clone();
                 tokio::spawn(async move {

@@ -465,7 +465,9 @@ pub(crate) mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cfg = fixture(dir.path());
         std::fs::write(cfg.out_dir.join("multi/chart.html"), "edited").unwrap();
-        let e = Catalog::load(&cfg, Strictness::Strict).unwrap_err().to_string();
+        let e = Catalog::load(&cfg, Strictness::Strict)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("chart.html") && e.contains("multi"), "{e}");
         assert!(e.contains("--allow-stale"), "{e}");
         let cat = Catalog::load(&cfg, Strictness::AllowStale).unwrap();

@@ -54,7 +54,9 @@ pub async fn run(cfg: Config, tx: watch::Sender<Arc<Catalog>>) {
                     let _ = tx.send(Arc::new(cat));
                 }
             }
-            Err(e) => tracing::warn!(target: "serve", "UI files changed but cannot be reloaded: {e}"),
+            Err(e) => {
+                tracing::warn!(target: "serve", "UI files changed but cannot be reloaded: {e}")
+            }
         }
     }
 }
