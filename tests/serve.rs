@@ -809,3 +809,42 @@ async fn print_config_is_a_claude_desktop_snippet() {
     assert!(Path::new(entry["command"].as_str().unwrap()).is_absolute());
     assert_eq!(entry["args"][0], "serve");
 }
+
+fn ui_init_line(id: u64) -> String {
+    json!({"jsonrpc":"2.0","id":id,"method":"initialize","params":{
+        "protocolVersion":"2025-06-18",
+        "capabilities":{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":[MCP_APP]}}},
+        "clientInfo":{"name":"raw","version":"1"}}})
+    .to_string()
+}
+
+#[tokio::test]
+async fn watch_reloads_changed_files_and_notifies() {
+    let ui = WeatherUi::new().await;
+    let mut raw = Raw::start(&["--config", &ui.config(), "--watch"]);
+    raw.send(&ui_init_line(1)).await;
+    let init = raw.recv().await;
+    assert_eq!(
+        init["result"]["capabilities"]["resources"]["listChanged"], true,
+        "{init}"
+    );
+    raw.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .await;
+    // Let the watcher take its first look before the edit.
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    std::fs::write(
+        ui.out_dir().join("get_current_conditions.html"),
+        "<p>edited live</p>",
+    )
+    .unwrap();
+    let note = raw.recv().await;
+    assert_eq!(note["method"], "notifications/resources/updated", "{note}");
+    assert_eq!(note["params"]["uri"], "ui://weather/get_current_conditions");
+    raw.send(
+        &json!({"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"ui://weather/get_current_conditions"}})
+            .to_string(),
+    )
+    .await;
+    let read = raw.recv().await;
+    assert_eq!(read["result"]["contents"][0]["text"], "<p>edited live</p>");
+}

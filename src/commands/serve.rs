@@ -63,8 +63,16 @@ pub fn run(cfg: &Config, args: &ServeArgs) -> anyhow::Result<ExitCode> {
         Some(addr) => Some(HttpOptions::from_args(addr, std::env::var(TOKEN_ENV).ok())?),
         None => None,
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    // One host over stdio is a single stream of messages: one thread avoids cross-thread
+    // wake-ups on every hop. HTTP serves many sessions at once.
+    let mut builder = if http.is_some() {
+        let mut b = tokio::runtime::Builder::new_multi_thread();
+        b.worker_threads(2);
+        b
+    } else {
+        tokio::runtime::Builder::new_current_thread()
+    };
+    let runtime = builder
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;

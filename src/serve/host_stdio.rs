@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use serde_json::Value;
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
 use super::router::{error_response, parse_error};
@@ -80,6 +80,42 @@ pub async fn write_lines<W: AsyncWrite + Unpin>(mut w: W, mut rx: mpsc::Unbounde
     let _ = w.flush().await;
 }
 
+// tokio's `stdin()`/`stdout()` hand every read and write to a blocking thread, which costs tens
+// of microseconds per message. When they are pipes (as hosts launch us) they are driven by the
+// reactor instead.
+
+#[cfg(unix)]
+fn pipe_stdin() -> Option<tokio::net::unix::pipe::Receiver> {
+    use std::os::fd::AsFd;
+    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    tokio::net::unix::pipe::Receiver::from_owned_fd(fd).ok()
+}
+
+#[cfg(unix)]
+fn pipe_stdout() -> Option<tokio::net::unix::pipe::Sender> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let out = std::fs::File::from(std::io::stdout().as_fd().try_clone_to_owned().ok()?);
+    let err = std::fs::File::from(std::io::stderr().as_fd().try_clone_to_owned().ok()?);
+    let (o, e) = (out.metadata().ok()?, err.metadata().ok()?);
+    // Non-blocking mode is shared by every descriptor of the pipe: if stderr is the same pipe,
+    // logging could fail with EAGAIN, so keep the blocking path then.
+    if o.dev() == e.dev() && o.ino() == e.ino() {
+        return None;
+    }
+    tokio::net::unix::pipe::Sender::from_file(out).ok()
+}
+
+#[cfg(not(unix))]
+fn pipe_stdin() -> Option<tokio::io::Stdin> {
+    None
+}
+
+#[cfg(not(unix))]
+fn pipe_stdout() -> Option<tokio::io::Stdout> {
+    None
+}
+
 /// Parses one host line into messages (a JSON-RPC batch is split); errors become responses.
 pub fn parse_line(bytes: &[u8]) -> Result<Vec<Value>, Value> {
     let text = bytes.trim_ascii();
@@ -103,9 +139,17 @@ pub async fn run(shared: Arc<Shared>) -> anyhow::Result<()> {
     })?;
     let (host_tx, host_rx) = mpsc::channel::<Value>(256);
     let (out_tx, out_rx) = mpsc::unbounded_channel::<Value>();
-    let writer = tokio::spawn(write_lines(tokio::io::stdout(), out_rx));
+    let stdout: Box<dyn AsyncWrite + Unpin + Send> = match pipe_stdout() {
+        Some(p) => Box::new(p),
+        None => Box::new(tokio::io::stdout()),
+    };
+    let stdin: Box<dyn AsyncRead + Unpin + Send> = match pipe_stdin() {
+        Some(p) => Box::new(p),
+        None => Box::new(tokio::io::stdin()),
+    };
+    let writer = tokio::spawn(write_lines(stdout, out_rx));
     let mut session = tokio::spawn(session::run(shared, conn, host_rx, out_tx.clone()));
-    let mut stdin = BufReader::with_capacity(256 * 1024, tokio::io::stdin());
+    let mut stdin = BufReader::with_capacity(256 * 1024, stdin);
     let mut session_done = false;
     loop {
         let line = tokio::select! {

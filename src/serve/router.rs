@@ -262,6 +262,7 @@ impl Router {
         if let Some(slot) = msg.get_mut("id") {
             *slot = json!(uid);
         }
+        tracing::debug!(target: "serve", id = %key, upstream_id = uid, method = %method, "request");
         self.host_ids.insert(key, uid);
         let since = (kind == Kind::Initialize).then(Instant::now);
         self.pending.insert(
@@ -340,6 +341,12 @@ impl Router {
                     return;
                 }
                 self.host_ids.remove(&p.host_id.to_string());
+                if let Some(err) = msg.get("error") {
+                    let code = err.get("code").map(ToString::to_string).unwrap_or_default();
+                    tracing::debug!(target: "serve", id = %p.host_id, upstream_id = %id, code = %code, "error response");
+                } else {
+                    tracing::debug!(target: "serve", id = %p.host_id, upstream_id = %id, "response");
+                }
                 self.rewrite_response(&p.kind, &mut msg);
                 if let Some(slot) = msg.get_mut("id") {
                     *slot = p.host_id;
@@ -583,6 +590,7 @@ impl Router {
         pending.sort_by_key(|(uid, _)| *uid);
         for (_, p) in pending {
             if p.kind != Kind::ReplayInit {
+                tracing::warn!(target: "serve", id = %p.host_id, "request failed: the upstream {reason}");
                 out.push(Out::Host(self.unavailable(p.host_id, reason)));
             }
         }
