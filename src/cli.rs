@@ -85,6 +85,8 @@ pub enum Command {
     Validate(commands::validate::ValidateArgs),
     /// Git hooks: `hook install` adds a pre-commit hook running `mcp-gen-ui check`
     Hook(commands::hook::HookArgs),
+    /// Serve the upstream with the committed UIs: the static wrapper hosts launch (stdio or HTTP)
+    Serve(commands::serve::ServeArgs),
     /// Try the generated UIs in a local browser host, calling the live upstream
     Preview(commands::preview::PreviewArgs),
 }
@@ -179,6 +181,10 @@ fn try_main() -> anyhow::Result<ExitCode> {
         Command::Inspect(args) => commands::inspect::run(&ctx, args),
         Command::Validate(args) => commands::validate::run(&ctx, args),
         Command::Hook(args) => commands::hook::run(&ctx, args),
+        Command::Serve(args) => {
+            ctx.require_server_value()?;
+            commands::serve::run(&ctx.config()?, args)
+        }
         Command::Preview(args) => commands::preview::run(&ctx, args),
     }
 }

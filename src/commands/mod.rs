@@ -10,6 +10,7 @@ pub mod inspect;
 pub mod list;
 pub mod preview;
 pub mod refine;
+pub mod serve;
 pub mod validate;
 
 use anyhow::Context as _;

@@ -1,1 +1,13 @@
-//! The static wrapper. (Owned by the serve work.)
+//! The static wrapper: a transparent MCP proxy that adds the generated UIs to an upstream server.
+//!
+//! `router` rewrites the few messages the wrapper changes, `ui_resources` holds the verified UI
+//! files in memory, `session` ties one host session to one upstream connection (restarting it
+//! when it dies), `host_stdio` / `host_http` are the two ways a host can reach us, and `watch`
+//! reloads the files for `--watch`.
+
+pub mod host_http;
+pub mod host_stdio;
+pub mod router;
+pub mod session;
+pub mod ui_resources;
+pub mod watch;

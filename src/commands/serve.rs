@@ -1,0 +1,215 @@
+//! `mcp-gen-ui serve`: run the static wrapper (stdio by default, `--http ADDR` for streamable
+//! HTTP), or print the Claude Desktop config that launches it.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use serde_json::{Value, json};
+
+use crate::config::Config;
+use crate::lock::Lock;
+use crate::mcp::{ConnectOptions, HttpTransport, UpstreamSpec};
+use crate::serve::host_http::{self, HttpOptions, TOKEN_ENV};
+use crate::serve::host_stdio::{self, MAX_MESSAGE_BYTES};
+use crate::serve::router::RouterOptions;
+use crate::serve::session::Shared;
+use crate::serve::ui_resources::{Catalog, Strictness};
+use crate::serve::watch;
+
+/// Environment variable for the log filter (tracing `EnvFilter` syntax, default `info`).
+pub const LOG_ENV: &str = "MCP_GEN_UI_LOG";
+/// Set to `json` for one JSON object per log line.
+pub const LOG_FORMAT_ENV: &str = "MCP_GEN_UI_LOG_FORMAT";
+
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ServeArgs {
+    /// Serve streamable HTTP at http://ADDR/mcp instead of stdio (e.g. 127.0.0.1:3000). A
+    /// non-loopback address needs a bearer token in MCP_GEN_UI_TOKEN.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<String>,
+    /// Reload UI files when they change and notify connected hosts.
+    #[arg(long)]
+    pub watch: bool,
+    /// Serve UI files that no longer match the lock (with a warning) instead of refusing to start.
+    #[arg(long)]
+    pub allow_stale: bool,
+    /// Print a one-line Claude Desktop config snippet that launches this wrapper, and exit.
+    #[arg(long)]
+    pub print_config: bool,
+}
+
+/// Runs `serve`. Start-up problems (config, lock, files, upstream) are errors (exit 2); once
+/// serving, upstream failures are handled by restarting it.
+pub fn run(cfg: &Config, args: &ServeArgs) -> anyhow::Result<ExitCode> {
+    if args.print_config {
+        println!("{}", desktop_config(cfg)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    init_logging();
+    let spec = cfg.upstream()?.clone();
+    let strictness = if args.allow_stale {
+        Strictness::AllowStale
+    } else {
+        Strictness::Strict
+    };
+    let catalog = Catalog::load(cfg, strictness)?;
+    for w in &catalog.warnings {
+        tracing::warn!(target: "serve", "{w}");
+    }
+    tracing::info!(target: "serve", upstream = %spec.describe(), uis = catalog.tools.len(), "starting");
+    let http = match &args.http {
+        Some(addr) => Some(HttpOptions::from_args(addr, std::env::var(TOKEN_ENV).ok())?),
+        None => None,
+    };
+    // One host over stdio is a single stream of messages: one thread avoids cross-thread
+    // wake-ups on every hop. HTTP serves many sessions at once.
+    let mut builder = if http.is_some() {
+        let mut b = tokio::runtime::Builder::new_multi_thread();
+        b.worker_threads(2);
+        b
+    } else {
+        tokio::runtime::Builder::new_current_thread()
+    };
+    let runtime = builder
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let result = runtime.block_on(serve(cfg.clone(), spec, catalog, args.watch, http));
+    // A blocked stdin read must not keep the process alive once the host is gone.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    result.map(|()| ExitCode::SUCCESS)
+}
+
+/// The async body of `serve`, also used by tests and benchmarks through the binary.
+pub async fn serve(
+    cfg: Config,
+    spec: UpstreamSpec,
+    catalog: Catalog,
+    watch_files: bool,
+    http: Option<HttpOptions>,
+) -> anyhow::Result<()> {
+    let (cat_tx, cat_rx) = tokio::sync::watch::channel(Arc::new(catalog));
+    let shared = Arc::new(Shared {
+        router: RouterOptions {
+            stale: cfg.file.serve.stale,
+            watch: watch_files,
+            upstream: spec.describe(),
+        },
+        connect: ConnectOptions {
+            forward_stderr: true,
+            stderr_prefix: "[upstream] ".into(),
+            max_message_bytes: MAX_MESSAGE_BYTES,
+            ..ConnectOptions::default()
+        },
+        spec,
+        catalog: cat_rx,
+        init_timeout: cfg.connect_timeout,
+    });
+    let watcher = watch_files.then(|| tokio::spawn(watch::run(cfg.clone(), cat_tx.clone())));
+    let result = match http {
+        Some(opts) => host_http::run(shared, opts).await,
+        None => host_stdio::run(shared).await,
+    };
+    if let Some(w) = watcher {
+        w.abort();
+    }
+    drop(cat_tx);
+    result
+}
+
+fn init_logging() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_env(LOG_ENV).unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(filter);
+    // Another command (or the CLI) may have installed a subscriber already: keep it.
+    let _ = if std::env::var(LOG_FORMAT_ENV).is_ok_and(|f| f == "json") {
+        builder.json().try_init()
+    } else {
+        builder.try_init()
+    };
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// `{"mcpServers":{"<name>":{"command":…,"args":["serve",…]}}}` on one line, with absolute
+/// paths (Claude Desktop starts servers from an unrelated directory).
+pub fn desktop_config(cfg: &Config) -> anyhow::Result<String> {
+    let exe = std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "mcp-gen-ui".into());
+    let mut args: Vec<String> = vec!["serve".into()];
+    match &cfg.path {
+        Some(p) => {
+            args.push("--config".into());
+            args.push(absolute(p).display().to_string());
+        }
+        None => {
+            args.push("--out-dir".into());
+            args.push(absolute(&cfg.out_dir).display().to_string());
+        }
+    }
+    if cfg.upstream_from_cli || cfg.path.is_none() {
+        match cfg.upstream()? {
+            UpstreamSpec::Stdio(s) => {
+                let mut words = vec![s.command.clone()];
+                words.extend(s.args.iter().cloned());
+                args.push("--server".into());
+                args.push(shell_words::join(words));
+            }
+            UpstreamSpec::Http(h) => {
+                args.push("--url".into());
+                args.push(h.url.clone());
+                if h.transport == HttpTransport::Sse {
+                    args.push("--transport".into());
+                    args.push("sse".into());
+                }
+            }
+        }
+    }
+    let name = match (&cfg.file.server_name, Lock::read(&cfg.out_dir)) {
+        (Some(n), _) => crate::model::server_slug(n),
+        (None, Ok(Some(lock))) => lock.server_name,
+        _ => "mcp-gen-ui".into(),
+    };
+    let snippet: Value = json!({"mcpServers": {name: {"command": exe, "args": args}}});
+    Ok(snippet.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Overrides;
+
+    #[test]
+    fn print_config_is_one_line_with_absolute_paths() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = Config::load(&Overrides {
+            server: Some("node server.js --flag 'a b'".into()),
+            out_dir: Some(dir.path().join("ui")),
+            ..Overrides::default()
+        })
+        .unwrap();
+        let s = desktop_config(&cfg).unwrap();
+        assert!(!s.contains('\n'));
+        let v: Value = serde_json::from_str(&s).unwrap();
+        let entry = &v["mcpServers"]["mcp-gen-ui"];
+        let args: Vec<&str> = entry["args"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap())
+            .collect();
+        assert_eq!(args[0], "serve");
+        assert!(args.contains(&"--server"));
+        assert!(args.contains(&"node server.js --flag 'a b'"));
+        let out = args[args.iter().position(|a| *a == "--out-dir").unwrap() + 1];
+        assert!(Path::new(out).is_absolute());
+    }
+}

@@ -1,0 +1,752 @@
+//! The streamable HTTP host side (`serve --http ADDR`, endpoint `/mcp`): sessions, Host/Origin
+//! checks against DNS rebinding, a body size limit, and a bearer token for non-loopback binds.
+//!
+//! Each host session gets its own upstream connection and router (`session`). What the router
+//! sends back is routed here: a response to the POST stream that carried its request, a progress
+//! notification to the stream of the request that asked for it, everything else to the session's
+//! GET stream (or, while none is open, to an open POST stream, or a bounded backlog).
+
+use std::collections::{HashMap, VecDeque};
+use std::convert::Infallible;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use axum::Router as Axum;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use futures_util::Stream;
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::router::{error_response, parse_error};
+use super::session::{self, Shared};
+
+/// The environment variable holding the bearer token.
+pub const TOKEN_ENV: &str = "MCP_GEN_UI_TOKEN";
+/// The largest request body accepted.
+pub const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
+/// Host sessions open at once; more are refused with 503 rather than exhausting the machine.
+const MAX_SESSIONS: usize = 64;
+/// Messages kept for a session that has no stream open to receive them.
+const MAX_BACKLOG: usize = 1000;
+const SESSION_HEADER: &str = "mcp-session-id";
+/// A session with no open stream and no request for this long is closed.
+const IDLE_SESSION: Duration = Duration::from_secs(30 * 60);
+
+/// How the HTTP host side is set up.
+#[derive(Clone)]
+pub struct HttpOptions {
+    pub addr: SocketAddr,
+    /// Required on every request when set (never logged).
+    pub token: Option<String>,
+    pub max_body: usize,
+}
+
+impl std::fmt::Debug for HttpOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpOptions")
+            .field("addr", &self.addr)
+            .field("token", &self.token.as_ref().map(|_| "<redacted>"))
+            .field("max_body", &self.max_body)
+            .finish()
+    }
+}
+
+impl HttpOptions {
+    /// Parses `--http ADDR` and reads the token; a non-loopback bind without a token is refused.
+    pub fn from_args(addr: &str, token: Option<String>) -> anyhow::Result<HttpOptions> {
+        let addr: SocketAddr = addr.parse().map_err(|e| {
+            anyhow::anyhow!(
+                "--http {addr}: not an IP address and port ({e}); use e.g. --http 127.0.0.1:3000"
+            )
+        })?;
+        let token = token.filter(|t| !t.is_empty());
+        if !addr.ip().is_loopback() && token.is_none() {
+            anyhow::bail!(
+                "--http {addr} binds a non-loopback address: set a bearer token in the environment \
+                 variable {TOKEN_ENV} (clients then send `Authorization: Bearer <token>`), or bind \
+                 127.0.0.1"
+            );
+        }
+        Ok(HttpOptions {
+            addr,
+            token,
+            max_body: MAX_BODY_BYTES,
+        })
+    }
+}
+
+type Sink = mpsc::UnboundedSender<Value>;
+
+#[derive(Default)]
+struct Routes {
+    /// Host request id (JSON text) → the POST stream waiting for its response.
+    by_request: HashMap<String, Sink>,
+    /// Progress token (JSON text) → host request id (JSON text).
+    by_progress: HashMap<String, String>,
+    get_stream: Option<Sink>,
+    backlog: VecDeque<Value>,
+}
+
+struct HostSession {
+    to_router: mpsc::Sender<Value>,
+    routes: Mutex<Routes>,
+    task: tokio::task::AbortHandle,
+    /// Last request seen, for reaping sessions whose host vanished without a DELETE.
+    last_seen: Mutex<Instant>,
+}
+
+impl HostSession {
+    fn touch(&self) {
+        match self.last_seen.lock() {
+            Ok(mut g) => *g = Instant::now(),
+            Err(p) => *p.into_inner() = Instant::now(),
+        }
+    }
+
+    fn idle_for(&self) -> Duration {
+        match self.last_seen.lock() {
+            Ok(g) => g.elapsed(),
+            Err(p) => p.into_inner().elapsed(),
+        }
+    }
+
+    /// Nobody is listening and nothing was asked for a long time.
+    fn abandoned(&self) -> bool {
+        let r = self.routes();
+        let listening = r.get_stream.as_ref().is_some_and(|s| !s.is_closed())
+            || r.by_request.values().any(|s| !s.is_closed());
+        drop(r);
+        !listening && self.idle_for() > IDLE_SESSION
+    }
+
+    fn routes(&self) -> MutexGuard<'_, Routes> {
+        match self.routes.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        }
+    }
+
+    /// Sends one message from the router to the right stream.
+    fn dispatch(&self, msg: Value) {
+        let mut r = self.routes();
+        let is_response = msg.get("method").is_none();
+        if is_response && let Some(id) = msg.get("id") {
+            let key = id.to_string();
+            if let Some(sink) = r.by_request.remove(&key) {
+                r.by_progress.retain(|_, req| *req != key);
+                if sink.send(msg).is_err() {
+                    tracing::warn!(target: "serve", id = %key, "the host closed the stream before its response arrived; dropped");
+                }
+                return;
+            }
+        }
+        if msg.get("method").and_then(Value::as_str) == Some("notifications/progress")
+            && let Some(token) = msg.pointer("/params/progressToken")
+            && let Some(req) = r.by_progress.get(&token.to_string())
+            && let Some(sink) = r.by_request.get(req)
+            && sink.send(msg.clone()).is_ok()
+        {
+            return;
+        }
+        if let Some(get) = &r.get_stream {
+            if get.send(msg.clone()).is_ok() {
+                return;
+            }
+            r.get_stream = None;
+        }
+        if let Some(sink) = r.by_request.values().find(|s| !s.is_closed())
+            && sink.send(msg.clone()).is_ok()
+        {
+            return;
+        }
+        if r.backlog.len() >= MAX_BACKLOG {
+            r.backlog.pop_front();
+        }
+        r.backlog.push_back(msg);
+    }
+}
+
+struct App {
+    shared: Arc<Shared>,
+    opts: HttpOptions,
+    sessions: Mutex<HashMap<String, Arc<HostSession>>>,
+}
+
+impl App {
+    fn sessions(&self) -> MutexGuard<'_, HashMap<String, Arc<HostSession>>> {
+        match self.sessions.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        }
+    }
+}
+
+/// Serves `/mcp` on `opts.addr` until Ctrl-C. Logs the bound address (port 0 picks one).
+pub async fn run(shared: Arc<Shared>, opts: HttpOptions) -> anyhow::Result<()> {
+    let listener = tokio::net::TcpListener::bind(opts.addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", opts.addr))?;
+    let local = listener.local_addr()?;
+    tracing::info!(target: "serve", "serving streamable HTTP at http://{local}/mcp");
+    eprintln!("mcp-gen-ui serve: listening on http://{local}/mcp");
+    let max_body = opts.max_body;
+    let app = Arc::new(App {
+        shared,
+        opts,
+        sessions: Mutex::new(HashMap::new()),
+    });
+    let reaper = {
+        let app = Arc::clone(&app);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                tick.tick().await;
+                let gone: Vec<(String, Arc<HostSession>)> = {
+                    let mut map = app.sessions();
+                    let ids: Vec<String> = map
+                        .iter()
+                        .filter(|(_, s)| s.abandoned())
+                        .map(|(id, _)| id.clone())
+                        .collect();
+                    ids.into_iter()
+                        .filter_map(|id| map.remove(&id).map(|s| (id, s)))
+                        .collect()
+                };
+                for (id, s) in gone {
+                    tracing::info!(target: "serve", session = %id, "closing an abandoned host session");
+                    s.task.abort();
+                }
+            }
+        })
+    };
+    let router = Axum::new()
+        .route(
+            "/mcp",
+            post(handle_post).get(handle_get).delete(handle_delete),
+        )
+        .layer(DefaultBodyLimit::max(max_body))
+        .with_state(Arc::clone(&app));
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+    reaper.abort();
+    let all: Vec<Arc<HostSession>> = app.sessions().drain().map(|(_, s)| s).collect();
+    for s in all {
+        s.task.abort();
+    }
+    Ok(())
+}
+
+fn rpc_error(status: StatusCode, id: Value, code: i64, message: String) -> Response {
+    json_response(status, &error_response(id, code, message, None))
+}
+
+fn json_response(status: StatusCode, body: &Value) -> Response {
+    let mut resp = (status, body.to_string()).into_response();
+    resp.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    resp
+}
+
+/// Host name of a `Host` header or an origin URL, without port or brackets, lowercased.
+fn host_part(s: &str) -> String {
+    let s = s.split("://").nth(1).unwrap_or(s);
+    let s = s.split('/').next().unwrap_or(s);
+    let host = if let Some(rest) = s.strip_prefix('[') {
+        rest.split(']').next().unwrap_or(rest)
+    } else {
+        s.rsplit_once(':').map(|(h, _)| h).unwrap_or(s)
+    };
+    host.to_ascii_lowercase()
+}
+
+fn is_loopback_name(host: &str) -> bool {
+    host == "localhost"
+        || host.ends_with(".localhost")
+        || host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Rejects requests a browser page could forge (DNS rebinding, cross-origin) and requests
+/// without the bearer token.
+fn check_request(opts: &HttpOptions, headers: &HeaderMap) -> Option<Response> {
+    if let Some(token) = &opts.token {
+        let given = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .unwrap_or("");
+        if !constant_time_eq(given.as_bytes(), token.as_bytes()) {
+            let mut r = rpc_error(
+                StatusCode::UNAUTHORIZED,
+                Value::Null,
+                -32001,
+                format!(
+                    "missing or wrong bearer token (send `Authorization: Bearer` with the value of {TOKEN_ENV})"
+                ),
+            );
+            r.headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            return Some(r);
+        }
+    }
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .map(host_part);
+    let loopback_bind = opts.addr.ip().is_loopback();
+    if loopback_bind {
+        let ok = host.as_deref().is_some_and(|h| {
+            is_loopback_name(h) || h.parse::<IpAddr>().is_ok_and(|ip| ip == opts.addr.ip())
+        });
+        if !ok {
+            return Some(rpc_error(
+                StatusCode::FORBIDDEN,
+                Value::Null,
+                -32001,
+                "Host header is not a loopback name: refused (DNS rebinding protection)".into(),
+            ));
+        }
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or("null");
+        let o = host_part(origin);
+        let same_host = host.as_deref().is_some_and(|h| h == o);
+        if origin == "null" || !(is_loopback_name(&o) || same_host) {
+            return Some(rpc_error(
+                StatusCode::FORBIDDEN,
+                Value::Null,
+                -32001,
+                "Origin not allowed: only loopback and same-host origins may call this server"
+                    .into(),
+            ));
+        }
+    }
+    None
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+fn session_id(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(SESSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+}
+
+fn new_session_id() -> String {
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No OS randomness: fall back to time and address entropy; ids only need uniqueness.
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        bytes = t.to_le_bytes();
+    }
+    hex::encode(bytes)
+}
+
+fn accepts_sse(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|a| a.contains("text/event-stream"))
+}
+
+async fn handle_post(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    if let Some(r) = check_request(&app.opts, &headers) {
+        return r;
+    }
+    let body = match body {
+        Ok(b) => b,
+        Err(e) => {
+            let status = e.status();
+            return rpc_error(
+                status,
+                Value::Null,
+                -32600,
+                format!(
+                    "request body refused: {} (the limit is {} bytes)",
+                    e.body_text(),
+                    app.opts.max_body
+                ),
+            );
+        }
+    };
+    let msgs: Vec<Value> = match serde_json::from_slice::<Value>(&body) {
+        Ok(Value::Array(batch)) => batch,
+        Ok(v) => vec![v],
+        Err(e) => return json_response(StatusCode::BAD_REQUEST, &parse_error(&e.to_string())),
+    };
+    let requests: Vec<Value> = msgs
+        .iter()
+        .filter(|m| m.get("method").is_some())
+        .filter_map(|m| m.get("id").cloned())
+        .collect();
+    let init_id = msgs
+        .iter()
+        .find(|m| m.get("method").and_then(Value::as_str) == Some("initialize"))
+        .and_then(|m| m.get("id").cloned());
+
+    let (session, new_id) = match session_id(&headers) {
+        Some(id) => match app.sessions().get(&id).cloned() {
+            Some(s) => (s, None),
+            None => {
+                return rpc_error(
+                    StatusCode::NOT_FOUND,
+                    Value::Null,
+                    -32001,
+                    "unknown or expired Mcp-Session-Id: start a new session with initialize".into(),
+                );
+            }
+        },
+        None => {
+            let Some(init_id) = init_id else {
+                return rpc_error(
+                    StatusCode::BAD_REQUEST,
+                    Value::Null,
+                    -32600,
+                    "missing Mcp-Session-Id header: send initialize first".into(),
+                );
+            };
+            match open_session(&app, init_id).await {
+                Ok(pair) => pair,
+                Err(r) => return r,
+            }
+        }
+    };
+
+    session.touch();
+    if requests.is_empty() {
+        for m in msgs {
+            if session.to_router.send(m).await.is_err() {
+                return rpc_error(
+                    StatusCode::NOT_FOUND,
+                    Value::Null,
+                    -32001,
+                    "the session has ended".into(),
+                );
+            }
+        }
+        return with_session_header(StatusCode::ACCEPTED.into_response(), new_id.as_deref());
+    }
+
+    let sse = accepts_sse(&headers);
+    let (tx, rx) = mpsc::unbounded_channel::<Value>();
+    {
+        let mut r = session.routes();
+        for m in &msgs {
+            let Some(id) = m.get("id") else { continue };
+            if m.get("method").is_none() {
+                continue;
+            }
+            let key = id.to_string();
+            if sse && let Some(tok) = m.pointer("/params/_meta/progressToken") {
+                r.by_progress.insert(tok.to_string(), key.clone());
+            }
+            r.by_request.insert(key, tx.clone());
+        }
+    }
+    drop(tx);
+    for m in msgs {
+        if session.to_router.send(m).await.is_err() {
+            return rpc_error(
+                StatusCode::NOT_FOUND,
+                Value::Null,
+                -32001,
+                "the session has ended".into(),
+            );
+        }
+    }
+    let expected = requests.len();
+    let resp = if sse {
+        Sse::new(event_stream(rx, expected))
+            .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+            .into_response()
+    } else {
+        let responses = collect_responses(rx, expected).await;
+        let body = if responses.len() == 1 {
+            responses.into_iter().next().unwrap_or(Value::Null)
+        } else {
+            Value::Array(responses)
+        };
+        json_response(StatusCode::OK, &body)
+    };
+    with_session_header(resp, new_id.as_deref())
+}
+
+fn with_session_header(mut resp: Response, id: Option<&str>) -> Response {
+    if let Some(id) = id
+        && let Ok(v) = HeaderValue::from_str(id)
+    {
+        resp.headers_mut().insert(SESSION_HEADER, v);
+    }
+    resp
+}
+
+async fn open_session(
+    app: &Arc<App>,
+    init_id: Value,
+) -> Result<(Arc<HostSession>, Option<String>), Response> {
+    if app.sessions().len() >= MAX_SESSIONS {
+        return Err(rpc_error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            init_id,
+            -32001,
+            format!("too many open sessions ({MAX_SESSIONS}): close some (HTTP DELETE) and retry"),
+        ));
+    }
+    let conn = match app.shared.connect().await {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::error!(target: "serve", upstream = %app.shared.router.upstream, "cannot start the upstream: {e}");
+            return Err(rpc_error(
+                StatusCode::BAD_GATEWAY,
+                init_id,
+                -32000,
+                format!(
+                    "cannot start the upstream MCP server {}: {e}",
+                    app.shared.router.upstream
+                ),
+            ));
+        }
+    };
+    let id = new_session_id();
+    let (to_router, from_host) = mpsc::channel::<Value>(256);
+    let (to_host, mut from_router) = mpsc::unbounded_channel::<Value>();
+    let shared = Arc::clone(&app.shared);
+    let (handle_tx, handle_rx) = tokio::sync::oneshot::channel::<Arc<HostSession>>();
+    let sid = id.clone();
+    let app2 = Arc::clone(app);
+    let task = tokio::spawn(async move {
+        let Ok(host) = handle_rx.await else { return };
+        let dispatcher = async {
+            while let Some(msg) = from_router.recv().await {
+                host.dispatch(msg);
+            }
+        };
+        let span = tracing::info_span!("session", id = %sid);
+        let _entered = span.enter();
+        tracing::info!(target: "serve", "host session opened");
+        drop(_entered);
+        tokio::join!(session::run(shared, conn, from_host, to_host), dispatcher);
+        app2.sessions().remove(&sid);
+        tracing::info!(target: "serve", session = %sid, "host session closed");
+    });
+    let host = Arc::new(HostSession {
+        to_router,
+        routes: Mutex::new(Routes::default()),
+        task: task.abort_handle(),
+        last_seen: Mutex::new(Instant::now()),
+    });
+    let _ = handle_tx.send(Arc::clone(&host));
+    app.sessions().insert(id.clone(), Arc::clone(&host));
+    Ok((host, Some(id)))
+}
+
+fn event_stream(
+    rx: mpsc::UnboundedReceiver<Value>,
+    expected: usize,
+) -> impl Stream<Item = Result<Event, Infallible>> {
+    futures_util::stream::unfold((rx, expected), |(mut rx, remaining)| async move {
+        if remaining == 0 {
+            return None;
+        }
+        let msg = rx.recv().await?;
+        let is_response = msg.get("method").is_none();
+        let left = if is_response {
+            remaining.saturating_sub(1)
+        } else {
+            remaining
+        };
+        let ev = Event::default().event("message").data(msg.to_string());
+        Some((Ok(ev), (rx, left)))
+    })
+}
+
+async fn collect_responses(mut rx: mpsc::UnboundedReceiver<Value>, expected: usize) -> Vec<Value> {
+    let mut out = Vec::with_capacity(expected);
+    while out.len() < expected {
+        let Some(msg) = rx.recv().await else { break };
+        if msg.get("method").is_none() {
+            out.push(msg);
+        }
+    }
+    out
+}
+
+async fn handle_get(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    if let Some(r) = check_request(&app.opts, &headers) {
+        return r;
+    }
+    if !accepts_sse(&headers) {
+        return rpc_error(
+            StatusCode::NOT_ACCEPTABLE,
+            Value::Null,
+            -32600,
+            "GET /mcp opens an event stream: send `Accept: text/event-stream`".into(),
+        );
+    }
+    let Some(id) = session_id(&headers) else {
+        return rpc_error(
+            StatusCode::BAD_REQUEST,
+            Value::Null,
+            -32600,
+            "missing Mcp-Session-Id header".into(),
+        );
+    };
+    let Some(session) = app.sessions().get(&id).cloned() else {
+        return rpc_error(
+            StatusCode::NOT_FOUND,
+            Value::Null,
+            -32001,
+            "unknown or expired Mcp-Session-Id".into(),
+        );
+    };
+    let (tx, rx) = mpsc::unbounded_channel::<Value>();
+    {
+        let mut r = session.routes();
+        for m in r.backlog.drain(..) {
+            let _ = tx.send(m);
+        }
+        r.get_stream = Some(tx);
+    }
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        let msg = rx.recv().await?;
+        Some((
+            Ok::<_, Infallible>(Event::default().event("message").data(msg.to_string())),
+            rx,
+        ))
+    });
+    Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response()
+}
+
+async fn handle_delete(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    if let Some(r) = check_request(&app.opts, &headers) {
+        return r;
+    }
+    let Some(id) = session_id(&headers) else {
+        return rpc_error(
+            StatusCode::BAD_REQUEST,
+            Value::Null,
+            -32600,
+            "missing Mcp-Session-Id header".into(),
+        );
+    };
+    let removed = app.sessions().remove(&id);
+    match removed {
+        Some(s) => {
+            // Aborting drops the upstream's closer, which stops the child (or DELETEs the
+            // upstream's HTTP session).
+            s.task.abort();
+            StatusCode::OK.into_response()
+        }
+        None => rpc_error(
+            StatusCode::NOT_FOUND,
+            Value::Null,
+            -32001,
+            "unknown or expired Mcp-Session-Id".into(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(addr: &str, token: Option<&str>) -> HttpOptions {
+        HttpOptions {
+            addr: addr.parse().unwrap(),
+            token: token.map(String::from),
+            max_body: 10,
+        }
+    }
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(*k, HeaderValue::from_str(v).unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn host_and_origin_checks() {
+        let o = opts("127.0.0.1:3000", None);
+        assert!(check_request(&o, &headers(&[("host", "127.0.0.1:3000")])).is_none());
+        assert!(check_request(&o, &headers(&[("host", "localhost:3000")])).is_none());
+        assert!(check_request(&o, &headers(&[("host", "[::1]:3000")])).is_none());
+        assert!(check_request(&o, &headers(&[("host", "evil.example:3000")])).is_some());
+        assert!(check_request(&o, &headers(&[])).is_some());
+        let ok_origin = [
+            ("host", "127.0.0.1:3000"),
+            ("origin", "http://localhost:6274"),
+        ];
+        assert!(check_request(&o, &headers(&ok_origin)).is_none());
+        let bad_origin = [
+            ("host", "127.0.0.1:3000"),
+            ("origin", "https://evil.example"),
+        ];
+        let r = check_request(&o, &headers(&bad_origin)).unwrap();
+        assert_eq!(r.status(), StatusCode::FORBIDDEN);
+        let null_origin = [("host", "127.0.0.1:3000"), ("origin", "null")];
+        assert!(check_request(&o, &headers(&null_origin)).is_some());
+    }
+
+    #[test]
+    fn token_is_required_when_set() {
+        let o = opts("0.0.0.0:3000", Some("s3cret"));
+        let r = check_request(&o, &headers(&[("host", "10.0.0.1:3000")])).unwrap();
+        assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+        let wrong = [("host", "h"), ("authorization", "Bearer nope")];
+        assert!(check_request(&o, &headers(&wrong)).is_some());
+        let right = [("host", "h"), ("authorization", "Bearer s3cret")];
+        assert!(check_request(&o, &headers(&right)).is_none());
+    }
+
+    #[test]
+    fn non_loopback_bind_needs_a_token() {
+        let e = HttpOptions::from_args("0.0.0.0:0", None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(TOKEN_ENV), "{e}");
+        assert!(HttpOptions::from_args("0.0.0.0:0", Some("t".into())).is_ok());
+        assert!(HttpOptions::from_args("127.0.0.1:0", None).is_ok());
+        assert!(HttpOptions::from_args("nonsense", None).is_err());
+        let dbg = format!(
+            "{:?}",
+            HttpOptions::from_args("0.0.0.0:0", Some("hidden".into())).unwrap()
+        );
+        assert!(!dbg.contains("hidden"), "{dbg}");
+    }
+
+    #[test]
+    fn host_part_parses_forms() {
+        assert_eq!(host_part("127.0.0.1:80"), "127.0.0.1");
+        assert_eq!(host_part("[::1]:80"), "::1");
+        assert_eq!(host_part("http://LOCALHOST:1/x"), "localhost");
+        assert_eq!(host_part("example.com"), "example.com");
+    }
+}

@@ -1,0 +1,253 @@
+//! The stdio host side (what Claude Desktop launches): newline-delimited JSON-RPC on stdin and
+//! stdout, nothing else on stdout, and exit as soon as stdin closes.
+
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use serde_json::Value;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+
+use super::router::{error_response, parse_error};
+use super::session::{self, Shared};
+
+/// The largest message accepted from the host; a 10 MB tool argument must pass.
+pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
+
+/// One line read from the host.
+#[derive(Debug, PartialEq)]
+pub enum Line {
+    Text(Vec<u8>),
+    /// Longer than the limit; skipped without keeping it (its length so far).
+    TooLarge(usize),
+}
+
+/// Reads one `\n`-terminated line of at most `max` bytes; `None` at end of input. An over-long
+/// line is consumed to its end but never buffered whole, so a hostile host cannot exhaust memory.
+pub async fn read_line<R: AsyncBufRead + Unpin>(
+    r: &mut R,
+    max: usize,
+) -> std::io::Result<Option<Line>> {
+    let mut buf = Vec::new();
+    let mut skipped = 0usize;
+    loop {
+        let avail = r.fill_buf().await?;
+        if avail.is_empty() {
+            return Ok(match (skipped, buf.is_empty()) {
+                (0, true) => None,
+                (0, false) => Some(Line::Text(buf)),
+                (n, _) => Some(Line::TooLarge(n)),
+            });
+        }
+        let (chunk, done) = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => (&avail[..i], Some(i + 1)),
+            None => (avail, None),
+        };
+        if skipped > 0 || buf.len() + chunk.len() > max {
+            skipped += buf.len() + chunk.len();
+            buf = Vec::new();
+        } else {
+            buf.extend_from_slice(chunk);
+        }
+        let used = done.unwrap_or(avail.len());
+        r.consume(used);
+        if done.is_some() {
+            return Ok(Some(if skipped > 0 {
+                Line::TooLarge(skipped)
+            } else {
+                Line::Text(buf)
+            }));
+        }
+    }
+}
+
+/// Writes each message as one line, flushing when no more are waiting.
+pub async fn write_lines<W: AsyncWrite + Unpin>(mut w: W, mut rx: mpsc::UnboundedReceiver<Value>) {
+    let mut line = Vec::with_capacity(4096);
+    while let Some(msg) = rx.recv().await {
+        line.clear();
+        if serde_json::to_writer(&mut line, &msg).is_err() {
+            continue;
+        }
+        line.push(b'\n');
+        if w.write_all(&line).await.is_err() {
+            return;
+        }
+        if rx.is_empty() && w.flush().await.is_err() {
+            return;
+        }
+    }
+    let _ = w.flush().await;
+}
+
+// tokio's `stdin()`/`stdout()` hand every read and write to a blocking thread, which costs tens
+// of microseconds per message. When they are pipes (as hosts launch us) they are driven by the
+// reactor instead.
+
+#[cfg(unix)]
+fn pipe_stdin() -> Option<tokio::net::unix::pipe::Receiver> {
+    use std::os::fd::AsFd;
+    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    tokio::net::unix::pipe::Receiver::from_owned_fd(fd).ok()
+}
+
+#[cfg(unix)]
+fn pipe_stdout() -> Option<tokio::net::unix::pipe::Sender> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let out = std::fs::File::from(std::io::stdout().as_fd().try_clone_to_owned().ok()?);
+    let err = std::fs::File::from(std::io::stderr().as_fd().try_clone_to_owned().ok()?);
+    let (o, e) = (out.metadata().ok()?, err.metadata().ok()?);
+    // Non-blocking mode is shared by every descriptor of the pipe: if stderr is the same pipe,
+    // logging could fail with EAGAIN, so keep the blocking path then.
+    if o.dev() == e.dev() && o.ino() == e.ino() {
+        return None;
+    }
+    tokio::net::unix::pipe::Sender::from_file(out).ok()
+}
+
+#[cfg(not(unix))]
+fn pipe_stdin() -> Option<tokio::io::Stdin> {
+    None
+}
+
+#[cfg(not(unix))]
+fn pipe_stdout() -> Option<tokio::io::Stdout> {
+    None
+}
+
+/// Parses one host line into messages (a JSON-RPC batch is split); errors become responses.
+pub fn parse_line(bytes: &[u8]) -> Result<Vec<Value>, Value> {
+    let text = bytes.trim_ascii();
+    if text.is_empty() {
+        return Ok(Vec::new());
+    }
+    match serde_json::from_slice::<Value>(text) {
+        Ok(Value::Array(batch)) => Ok(batch),
+        Ok(v) => Ok(vec![v]),
+        Err(e) => Err(parse_error(&e.to_string())),
+    }
+}
+
+/// Serves one host on stdin/stdout until stdin closes.
+pub async fn run(shared: Arc<Shared>) -> anyhow::Result<()> {
+    let conn = shared.connect().await.with_context(|| {
+        format!(
+            "cannot start the upstream MCP server {} (check [upstream] in the config or --server)",
+            shared.router.upstream
+        )
+    })?;
+    let (host_tx, host_rx) = mpsc::channel::<Value>(256);
+    let (out_tx, out_rx) = mpsc::unbounded_channel::<Value>();
+    let stdout: Box<dyn AsyncWrite + Unpin + Send> = match pipe_stdout() {
+        Some(p) => Box::new(p),
+        None => Box::new(tokio::io::stdout()),
+    };
+    let stdin: Box<dyn AsyncRead + Unpin + Send> = match pipe_stdin() {
+        Some(p) => Box::new(p),
+        None => Box::new(tokio::io::stdin()),
+    };
+    let writer = tokio::spawn(write_lines(stdout, out_rx));
+    let mut session = tokio::spawn(session::run(shared, conn, host_rx, out_tx.clone()));
+    let mut stdin = BufReader::with_capacity(256 * 1024, stdin);
+    let mut session_done = false;
+    loop {
+        let line = tokio::select! {
+            line = read_line(&mut stdin, MAX_MESSAGE_BYTES) => line,
+            _ = &mut session => { session_done = true; break; }
+        };
+        match line {
+            Ok(None) => {
+                tracing::info!(target: "serve", "stdin closed: shutting down");
+                break;
+            }
+            Ok(Some(Line::Text(bytes))) => match parse_line(&bytes) {
+                Ok(msgs) => {
+                    for m in msgs {
+                        if host_tx.send(m).await.is_err() {
+                            break;
+                        }
+                    }
+                }
+                Err(resp) => {
+                    tracing::warn!(target: "serve", "host sent a line that is not JSON");
+                    let _ = out_tx.send(resp);
+                }
+            },
+            Ok(Some(Line::TooLarge(n))) => {
+                tracing::warn!(target: "serve", bytes = n, "host sent an over-long message; skipped");
+                let _ = out_tx.send(error_response(
+                    Value::Null,
+                    -32600,
+                    format!(
+                        "message of {n} bytes is larger than the {MAX_MESSAGE_BYTES}-byte limit; it was skipped"
+                    ),
+                    None,
+                ));
+            }
+            Err(e) => {
+                tracing::error!(target: "serve", "reading stdin failed: {e}");
+                break;
+            }
+        }
+    }
+    drop(host_tx);
+    if !session_done {
+        let _ = session.await;
+    }
+    drop(out_tx);
+    let _ = writer.await;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn lines(input: &[u8], max: usize) -> Vec<Line> {
+        let mut r = BufReader::with_capacity(4, input);
+        let mut out = Vec::new();
+        while let Some(l) = read_line(&mut r, max).await.unwrap() {
+            out.push(l);
+        }
+        out
+    }
+
+    #[tokio::test]
+    async fn lines_are_bounded() {
+        let got = lines(b"ab\n0123456789\ncd", 5).await;
+        assert_eq!(
+            got,
+            vec![
+                Line::Text(b"ab".to_vec()),
+                Line::TooLarge(10),
+                Line::Text(b"cd".to_vec())
+            ]
+        );
+        assert_eq!(lines(b"", 5).await, vec![]);
+        assert_eq!(lines(b"\n", 5).await, vec![Line::Text(vec![])]);
+    }
+
+    #[test]
+    fn parse_splits_batches_and_reports_junk() {
+        assert_eq!(
+            parse_line(b" {\"a\":1}\r").unwrap(),
+            vec![serde_json::json!({"a":1})]
+        );
+        assert_eq!(parse_line(b"[1,2]").unwrap().len(), 2);
+        assert!(parse_line(b"").unwrap().is_empty());
+        let e = parse_line(b"{nope").unwrap_err();
+        assert_eq!(e["error"]["code"], -32700);
+    }
+
+    #[tokio::test]
+    async fn writer_emits_one_line_per_message() {
+        let (tx, rx) = mpsc::unbounded_channel();
+        tx.send(serde_json::json!({"a":"x\ny"})).unwrap();
+        tx.send(serde_json::json!(2)).unwrap();
+        drop(tx);
+        let mut buf = Vec::new();
+        write_lines(&mut buf, rx).await;
+        assert_eq!(buf, b"{\"a\":\"x\\ny\"}\n2\n");
+    }
+}

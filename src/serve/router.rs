@@ -1,0 +1,1119 @@
+//! The message router of one host session: raw JSON-RPC in, raw JSON-RPC out.
+//!
+//! It understands only what the wrapper changes (`initialize`, `tools/list`, `resources/list`,
+//! `resources/read`, tool results) and forwards everything else verbatim. Request ids are mapped
+//! in both directions so that ids can never clash: host requests get fresh upstream ids (our own
+//! replayed `initialize` lives in the same space), and upstream requests get fresh host-facing ids
+//! (a restarted upstream reuses ids its predecessor had in flight). It does no I/O: the session
+//! feeds it messages and carries out the `Out`s it returns, which keeps it unit-testable.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value, json};
+
+use super::ui_resources::{Catalog, MCP_APP_MIME};
+use crate::config::StalePolicy;
+use crate::model::{HASHED_FIELDS, Tool};
+
+/// The capability a UI-capable client advertises.
+pub const UI_EXTENSION: &str = "io.modelcontextprotocol/ui";
+
+/// JSON-RPC error code for "the upstream is down and being restarted" (implementation range).
+pub const UPSTREAM_UNAVAILABLE: i64 = -32000;
+const INVALID_REQUEST: i64 = -32600;
+const METHOD_NOT_FOUND: i64 = -32601;
+const INTERNAL_ERROR: i64 = -32603;
+
+/// Upper bound on messages held while the upstream restarts; past it requests fail at once.
+const MAX_QUEUED: usize = 1000;
+
+/// Where a message produced by the router goes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Out {
+    Host(Value),
+    Upstream(Value),
+}
+
+/// What the wrapper does to the response of a forwarded request.
+#[derive(Debug, Clone, PartialEq)]
+enum Kind {
+    Plain,
+    Initialize,
+    ToolsList,
+    ResourcesList,
+    ToolsCall {
+        tool: String,
+    },
+    /// Our own `initialize`, replayed to a restarted upstream; never reaches the host.
+    ReplayInit,
+}
+
+#[derive(Debug)]
+struct Pending {
+    host_id: Value,
+    kind: Kind,
+    /// When an `initialize` was sent: an upstream that never answers it is reported.
+    since: Option<Instant>,
+}
+
+#[derive(Debug, PartialEq)]
+enum Link {
+    /// No upstream yet (starting or restarting): messages wait in `queue`.
+    Down,
+    /// Our replayed `initialize` is in flight: messages wait in `queue`.
+    Replaying,
+    Up,
+}
+
+/// Settings fixed for the life of a session.
+#[derive(Debug, Clone)]
+pub struct RouterOptions {
+    pub stale: StalePolicy,
+    /// `--watch`: the `resources` capability we add says `listChanged`.
+    pub watch: bool,
+    /// `spec.describe()` of the upstream, for error messages.
+    pub upstream: String,
+}
+
+pub struct Router {
+    opts: RouterOptions,
+    catalog: Arc<Catalog>,
+    /// The host advertised the MCP Apps extension: only then does it see UI changes.
+    ui: bool,
+    /// The host's `initialize` params, replayed to a restarted upstream.
+    init_params: Option<Value>,
+    next_upstream_id: u64,
+    next_host_id: u64,
+    /// Upstream id → the host request it carries.
+    pending: HashMap<u64, Pending>,
+    /// Host id (as JSON text) → upstream id, for `notifications/cancelled` and duplicate ids.
+    host_ids: HashMap<String, u64>,
+    /// Host-facing id → the upstream's own id of a server→client request.
+    server_requests: HashMap<u64, Value>,
+    /// Upstream id (as JSON text) → host-facing id, for cancellations sent by the upstream.
+    server_ids: HashMap<String, u64>,
+    link: Link,
+    queue: Vec<Value>,
+    /// Tools hidden because they are stale and `stale = "hide"`.
+    hidden: BTreeSet<String>,
+    warned_stale: BTreeSet<String>,
+}
+
+impl Router {
+    pub fn new(opts: RouterOptions, catalog: Arc<Catalog>) -> Router {
+        Router {
+            opts,
+            catalog,
+            ui: false,
+            init_params: None,
+            next_upstream_id: 1,
+            next_host_id: 1,
+            pending: HashMap::new(),
+            host_ids: HashMap::new(),
+            server_requests: HashMap::new(),
+            server_ids: HashMap::new(),
+            link: Link::Down,
+            queue: Vec::new(),
+            hidden: BTreeSet::new(),
+            warned_stale: BTreeSet::new(),
+        }
+    }
+
+    /// Whether the host advertised the MCP Apps extension in `initialize`.
+    pub fn ui_enabled(&self) -> bool {
+        self.ui
+    }
+
+    /// Host requests still waiting for the upstream.
+    pub fn in_flight(&self) -> usize {
+        self.pending
+            .values()
+            .filter(|p| p.kind != Kind::ReplayInit)
+            .count()
+    }
+
+    /// A message from the host.
+    pub fn from_host(&mut self, msg: Value) -> Vec<Out> {
+        let mut out = Vec::new();
+        self.host_message(msg, &mut out);
+        out
+    }
+
+    fn host_message(&mut self, mut msg: Value, out: &mut Vec<Out>) {
+        let Some(obj) = msg.as_object() else {
+            tracing::warn!(target: "serve", "host sent a message that is not a JSON object");
+            out.push(Out::Host(error_response(
+                Value::Null,
+                INVALID_REQUEST,
+                "invalid JSON-RPC message: expected an object".into(),
+                None,
+            )));
+            return;
+        };
+        let method = obj.get("method").and_then(Value::as_str).map(str::to_owned);
+        let id = obj.get("id").cloned();
+        match (method, id) {
+            (Some(method), Some(id)) => self.host_request(msg, method, id, out),
+            (Some(method), None) => {
+                if self.link != Link::Up {
+                    self.enqueue(msg, out);
+                    return;
+                }
+                if method == "notifications/cancelled" {
+                    // The host names its own id; the upstream only knows ours.
+                    let key = msg
+                        .pointer("/params/requestId")
+                        .map(Value::to_string)
+                        .unwrap_or_default();
+                    let Some(uid) = self.host_ids.get(&key).copied() else {
+                        tracing::debug!(target: "serve", request = %key, "cancellation of a request that is no longer in flight");
+                        return;
+                    };
+                    if let Some(p) = msg.pointer_mut("/params/requestId") {
+                        *p = json!(uid);
+                    }
+                }
+                out.push(Out::Upstream(msg));
+            }
+            (None, Some(id)) if obj.contains_key("result") || obj.contains_key("error") => {
+                // The host answers a server→client request (sampling, elicitation, roots, ping).
+                let Some(upstream_id) = id.as_u64().and_then(|h| self.server_requests.remove(&h))
+                else {
+                    tracing::warn!(target: "serve", id = %id, "host answered a request the upstream is no longer waiting for (it restarted or never asked); dropped");
+                    return;
+                };
+                self.server_ids.remove(&upstream_id.to_string());
+                if let Some(slot) = msg.get_mut("id") {
+                    *slot = upstream_id;
+                }
+                out.push(Out::Upstream(msg));
+            }
+            (None, id) => {
+                tracing::warn!(target: "serve", "host sent a JSON-RPC message with neither a method nor a result");
+                if let Some(id) = id {
+                    out.push(Out::Host(error_response(
+                        id,
+                        INVALID_REQUEST,
+                        "invalid JSON-RPC message: no `method`, `result` or `error`".into(),
+                        None,
+                    )));
+                }
+            }
+        }
+    }
+
+    fn host_request(&mut self, mut msg: Value, method: String, id: Value, out: &mut Vec<Out>) {
+        let key = id.to_string();
+        if self.host_ids.contains_key(&key) {
+            out.push(Out::Host(error_response(
+                id,
+                INVALID_REQUEST,
+                format!("request id {key} is already in use by a request in flight"),
+                None,
+            )));
+            return;
+        }
+        let kind = match method.as_str() {
+            "initialize" => {
+                let params = msg.get("params").cloned().unwrap_or(Value::Null);
+                self.ui = advertises_ui(&params);
+                self.init_params = Some(params);
+                tracing::info!(target: "serve", ui = self.ui, "host initialize");
+                Kind::Initialize
+            }
+            "tools/list" => Kind::ToolsList,
+            "resources/list" => Kind::ResourcesList,
+            "tools/call" => Kind::ToolsCall {
+                tool: msg
+                    .pointer("/params/name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+            },
+            "resources/read" | "resources/subscribe" | "resources/unsubscribe" if self.ui => {
+                let uri = msg.pointer("/params/uri").and_then(Value::as_str);
+                if let Some(uri) = uri
+                    && self.catalog.owns(uri)
+                {
+                    let result = if method == "resources/read" {
+                        self.catalog.read(uri)
+                    } else {
+                        Some(json!({}))
+                    };
+                    if let Some(result) = result {
+                        out.push(Out::Host(
+                            json!({"jsonrpc": "2.0", "id": id, "result": result}),
+                        ));
+                        return;
+                    }
+                }
+                Kind::Plain
+            }
+            _ => Kind::Plain,
+        };
+        if self.link != Link::Up {
+            self.enqueue(msg, out);
+            return;
+        }
+        let uid = self.next_upstream_id;
+        self.next_upstream_id += 1;
+        if let Some(slot) = msg.get_mut("id") {
+            *slot = json!(uid);
+        }
+        tracing::debug!(target: "serve", id = %key, upstream_id = uid, method = %method, "request");
+        self.host_ids.insert(key, uid);
+        let since = (kind == Kind::Initialize).then(Instant::now);
+        self.pending.insert(
+            uid,
+            Pending {
+                host_id: id,
+                kind,
+                since,
+            },
+        );
+        out.push(Out::Upstream(msg));
+    }
+
+    fn enqueue(&mut self, msg: Value, out: &mut Vec<Out>) {
+        if self.queue.len() >= MAX_QUEUED {
+            if let Some(id) = msg.get("id").cloned()
+                && msg.get("method").is_some()
+            {
+                out.push(Out::Host(self.unavailable(id, "is restarting")));
+            }
+            return;
+        }
+        self.queue.push(msg);
+    }
+
+    /// A message from the upstream.
+    pub fn from_upstream(&mut self, msg: Value) -> Vec<Out> {
+        let mut out = Vec::new();
+        self.upstream_message(msg, &mut out);
+        out
+    }
+
+    fn upstream_message(&mut self, mut msg: Value, out: &mut Vec<Out>) {
+        let Some(obj) = msg.as_object() else {
+            tracing::warn!(target: "serve", "upstream sent a message that is not a JSON object; dropped");
+            return;
+        };
+        let has_method = obj.get("method").is_some_and(Value::is_string);
+        let id = obj.get("id").cloned();
+        match (has_method, id) {
+            (true, Some(upstream_id)) => {
+                // A server→client request: give it an id the host has never seen from us.
+                let hid = self.next_host_id;
+                self.next_host_id += 1;
+                self.server_ids.insert(upstream_id.to_string(), hid);
+                self.server_requests.insert(hid, upstream_id);
+                if let Some(slot) = msg.get_mut("id") {
+                    *slot = json!(hid);
+                }
+                out.push(Out::Host(msg));
+            }
+            (true, None) => {
+                let method = obj.get("method").and_then(Value::as_str).unwrap_or("");
+                if method == "notifications/cancelled" {
+                    let key = msg
+                        .pointer("/params/requestId")
+                        .map(Value::to_string)
+                        .unwrap_or_default();
+                    let Some(hid) = self.server_ids.remove(&key) else {
+                        return;
+                    };
+                    self.server_requests.remove(&hid);
+                    if let Some(p) = msg.pointer_mut("/params/requestId") {
+                        *p = json!(hid);
+                    }
+                }
+                out.push(Out::Host(msg));
+            }
+            (false, Some(id)) if obj.contains_key("result") || obj.contains_key("error") => {
+                let Some(p) = id.as_u64().and_then(|u| self.pending.remove(&u)) else {
+                    tracing::warn!(target: "serve", id = %id, "upstream answered a request id that is not in flight; dropped");
+                    return;
+                };
+                if p.kind == Kind::ReplayInit {
+                    self.replayed_init_done(&msg, out);
+                    return;
+                }
+                self.host_ids.remove(&p.host_id.to_string());
+                if let Some(err) = msg.get("error") {
+                    let code = err.get("code").map(ToString::to_string).unwrap_or_default();
+                    tracing::debug!(target: "serve", id = %p.host_id, upstream_id = %id, code = %code, "error response");
+                } else {
+                    tracing::debug!(target: "serve", id = %p.host_id, upstream_id = %id, "response");
+                }
+                self.rewrite_response(&p.kind, &mut msg);
+                if let Some(slot) = msg.get_mut("id") {
+                    *slot = p.host_id;
+                }
+                out.push(Out::Host(msg));
+            }
+            _ => {
+                tracing::warn!(target: "serve", "upstream sent an invalid JSON-RPC message; dropped");
+            }
+        }
+    }
+
+    fn rewrite_response(&mut self, kind: &Kind, msg: &mut Value) {
+        if !self.ui {
+            return;
+        }
+        match kind {
+            Kind::Initialize => {
+                if let Some(caps) = msg
+                    .pointer_mut("/result/capabilities")
+                    .and_then(Value::as_object_mut)
+                    && !caps.contains_key("resources")
+                    && !self.catalog.is_empty()
+                {
+                    let cap = if self.opts.watch {
+                        json!({"listChanged": true})
+                    } else {
+                        json!({})
+                    };
+                    caps.insert("resources".into(), cap);
+                }
+            }
+            Kind::ToolsList => {
+                if let Some(tools) = msg
+                    .pointer_mut("/result/tools")
+                    .and_then(Value::as_array_mut)
+                {
+                    for t in tools {
+                        self.augment_tool(t);
+                    }
+                }
+            }
+            Kind::ResourcesList => self.append_resources(msg),
+            Kind::ToolsCall { tool } => self.check_result_widget(tool, msg),
+            Kind::Plain | Kind::ReplayInit => {}
+        }
+    }
+
+    fn augment_tool(&mut self, tool: &mut Value) {
+        let Some(obj) = tool.as_object_mut() else {
+            return;
+        };
+        let Some(name) = obj.get("name").and_then(Value::as_str).map(str::to_owned) else {
+            return;
+        };
+        let catalog = Arc::clone(&self.catalog);
+        let Some(ui) = catalog.tools.get(&name) else {
+            return;
+        };
+        let hashed: Map<String, Value> = HASHED_FIELDS
+            .iter()
+            .filter_map(|f| obj.get(*f).map(|v| ((*f).to_string(), v.clone())))
+            .collect();
+        let probe = match Tool::from_raw(Value::Object(hashed)) {
+            Ok(t) => t,
+            Err(_) => return,
+        };
+        if obj.get("_meta").is_some_and(meta_has_ui) {
+            // The upstream ships its own UI for this tool: leave it alone.
+            return;
+        }
+        if probe.tool_hash() != ui.tool_hash {
+            if self.warned_stale.insert(name.clone()) {
+                match self.opts.stale {
+                    StalePolicy::Serve => tracing::warn!(target: "serve", tool = %name,
+                        "the upstream definition of this tool changed since its UI was generated; serving the old UI (run `mcp-gen-ui generate`, or set [serve] stale = \"hide\")"),
+                    StalePolicy::Hide => tracing::warn!(target: "serve", tool = %name,
+                        "the upstream definition of this tool changed since its UI was generated; hiding its UI (run `mcp-gen-ui generate`)"),
+                }
+            }
+            if self.opts.stale == StalePolicy::Hide {
+                self.hidden.insert(name);
+                return;
+            }
+        } else {
+            self.hidden.remove(&name);
+        }
+        let meta = obj.entry("_meta").or_insert_with(|| json!({}));
+        let Some(meta) = meta.as_object_mut() else {
+            return;
+        };
+        let default = ui.default_uri().to_string();
+        let ui_meta = meta.entry("ui").or_insert_with(|| json!({}));
+        if let Some(ui_meta) = ui_meta.as_object_mut() {
+            ui_meta.insert("resourceUri".into(), json!(default));
+            if ui.widgets.len() > 1 {
+                let uris: Vec<&str> = ui.widgets.iter().map(|w| w.uri.as_str()).collect();
+                ui_meta.insert("resourceUris".into(), json!(uris));
+            }
+        }
+        meta.insert("ui/resourceUri".into(), json!(default));
+    }
+
+    fn append_resources(&self, msg: &mut Value) {
+        if self.catalog.is_empty() {
+            return;
+        }
+        let hidden = |t: &str| self.hidden.contains(t);
+        if let Some(result) = msg.get_mut("result").and_then(Value::as_object_mut) {
+            // Pagination: ours go on the last page only.
+            if result.get("nextCursor").is_some_and(|c| !c.is_null()) {
+                return;
+            }
+            let entries = self.catalog.list_entries(&hidden);
+            match result.get_mut("resources").and_then(Value::as_array_mut) {
+                Some(list) => list.extend(entries),
+                None => {
+                    result.insert("resources".into(), Value::Array(entries));
+                }
+            }
+            return;
+        }
+        // An upstream without resources answers "method not found": the list is just ours.
+        let code = msg.pointer("/error/code").and_then(Value::as_i64);
+        if code == Some(METHOD_NOT_FOUND)
+            && let Some(obj) = msg.as_object_mut()
+        {
+            obj.remove("error");
+            obj.insert(
+                "result".into(),
+                json!({ "resources": self.catalog.list_entries(&hidden) }),
+            );
+        }
+    }
+
+    fn check_result_widget(&self, tool: &str, msg: &mut Value) {
+        let Some(ui) = self.catalog.tools.get(tool) else {
+            return;
+        };
+        if self.hidden.contains(tool) {
+            return;
+        }
+        let Some(meta) = msg
+            .pointer_mut("/result/_meta")
+            .and_then(Value::as_object_mut)
+        else {
+            return;
+        };
+        let default = ui.default_uri();
+        if let Some(uri) = meta.get_mut("ui").and_then(|u| u.get_mut("resourceUri"))
+            && !uri.as_str().is_some_and(|u| ui.declares(u))
+        {
+            tracing::warn!(target: "serve", tool = %tool, chosen = %uri, default = %default,
+                "tool result picked a widget the tool does not declare; using its default widget");
+            *uri = json!(default);
+        }
+        if let Some(uri) = meta.get_mut("ui/resourceUri")
+            && !uri.as_str().is_some_and(|u| ui.declares(u))
+        {
+            *uri = json!(default);
+        }
+    }
+
+    fn replayed_init_done(&mut self, msg: &Value, out: &mut Vec<Out>) {
+        self.link = Link::Up;
+        if let Some(err) = msg.get("error") {
+            tracing::error!(target: "serve", error = %err, "the restarted upstream refused the replayed initialize");
+            let reason = format!("refused initialize after a restart: {err}");
+            self.fail_queue(&reason, out);
+            return;
+        }
+        tracing::info!(target: "serve", "upstream restarted and re-initialized");
+        out.push(Out::Upstream(
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        ));
+        self.flush_queue(out);
+    }
+
+    fn flush_queue(&mut self, out: &mut Vec<Out>) {
+        for msg in std::mem::take(&mut self.queue) {
+            self.host_message(msg, out);
+        }
+    }
+
+    fn fail_queue(&mut self, reason: &str, out: &mut Vec<Out>) {
+        for msg in std::mem::take(&mut self.queue) {
+            if msg.get("method").is_some()
+                && let Some(id) = msg.get("id").cloned()
+            {
+                out.push(Out::Host(self.unavailable(id, reason)));
+            }
+        }
+    }
+
+    fn unavailable(&self, id: Value, reason: &str) -> Value {
+        error_response(
+            id,
+            UPSTREAM_UNAVAILABLE,
+            format!(
+                "the upstream MCP server {} {reason}; mcp-gen-ui serve is restarting it. Retry the request",
+                self.opts.upstream
+            ),
+            Some(json!({"upstream": self.opts.upstream})),
+        )
+    }
+
+    /// The upstream connection is up (first start or a restart).
+    pub fn upstream_ready(&mut self) -> Vec<Out> {
+        let mut out = Vec::new();
+        match self.init_params.clone() {
+            Some(params) => {
+                let uid = self.next_upstream_id;
+                self.next_upstream_id += 1;
+                self.pending.insert(
+                    uid,
+                    Pending {
+                        host_id: Value::Null,
+                        kind: Kind::ReplayInit,
+                        since: Some(Instant::now()),
+                    },
+                );
+                self.link = Link::Replaying;
+                out.push(Out::Upstream(json!({
+                    "jsonrpc": "2.0", "id": uid, "method": "initialize", "params": params
+                })));
+            }
+            None => {
+                self.link = Link::Up;
+                self.flush_queue(&mut out);
+            }
+        }
+        out
+    }
+
+    /// The upstream went away: every host request in flight fails with a clear error, and the
+    /// host is told that the upstream's own requests to it are void.
+    pub fn upstream_lost(&mut self, reason: &str) -> Vec<Out> {
+        let mut out = Vec::new();
+        self.link = Link::Down;
+        let mut pending: Vec<(u64, Pending)> = self.pending.drain().collect();
+        pending.sort_by_key(|(uid, _)| *uid);
+        for (_, p) in pending {
+            if p.kind != Kind::ReplayInit {
+                tracing::warn!(target: "serve", id = %p.host_id, "request failed: the upstream {reason}");
+                out.push(Out::Host(self.unavailable(p.host_id, reason)));
+            }
+        }
+        self.host_ids.clear();
+        let mut orphans: Vec<u64> = self.server_requests.drain().map(|(h, _)| h).collect();
+        orphans.sort_unstable();
+        for hid in orphans {
+            out.push(Out::Host(json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/cancelled",
+                "params": {"requestId": hid, "reason": "the upstream MCP server restarted"}
+            })));
+        }
+        self.server_ids.clear();
+        out
+    }
+
+    /// The upstream refused to take a request (an HTTP error status): answer it for the host.
+    pub fn send_failed(&mut self, upstream_id: &Value, reason: &str) -> Vec<Out> {
+        let mut out = Vec::new();
+        let Some(p) = upstream_id.as_u64().and_then(|u| self.pending.remove(&u)) else {
+            return out;
+        };
+        if p.kind == Kind::ReplayInit {
+            self.link = Link::Up;
+            self.fail_queue(
+                &format!("refused initialize after a restart ({reason})"),
+                &mut out,
+            );
+            return out;
+        }
+        self.host_ids.remove(&p.host_id.to_string());
+        out.push(Out::Host(error_response(
+            p.host_id,
+            INTERNAL_ERROR,
+            format!(
+                "the upstream MCP server {} could not take the request: {reason}",
+                self.opts.upstream
+            ),
+            Some(json!({"upstream": self.opts.upstream})),
+        )));
+        out
+    }
+
+    /// A restart attempt failed: queued requests fail now rather than wait for the next one.
+    pub fn restart_failed(&mut self, reason: &str) -> Vec<Out> {
+        let mut out = Vec::new();
+        self.fail_queue(reason, &mut out);
+        out
+    }
+
+    /// Fails an `initialize` the upstream has not answered within `limit` (an upstream that
+    /// never answers must not leave the host waiting forever at start-up).
+    pub fn overdue_initialize(&mut self, limit: Duration) -> Vec<Out> {
+        let mut out = Vec::new();
+        let overdue: Vec<u64> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| p.since.is_some_and(|t| t.elapsed() > limit))
+            .map(|(u, _)| *u)
+            .collect();
+        for uid in overdue {
+            let Some(p) = self.pending.remove(&uid) else {
+                continue;
+            };
+            let reason = format!(
+                "did not answer initialize within {} s (raise [upstream] timeout_ms if it is just slow)",
+                limit.as_secs_f64()
+            );
+            tracing::error!(target: "serve", upstream = %self.opts.upstream, "upstream {reason}");
+            if p.kind == Kind::ReplayInit {
+                self.link = Link::Up;
+                self.fail_queue(&reason, &mut out);
+                continue;
+            }
+            self.host_ids.remove(&p.host_id.to_string());
+            out.push(Out::Host(error_response(
+                p.host_id,
+                UPSTREAM_UNAVAILABLE,
+                format!("the upstream MCP server {} {reason}", self.opts.upstream),
+                Some(json!({"upstream": self.opts.upstream})),
+            )));
+        }
+        out
+    }
+
+    /// The UI files changed (`--watch`): swap them in and tell a UI-capable host.
+    pub fn catalog_changed(&mut self, newer: Arc<Catalog>) -> Vec<Out> {
+        let mut out = Vec::new();
+        if self.ui {
+            if self.catalog.list_differs(&newer) {
+                for method in [
+                    "notifications/resources/list_changed",
+                    "notifications/tools/list_changed",
+                ] {
+                    out.push(Out::Host(json!({"jsonrpc": "2.0", "method": method})));
+                }
+            }
+            for uri in self.catalog.changed_uris(&newer) {
+                out.push(Out::Host(json!({
+                    "jsonrpc": "2.0",
+                    "method": "notifications/resources/updated",
+                    "params": {"uri": uri}
+                })));
+            }
+        }
+        self.catalog = newer;
+        out
+    }
+}
+
+/// Whether `initialize` params advertise `extensions["io.modelcontextprotocol/ui"]` with the
+/// MCP App MIME type.
+pub fn advertises_ui(params: &Value) -> bool {
+    params
+        .pointer("/capabilities/extensions")
+        .and_then(|e| e.get(UI_EXTENSION))
+        .and_then(|u| u.get("mimeTypes"))
+        .and_then(Value::as_array)
+        .is_some_and(|m| m.iter().any(|t| t.as_str() == Some(MCP_APP_MIME)))
+}
+
+/// The same test as `Tool::has_upstream_ui`, on a borrowed `_meta`.
+fn meta_has_ui(meta: &Value) -> bool {
+    meta.get("ui/resourceUri").is_some()
+        || meta
+            .get("ui")
+            .and_then(Value::as_object)
+            .is_some_and(|ui| ui.contains_key("resourceUri") || ui.contains_key("resourceUris"))
+}
+
+/// A JSON-RPC error response.
+pub fn error_response(id: Value, code: i64, message: String, data: Option<Value>) -> Value {
+    let mut error = json!({"code": code, "message": message});
+    if let (Some(d), Some(e)) = (data, error.as_object_mut()) {
+        e.insert("data".into(), d);
+    }
+    json!({"jsonrpc": "2.0", "id": id, "error": error})
+}
+
+/// The parse-error response for a line that is not JSON.
+pub fn parse_error(detail: &str) -> Value {
+    error_response(Value::Null, -32700, format!("parse error: {detail}"), None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::serve::ui_resources::{Strictness, tests::fixture};
+
+    fn router(stale: StalePolicy) -> (Router, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = fixture(dir.path());
+        let cat = Catalog::load(&cfg, Strictness::Strict).unwrap();
+        let mut r = Router::new(
+            RouterOptions {
+                stale,
+                watch: false,
+                upstream: "`up`".into(),
+            },
+            Arc::new(cat),
+        );
+        assert!(r.upstream_ready().is_empty());
+        (r, dir)
+    }
+
+    fn ui_init(id: Value) -> Value {
+        json!({"jsonrpc":"2.0","id":id,"method":"initialize","params":{
+            "protocolVersion":"2025-06-18","clientInfo":{"name":"t","version":"1"},
+            "capabilities":{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}}})
+    }
+
+    fn plain_init(id: Value) -> Value {
+        json!({"jsonrpc":"2.0","id":id,"method":"initialize","params":{
+            "protocolVersion":"2025-06-18","clientInfo":{"name":"t","version":"1"},"capabilities":{}}})
+    }
+
+    fn upstream(out: Vec<Out>) -> Value {
+        match out.as_slice() {
+            [Out::Upstream(v)] => v.clone(),
+            other => panic!("expected one upstream message, got {other:?}"),
+        }
+    }
+
+    fn host(out: Vec<Out>) -> Value {
+        match out.as_slice() {
+            [Out::Host(v)] => v.clone(),
+            other => panic!("expected one host message, got {other:?}"),
+        }
+    }
+
+    /// Sends a host request and answers it upstream with `result`; returns what the host sees.
+    fn round_trip(r: &mut Router, req: Value, result: Value) -> Value {
+        let sent = upstream(r.from_host(req));
+        host(r.from_upstream(json!({"jsonrpc":"2.0","id":sent["id"],"result":result})))
+    }
+
+    fn tools_result() -> Value {
+        json!({"tools":[
+            {"name":"single","inputSchema":{"type":"object"},"x-unknown":{"a":1}},
+            {"name":"multi","inputSchema":{"type":"object"},"_meta":{"keep":true}},
+            {"name":"plain","inputSchema":{"type":"object"}}
+        ],"extra":1})
+    }
+
+    fn with_matching_hashes(r: &mut Router) {
+        // Make the catalog's hashes match the tools the tests send.
+        let mut cat = (*r.catalog).clone();
+        for t in cat.tools.values_mut() {
+            let v = tools_result()["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["name"] == t.tool.as_str())
+                .cloned()
+                .unwrap();
+            t.tool_hash = Tool::from_raw(v).unwrap().tool_hash();
+        }
+        r.catalog = Arc::new(cat);
+    }
+
+    #[test]
+    fn ui_client_gets_metadata_and_resources() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        with_matching_hashes(&mut r);
+        let init = round_trip(
+            &mut r,
+            ui_init(json!("a")),
+            json!({"capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}),
+        );
+        assert_eq!(init["id"], "a");
+        assert_eq!(init["result"]["capabilities"]["resources"], json!({}));
+        assert!(r.ui_enabled());
+
+        let list = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+            tools_result(),
+        );
+        let tools = &list["result"]["tools"];
+        assert_eq!(tools[0]["_meta"]["ui"]["resourceUri"], "ui://demo/single");
+        assert_eq!(tools[0]["_meta"]["ui/resourceUri"], "ui://demo/single");
+        assert!(tools[0]["_meta"]["ui"].get("resourceUris").is_none());
+        assert_eq!(tools[0]["x-unknown"], json!({"a":1}));
+        assert_eq!(tools[1]["_meta"]["keep"], true);
+        assert_eq!(
+            tools[1]["_meta"]["ui"]["resourceUri"],
+            "ui://demo/multi/table"
+        );
+        assert_eq!(
+            tools[1]["_meta"]["ui"]["resourceUris"],
+            json!(["ui://demo/multi/chart", "ui://demo/multi/table"])
+        );
+        assert_eq!(tools[2], tools_result()["tools"][2]);
+        assert_eq!(list["result"]["extra"], 1);
+
+        // Ours are answered from memory, others forwarded.
+        let read = host(r.from_host(json!({"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"ui://demo/single"}})));
+        assert_eq!(read["id"], 3);
+        assert_eq!(read["result"]["contents"][0]["mimeType"], MCP_APP_MIME);
+        let fwd = upstream(r.from_host(
+            json!({"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"file:///x"}}),
+        ));
+        assert_eq!(fwd["params"]["uri"], "file:///x");
+
+        // Pagination: nothing on a page with a cursor, ours on the last page.
+        let page1 = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":5,"method":"resources/list"}),
+            json!({"resources":[{"uri":"file:///a","name":"a"}],"nextCursor":"c"}),
+        );
+        assert_eq!(page1["result"]["resources"].as_array().unwrap().len(), 1);
+        let page2 = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":6,"method":"resources/list","params":{"cursor":"c"}}),
+            json!({"resources":[{"uri":"file:///b","name":"b"}]}),
+        );
+        assert_eq!(page2["result"]["resources"].as_array().unwrap().len(), 4);
+
+        // No resources upstream: "method not found" becomes our list.
+        let sent = upstream(r.from_host(json!({"jsonrpc":"2.0","id":7,"method":"resources/list"})));
+        let got = host(r.from_upstream(
+            json!({"jsonrpc":"2.0","id":sent["id"],"error":{"code":-32601,"message":"nope"}}),
+        ));
+        assert_eq!(got["result"]["resources"].as_array().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn client_without_ui_sees_the_upstream_exactly() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        with_matching_hashes(&mut r);
+        let init_result =
+            json!({"capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}});
+        let init = round_trip(&mut r, plain_init(json!(1)), init_result.clone());
+        assert_eq!(init["result"], init_result);
+        let list = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+            tools_result(),
+        );
+        assert_eq!(list["result"], tools_result());
+        let fwd = upstream(r.from_host(json!({"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"ui://demo/single"}})));
+        assert_eq!(fwd["method"], "resources/read");
+        let res = json!({"resources":[]});
+        let got = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":4,"method":"resources/list"}),
+            res.clone(),
+        );
+        assert_eq!(got["result"], res);
+    }
+
+    #[test]
+    fn stale_tools_follow_the_policy() {
+        let (mut r, _d) = router(StalePolicy::Hide);
+        round_trip(&mut r, ui_init(json!(1)), json!({"capabilities":{}}));
+        // The fixture's hashes ("h1", "h2") never match: every tool is stale.
+        let list = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+            tools_result(),
+        );
+        assert_eq!(list["result"], tools_result());
+        let res = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":3,"method":"resources/list"}),
+            json!({"resources":[]}),
+        );
+        assert_eq!(res["result"]["resources"], json!([]));
+
+        let (mut r, _d) = router(StalePolicy::Serve);
+        round_trip(&mut r, ui_init(json!(1)), json!({"capabilities":{}}));
+        let list = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+            tools_result(),
+        );
+        assert_eq!(
+            list["result"]["tools"][0]["_meta"]["ui"]["resourceUri"],
+            "ui://demo/single"
+        );
+    }
+
+    #[test]
+    fn upstream_ui_is_left_alone() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        with_matching_hashes(&mut r);
+        round_trip(&mut r, ui_init(json!(1)), json!({"capabilities":{}}));
+        let mut tools = tools_result();
+        tools["tools"][0]["_meta"] = json!({"ui":{"resourceUri":"ui://theirs/x"}});
+        let list = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+            tools.clone(),
+        );
+        assert_eq!(list["result"]["tools"][0], tools["tools"][0]);
+    }
+
+    #[test]
+    fn result_widget_is_checked_against_the_declared_list() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        with_matching_hashes(&mut r);
+        round_trip(&mut r, ui_init(json!(1)), json!({"capabilities":{}}));
+        let call = |name: &str| json!({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":name,"arguments":{}}});
+        let ok = json!({"content":[],"_meta":{"ui":{"resourceUri":"ui://demo/multi/chart"}}});
+        assert_eq!(round_trip(&mut r, call("multi"), ok.clone())["result"], ok);
+        let bad = json!({"content":[],"_meta":{"ui":{"resourceUri":"ui://evil/x"},"ui/resourceUri":"ui://evil/x"}});
+        let got = round_trip(&mut r, call("multi"), bad);
+        assert_eq!(
+            got["result"]["_meta"]["ui"]["resourceUri"],
+            "ui://demo/multi/table"
+        );
+        assert_eq!(
+            got["result"]["_meta"]["ui/resourceUri"],
+            "ui://demo/multi/table"
+        );
+        let other = json!({"content":[{"type":"future","x":1}],"structuredContent":{"a":1}});
+        assert_eq!(
+            round_trip(&mut r, call("plain"), other.clone())["result"],
+            other
+        );
+    }
+
+    #[test]
+    fn ids_never_clash_and_cancellations_are_mapped() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        round_trip(&mut r, plain_init(json!(0)), json!({"capabilities":{}}));
+        let a = upstream(r.from_host(json!({"jsonrpc":"2.0","id":"7","method":"x"})));
+        let b = upstream(r.from_host(json!({"jsonrpc":"2.0","id":7,"method":"x"})));
+        assert_ne!(a["id"], b["id"]);
+        let dup = host(r.from_host(json!({"jsonrpc":"2.0","id":7,"method":"x"})));
+        assert_eq!(dup["error"]["code"], INVALID_REQUEST);
+        let cancel = upstream(r.from_host(
+            json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}),
+        ));
+        assert_eq!(cancel["params"]["requestId"], b["id"]);
+        let got = host(r.from_upstream(json!({"jsonrpc":"2.0","id":a["id"],"result":{"v":1}})));
+        assert_eq!(got["id"], "7");
+
+        // Server→client request, answered by the host.
+        let sreq = host(r.from_upstream(
+            json!({"jsonrpc":"2.0","id":0,"method":"sampling/createMessage","params":{"m":1}}),
+        ));
+        assert_eq!(sreq["params"], json!({"m":1}));
+        let hid = sreq["id"].clone();
+        let answer = upstream(r.from_host(json!({"jsonrpc":"2.0","id":hid,"result":{"ok":true}})));
+        assert_eq!(answer["id"], 0);
+        // A stray response is dropped, not forwarded.
+        assert!(
+            r.from_host(json!({"jsonrpc":"2.0","id":hid,"result":{}}))
+                .is_empty()
+        );
+        // Notifications pass verbatim both ways.
+        let n = json!({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1,"_meta":{"z":1}}});
+        assert_eq!(host(r.from_upstream(n.clone())), n);
+    }
+
+    #[test]
+    fn upstream_death_fails_in_flight_and_replays_initialize() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        let init = ui_init(json!(1));
+        round_trip(&mut r, init.clone(), json!({"capabilities":{}}));
+        upstream(r.from_host(
+            json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x"}}),
+        ));
+        let sreq =
+            host(r.from_upstream(json!({"jsonrpc":"2.0","id":5,"method":"elicitation/create"})));
+        assert_eq!(r.in_flight(), 1);
+        let out = r.upstream_lost("exited with status 1");
+        assert_eq!(out.len(), 2);
+        let Out::Host(err) = &out[0] else { panic!() };
+        assert_eq!(err["id"], 2);
+        assert_eq!(err["error"]["code"], UPSTREAM_UNAVAILABLE);
+        let m = err["error"]["message"].as_str().unwrap();
+        assert!(
+            m.contains("`up`") && m.contains("exited with status 1") && m.contains("restarting"),
+            "{m}"
+        );
+        let Out::Host(c) = &out[1] else { panic!() };
+        assert_eq!(c["params"]["requestId"], sreq["id"]);
+
+        // While down, requests wait; the late answer to the dead upstream's request is dropped.
+        assert!(
+            r.from_host(json!({"jsonrpc":"2.0","id":3,"method":"tools/list"}))
+                .is_empty()
+        );
+        assert!(
+            r.from_host(json!({"jsonrpc":"2.0","id":sreq["id"],"result":{}}))
+                .is_empty()
+        );
+        let replay = upstream(r.upstream_ready());
+        assert_eq!(replay["method"], "initialize");
+        assert_eq!(replay["params"], init["params"]);
+        let out = r
+            .from_upstream(json!({"jsonrpc":"2.0","id":replay["id"],"result":{"capabilities":{}}}));
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert_eq!(
+            out[0],
+            Out::Upstream(json!({"jsonrpc":"2.0","method":"notifications/initialized"}))
+        );
+        let Out::Upstream(list) = &out[1] else {
+            panic!()
+        };
+        assert_eq!(list["method"], "tools/list");
+        assert_ne!(list["id"], replay["id"]);
+
+        // A failed restart answers what is queued instead of holding it.
+        r.upstream_lost("exited");
+        assert!(
+            r.from_host(json!({"jsonrpc":"2.0","id":4,"method":"ping"}))
+                .is_empty()
+        );
+        let failed = host(r.restart_failed("could not be started: not found"));
+        assert_eq!(failed["id"], 4);
+    }
+
+    #[test]
+    fn unanswered_initialize_is_reported() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        upstream(r.from_host(plain_init(json!(1))));
+        assert!(r.overdue_initialize(Duration::from_secs(60)).is_empty());
+        std::thread::sleep(Duration::from_millis(5));
+        let e = host(r.overdue_initialize(Duration::from_millis(1)));
+        assert_eq!(e["id"], 1);
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("did not answer initialize")
+        );
+        assert_eq!(r.in_flight(), 0);
+    }
+
+    #[test]
+    fn malformed_messages_get_errors_not_panics() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        for bad in [json!(3), json!([]), json!("x"), json!({"id":1}), json!({})] {
+            let _ = r.from_host(bad.clone());
+            let _ = r.from_upstream(bad);
+        }
+        let e = host(r.from_host(json!({"jsonrpc":"2.0","id":1})));
+        assert_eq!(e["error"]["code"], INVALID_REQUEST);
+        assert!(
+            r.from_upstream(json!({"jsonrpc":"2.0","id":"nope","result":{}}))
+                .is_empty()
+        );
+        assert_eq!(parse_error("x")["error"]["code"], -32700);
+    }
+
+    #[test]
+    fn watch_changes_notify_ui_hosts() {
+        let (mut r, d) = router(StalePolicy::Serve);
+        round_trip(&mut r, ui_init(json!(1)), json!({"capabilities":{}}));
+        let mut cfg = fixture(d.path());
+        std::fs::write(cfg.out_dir.join("single.html"), "changed").unwrap();
+        cfg.file.serve.prefers_border = Some(true);
+        let newer = Catalog::load(&cfg, Strictness::AllowStale).unwrap();
+        let out = r.catalog_changed(Arc::new(newer));
+        assert_eq!(
+            out,
+            vec![Out::Host(
+                json!({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"ui://demo/single"}})
+            )]
+        );
+    }
+}

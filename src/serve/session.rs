@@ -1,0 +1,267 @@
+//! One host session bound to one upstream connection: carries messages through the router, and
+//! restarts the upstream with backoff when it dies while the host stays connected.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio::sync::{mpsc, watch};
+
+use super::router::{Out, Router, RouterOptions};
+use super::ui_resources::Catalog;
+use crate::mcp::{
+    Closer, ConnectOptions, Connection, Incoming, MessageReceiver, MessageSender, SendError,
+    UpstreamSpec,
+};
+
+/// First restart delay; doubled after each failure up to `MAX_BACKOFF`.
+const MIN_BACKOFF: Duration = Duration::from_millis(100);
+const MAX_BACKOFF: Duration = Duration::from_secs(30);
+/// An upstream that stayed up this long earns a fresh backoff.
+const STABLE_AFTER: Duration = Duration::from_secs(10);
+
+/// How long answers still in flight are awaited after the host closed its side.
+const DRAIN_GRACE: Duration = Duration::from_secs(2);
+
+/// What every session of one `serve` process shares.
+pub struct Shared {
+    pub spec: UpstreamSpec,
+    pub connect: ConnectOptions,
+    pub router: RouterOptions,
+    pub catalog: watch::Receiver<Arc<Catalog>>,
+    /// How long the upstream may take to answer `initialize`.
+    pub init_timeout: Duration,
+}
+
+impl Shared {
+    /// Opens a new upstream connection (one per host session).
+    pub async fn connect(&self) -> Result<Connection, crate::mcp::ConnectError> {
+        Connection::open(&self.spec, &self.connect).await
+    }
+}
+
+/// A send that failed, reported back to the session loop.
+struct SendFailure {
+    msg_id: Option<Value>,
+    is_request: bool,
+    error: SendError,
+}
+
+struct Upstream {
+    writer: mpsc::UnboundedSender<Value>,
+    receiver: MessageReceiver,
+    closer: Closer,
+    since: Instant,
+}
+
+impl Upstream {
+    fn start(conn: Connection, failures: mpsc::UnboundedSender<SendFailure>) -> Upstream {
+        let (sender, receiver, closer) = conn.into_parts();
+        Upstream {
+            writer: spawn_writer(sender, failures),
+            receiver,
+            closer,
+            since: Instant::now(),
+        }
+    }
+}
+
+/// Hands messages to the upstream in order. Requests are sent on their own task: over HTTP a
+/// `send` lasts until the server starts answering, and one slow tool call must not hold up the
+/// others. Notifications and responses go in line, so their order is kept.
+fn spawn_writer(
+    sender: MessageSender,
+    failures: mpsc::UnboundedSender<SendFailure>,
+) -> mpsc::UnboundedSender<Value> {
+    let (tx, mut rx) = mpsc::unbounded_channel::<Value>();
+    tokio::spawn(async move {
+        while let Some(msg) = rx.recv().await {
+            let is_request = msg.get("method").is_some() && msg.get("id").is_some();
+            if is_request
+                && !matches!(
+                    msg.get("method").and_then(Value::as_str),
+                    Some("initialize")
+                )
+            {
+                let sender = sender.clone();
+                let failures = failures.clone();
+                tokio::spawn(async move {
+                    if let Err(error) = sender.send(&msg).await {
+                        let _ = failures.send(SendFailure {
+                            msg_id: msg.get("id").cloned(),
+                            is_request,
+                            error,
+                        });
+                    }
+                });
+            } else if let Err(error) = sender.send(&msg).await {
+                let _ = failures.send(SendFailure {
+                    msg_id: msg.get("id").cloned(),
+                    is_request,
+                    error,
+                });
+            }
+        }
+    });
+    tx
+}
+
+/// Runs one session until the host goes away (`from_host` closes or `to_host` is dropped).
+/// `first` is the already-open upstream connection.
+pub async fn run(
+    shared: Arc<Shared>,
+    first: Connection,
+    mut from_host: mpsc::Receiver<Value>,
+    to_host: mpsc::UnboundedSender<Value>,
+) {
+    let mut catalog_rx = shared.catalog.clone();
+    let catalog = catalog_rx.borrow_and_update().clone();
+    let mut router = Router::new(shared.router.clone(), catalog);
+    let (fail_tx, mut fail_rx) = mpsc::unbounded_channel::<SendFailure>();
+    let mut upstream = Some(Upstream::start(first, fail_tx.clone()));
+    let mut backoff = MIN_BACKOFF;
+    let mut restart_at: Option<tokio::time::Instant> = None;
+    let mut watching = true;
+
+    let deliver = |outs: Vec<Out>, up: &Option<Upstream>| -> bool {
+        for o in outs {
+            match o {
+                Out::Host(v) => {
+                    if to_host.send(v).is_err() {
+                        return false;
+                    }
+                }
+                Out::Upstream(v) => {
+                    if let Some(u) = up {
+                        let _ = u.writer.send(v);
+                    }
+                }
+            }
+        }
+        true
+    };
+    if !deliver(router.upstream_ready(), &upstream) {
+        return;
+    }
+
+    // Once the host has closed its side, answers already on their way are still delivered, for
+    // a short while: a host that writes requests and closes stdin still gets its responses.
+    let mut host_closed_at: Option<tokio::time::Instant> = None;
+    let mut tick = tokio::time::interval(Duration::from_millis(500));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    'session: loop {
+        if let Some(t) = host_closed_at
+            && (router.in_flight() == 0 || upstream.is_none() || t.elapsed() > DRAIN_GRACE)
+        {
+            break 'session;
+        }
+        let sleep_until = restart_at;
+        tokio::select! {
+            msg = from_host.recv(), if host_closed_at.is_none() => {
+                let Some(msg) = msg else {
+                    host_closed_at = Some(tokio::time::Instant::now());
+                    continue 'session;
+                };
+                if !deliver(router.from_host(msg), &upstream) { break 'session; }
+            }
+            () = sleep_opt(host_closed_at.map(|t| t + DRAIN_GRACE)) => {}
+            _ = tick.tick() => {
+                let outs = router.overdue_initialize(shared.init_timeout);
+                if !deliver(outs, &upstream) { break 'session; }
+            }
+            item = recv_upstream(&mut upstream) => {
+                match item {
+                    Some(Incoming::Message(Value::Array(batch))) => {
+                        for m in batch {
+                            if !deliver(router.from_upstream(m), &upstream) { break 'session; }
+                        }
+                    }
+                    Some(Incoming::Message(m)) => {
+                        if !deliver(router.from_upstream(m), &upstream) { break 'session; }
+                    }
+                    Some(Incoming::Invalid(bad)) => {
+                        tracing::warn!(target: "serve", upstream = %shared.router.upstream, "upstream sent {bad}; ignored");
+                    }
+                    Some(Incoming::Closed(reason)) => {
+                        let reason = reason.to_string();
+                        tracing::error!(target: "serve", upstream = %shared.router.upstream, "upstream {reason}; restarting it");
+                        if let Some(u) = upstream.take() && u.since.elapsed() > STABLE_AFTER {
+                            backoff = MIN_BACKOFF;
+                        }
+                        let outs = router.upstream_lost(&reason);
+                        if !deliver(outs, &upstream) { break 'session; }
+                        restart_at = Some(tokio::time::Instant::now() + backoff);
+                    }
+                    None => {
+                        // Receiver finished without a Closed (cannot happen); treat as closed.
+                        upstream = None;
+                        let outs = router.upstream_lost("closed the connection");
+                        if !deliver(outs, &upstream) { break 'session; }
+                        restart_at = Some(tokio::time::Instant::now() + backoff);
+                    }
+                }
+            }
+            Some(f) = fail_rx.recv() => {
+                let desc = f.error.to_string();
+                // Lost sessions and refused connections mean the upstream is gone: restart it.
+                let fatal = matches!(f.error, SendError::Closed | SendError::Io(_) | SendError::Request(_))
+                    || matches!(f.error, SendError::Http { status: 404, .. });
+                if fatal && upstream.is_some() {
+                    tracing::error!(target: "serve", upstream = %shared.router.upstream, "sending to the upstream failed: {desc}; restarting it");
+                    if let Some(mut u) = upstream.take() {
+                        tokio::spawn(async move { u.closer.shutdown().await });
+                    }
+                    let outs = router.upstream_lost(&format!("could not be reached ({desc})"));
+                    if !deliver(outs, &upstream) { break 'session; }
+                    restart_at = Some(tokio::time::Instant::now() + backoff);
+                } else if f.is_request && let Some(id) = f.msg_id {
+                    tracing::warn!(target: "serve", upstream = %shared.router.upstream, "the upstream refused a request: {desc}");
+                    if !deliver(router.send_failed(&id, &desc), &upstream) { break 'session; }
+                }
+            }
+            () = sleep_opt(sleep_until) => {
+                restart_at = None;
+                match shared.connect().await {
+                    Ok(conn) => {
+                        tracing::info!(target: "serve", upstream = %shared.router.upstream, "upstream restarted");
+                        upstream = Some(Upstream::start(conn, fail_tx.clone()));
+                        if !deliver(router.upstream_ready(), &upstream) { break 'session; }
+                    }
+                    Err(e) => {
+                        backoff = (backoff * 2).min(MAX_BACKOFF);
+                        tracing::error!(target: "serve", upstream = %shared.router.upstream, "restarting the upstream failed: {e}; next try in {:?}", backoff);
+                        let outs = router.restart_failed(&format!("could not be restarted ({e})"));
+                        if !deliver(outs, &upstream) { break 'session; }
+                        restart_at = Some(tokio::time::Instant::now() + backoff);
+                    }
+                }
+            }
+            changed = catalog_rx.changed(), if watching => {
+                if changed.is_err() {
+                    watching = false;
+                    continue;
+                }
+                let newer = catalog_rx.borrow_and_update().clone();
+                if !deliver(router.catalog_changed(newer), &upstream) { break 'session; }
+            }
+        }
+    }
+    if let Some(mut u) = upstream.take() {
+        drop(u.writer);
+        u.closer.shutdown().await;
+    }
+}
+
+async fn recv_upstream(up: &mut Option<Upstream>) -> Option<Incoming> {
+    match up {
+        Some(u) => u.receiver.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn sleep_opt(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(t) => tokio::time::sleep_until(t).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,850 @@
+//! Integration tests of `mcp-gen-ui serve`: a real rmcp client against the wrapper around the
+//! example servers and `@modelcontextprotocol/server-everything`, over stdio and HTTP on both
+//! sides, plus faults (killed upstream, silent upstream, junk and huge messages, stale files).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use mcp_gen_ui::lock::{LOCK_VERSION, Lock, ToolEntry, WidgetEntry};
+use mcp_gen_ui::mcp::{StdioSpec, UpstreamSpec};
+use mcp_gen_ui::model::sha256_hex;
+use rmcp::ServiceExt;
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation,
+    ReadResourceRequestParams,
+};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcp-gen-ui");
+const MCP_APP: &str = "text/html;profile=mcp-app";
+
+/// The example binaries, built once per test run (cargo does not build examples for `--test`).
+fn example(name: &str) -> PathBuf {
+    static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
+    let built = BUILT.get_or_init(|| {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = std::process::Command::new(cargo)
+            .args(["build", "--quiet", "--example", "weather-server"])
+            .args(["--example", "fixture-server"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .map_err(|e| e.to_string())?;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(format!("cargo build --example failed: {status}"))
+        }
+    });
+    if let Err(e) = built {
+        panic!("{e}");
+    }
+    let exe = std::env::current_exe().unwrap();
+    exe.parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("examples")
+        .join(name)
+}
+
+/// `@modelcontextprotocol/server-everything` from `tests/node_modules` (`npm ci` in tests/).
+fn everything() -> PathBuf {
+    let p =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node_modules/.bin/mcp-server-everything");
+    assert!(
+        p.exists(),
+        "{} is missing: run `npm ci` in tests/",
+        p.display()
+    );
+    p
+}
+
+fn ui_client() -> ClientConfig {
+    let mut caps = ClientCapabilities::default();
+    let mut ext = BTreeMap::new();
+    let mut ui = serde_json::Map::new();
+    ui.insert("mimeTypes".into(), json!([MCP_APP]));
+    ext.insert("io.modelcontextprotocol/ui".to_string(), ui);
+    caps.extensions = Some(ext);
+    ClientConfig::new(caps, Implementation::new("serve-test", "1.0"))
+}
+
+fn plain_client() -> ClientConfig {
+    ClientConfig::new(
+        ClientCapabilities::default(),
+        Implementation::new("serve-test", "1.0"),
+    )
+}
+
+fn to_json<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap()
+}
+
+/// A `ui/` for weather-server: `get_forecast` with two widgets (table is the default) and
+/// `get_current_conditions` with one, and a config naming the upstream.
+struct WeatherUi {
+    dir: tempfile::TempDir,
+}
+
+impl WeatherUi {
+    async fn new() -> WeatherUi {
+        let weather = example("weather-server");
+        let spec = UpstreamSpec::Stdio(StdioSpec {
+            command: weather.display().to_string(),
+            ..StdioSpec::default()
+        });
+        let d = mcp_gen_ui::discover::discover(&spec, Duration::from_secs(30))
+            .await
+            .unwrap();
+        let hash = |name: &str| {
+            d.tools
+                .iter()
+                .find(|t| t.name == name)
+                .unwrap_or_else(|| panic!("weather-server has no tool {name}"))
+                .tool_hash()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("ui");
+        std::fs::create_dir_all(out.join("get_forecast")).unwrap();
+        let mut tools = BTreeMap::new();
+        let widget = |name: &str, path: &str, default: bool| {
+            let body = format!("<!doctype html><title>{path}</title><p>{name}</p>");
+            std::fs::write(out.join(path), &body).unwrap();
+            WidgetEntry {
+                name: name.into(),
+                path: path.into(),
+                sha256: sha256_hex(&body),
+                generator: "builtin".into(),
+                template_version: "1".into(),
+                ui_type: "rich".into(),
+                default,
+                ..WidgetEntry::default()
+            }
+        };
+        tools.insert(
+            "get_forecast".to_string(),
+            ToolEntry {
+                tool_hash: hash("get_forecast"),
+                config_hash: "x".into(),
+                widgets: vec![
+                    widget("chart", "get_forecast/chart.html", false),
+                    widget("table", "get_forecast/table.html", true),
+                ],
+                ..ToolEntry::default()
+            },
+        );
+        tools.insert(
+            "get_current_conditions".to_string(),
+            ToolEntry {
+                tool_hash: hash("get_current_conditions"),
+                config_hash: "x".into(),
+                widgets: vec![widget("default", "get_current_conditions.html", true)],
+                ..ToolEntry::default()
+            },
+        );
+        let lock = Lock {
+            version: LOCK_VERSION,
+            generator: "builtin".into(),
+            fingerprint: "f".into(),
+            validator_version: 1,
+            server_name: "weather".into(),
+            tools,
+        };
+        std::fs::write(Lock::path(&out), lock.to_toml()).unwrap();
+        let config = format!(
+            "out_dir = \"ui\"\n\n[upstream]\ncommand = {}\n\n[serve]\nprefers_border = true\n\n\
+             [tools.get_forecast]\nwidgets = [{{ name = \"chart\" }}, {{ name = \"table\", default = true }}]\n\n\
+             [tools.get_current_conditions]\ncsp = {{ connect_domains = [\"https://api.example.com\"] }}\n",
+            toml::Value::String(weather.display().to_string())
+        );
+        std::fs::write(dir.path().join("mcp-gen-ui.toml"), config).unwrap();
+        WeatherUi { dir }
+    }
+
+    fn config(&self) -> String {
+        self.dir
+            .path()
+            .join("mcp-gen-ui.toml")
+            .display()
+            .to_string()
+    }
+
+    fn out_dir(&self) -> PathBuf {
+        self.dir.path().join("ui")
+    }
+}
+
+fn serve_cmd(args: &[&str]) -> tokio::process::Command {
+    let mut c = tokio::process::Command::new(BIN);
+    c.arg("serve").args(args).env("MCP_GEN_UI_LOG", "warn");
+    c
+}
+
+fn forecast_call() -> CallToolRequestParams {
+    let mut args = serde_json::Map::new();
+    args.insert("city".into(), json!("Paris"));
+    args.insert("days".into(), json!(3));
+    CallToolRequestParams::new("get_forecast").with_arguments(args)
+}
+
+fn meta_of(tools: &[Value], name: &str) -> Value {
+    tools
+        .iter()
+        .find(|t| t["name"] == name)
+        .map(|t| t.get("_meta").cloned().unwrap_or(Value::Null))
+        .unwrap_or_else(|| panic!("no tool {name}"))
+}
+
+/// What a UI-capable client must see, whatever the transports.
+async fn check_ui_client(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, ClientConfig>,
+    ui: &WeatherUi,
+) {
+    let tools: Vec<Value> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .iter()
+        .map(to_json)
+        .collect();
+    let fc = meta_of(&tools, "get_forecast");
+    assert_eq!(fc["ui"]["resourceUri"], "ui://weather/get_forecast/table");
+    assert_eq!(fc["ui/resourceUri"], "ui://weather/get_forecast/table");
+    assert_eq!(
+        fc["ui"]["resourceUris"],
+        json!([
+            "ui://weather/get_forecast/chart",
+            "ui://weather/get_forecast/table"
+        ])
+    );
+    let cc = meta_of(&tools, "get_current_conditions");
+    assert_eq!(
+        cc["ui"]["resourceUri"],
+        "ui://weather/get_current_conditions"
+    );
+    assert!(cc["ui"].get("resourceUris").is_none());
+
+    let resources: Vec<Value> = client
+        .list_all_resources()
+        .await
+        .unwrap()
+        .iter()
+        .map(to_json)
+        .collect();
+    let uris: Vec<&str> = resources.iter().filter_map(|r| r["uri"].as_str()).collect();
+    for u in [
+        "ui://weather/get_forecast/chart",
+        "ui://weather/get_forecast/table",
+        "ui://weather/get_current_conditions",
+    ] {
+        assert!(uris.contains(&u), "{u} missing from {uris:?}");
+    }
+    assert!(resources.iter().all(|r| r["mimeType"] == MCP_APP));
+
+    let read = to_json(
+        &client
+            .read_resource(ReadResourceRequestParams::new(
+                "ui://weather/get_current_conditions",
+            ))
+            .await
+            .unwrap(),
+    );
+    let c = &read["contents"][0];
+    let on_disk =
+        std::fs::read_to_string(ui.out_dir().join("get_current_conditions.html")).unwrap();
+    assert_eq!(c["text"], on_disk.as_str());
+    assert_eq!(c["mimeType"], MCP_APP);
+    assert_eq!(
+        c["_meta"]["ui"]["csp"]["connectDomains"],
+        json!(["https://api.example.com"])
+    );
+    assert_eq!(c["_meta"]["ui"]["prefersBorder"], true);
+
+    let result = to_json(&client.call_tool(forecast_call()).await.unwrap());
+    assert_eq!(
+        result["structuredContent"]["forecast"]
+            .as_array()
+            .map(Vec::len),
+        Some(3),
+        "{result}"
+    );
+}
+
+#[tokio::test]
+async fn stdio_host_adds_uis_for_ui_clients() {
+    let ui = WeatherUi::new().await;
+    let mut cmd = serve_cmd(&["--config", &ui.config()]);
+    cmd.stderr(Stdio::inherit());
+    let client = ui_client()
+        .serve(TokioChildProcess::new(cmd).unwrap())
+        .await
+        .unwrap();
+    let info = to_json(&client.peer_info().unwrap());
+    assert_eq!(info["serverInfo"]["name"], "weather");
+    // weather-server has no resources: the wrapper declares the capability for its own.
+    assert!(info["capabilities"]["resources"].is_object(), "{info}");
+    check_ui_client(&client, &ui).await;
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn stdio_host_is_transparent_without_ui() {
+    let ui = WeatherUi::new().await;
+    let direct = plain_client()
+        .serve(
+            TokioChildProcess::new(tokio::process::Command::new(example("weather-server")))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let wrapped = plain_client()
+        .serve(TokioChildProcess::new(serve_cmd(&["--config", &ui.config()])).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(
+        to_json(&direct.peer_info().unwrap()),
+        to_json(&wrapped.peer_info().unwrap())
+    );
+    assert_eq!(
+        to_json(&direct.list_all_tools().await.unwrap()),
+        to_json(&wrapped.list_all_tools().await.unwrap())
+    );
+    assert_eq!(
+        to_json(&direct.call_tool(forecast_call()).await.unwrap()),
+        to_json(&wrapped.call_tool(forecast_call()).await.unwrap())
+    );
+    // Not a UI client: our resources are not there (the upstream has none at all).
+    let r = wrapped.list_all_resources().await;
+    assert!(r.as_ref().map(|l| l.is_empty()).unwrap_or(true), "{r:?}");
+    direct.cancel().await.unwrap();
+    wrapped.cancel().await.unwrap();
+}
+
+/// A child whose stderr announces `http://…`; killed on drop.
+struct Listening {
+    _child: tokio::process::Child,
+    url: String,
+}
+
+async fn listening(mut cmd: tokio::process::Command, needle: &str) -> Listening {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let url = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if let Some(i) = line.find(needle) {
+                return line[i..].trim().to_string();
+            }
+        }
+        panic!("exited without printing {needle}");
+    })
+    .await
+    .unwrap();
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    Listening { _child: child, url }
+}
+
+async fn serve_http(args: &[&str]) -> Listening {
+    let mut all = vec!["--http", "127.0.0.1:0"];
+    all.extend_from_slice(args);
+    listening(serve_cmd(&all), "http://").await
+}
+
+#[tokio::test]
+async fn http_host_serves_ui_clients() {
+    let ui = WeatherUi::new().await;
+    let server = serve_http(&["--config", &ui.config()]).await;
+    assert!(server.url.ends_with("/mcp"), "{}", server.url);
+    let client = ui_client()
+        .serve(StreamableHttpClientTransport::from_uri(server.url.clone()))
+        .await
+        .unwrap();
+    check_ui_client(&client, &ui).await;
+    // A second host session gets its own upstream and works independently.
+    let other = plain_client()
+        .serve(StreamableHttpClientTransport::from_uri(server.url.clone()))
+        .await
+        .unwrap();
+    let tools: Vec<Value> = other
+        .list_all_tools()
+        .await
+        .unwrap()
+        .iter()
+        .map(to_json)
+        .collect();
+    assert!(meta_of(&tools, "get_forecast").is_null());
+    client.cancel().await.unwrap();
+    other.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn http_host_refuses_forged_and_oversized_requests() {
+    let ui = WeatherUi::new().await;
+    let server = serve_http(&["--config", &ui.config()]).await;
+    let http = reqwest::Client::new();
+    let init = json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+        "protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}});
+    let post = |body: String| {
+        http.post(&server.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(body)
+    };
+    let r = post(init.to_string())
+        .header("origin", "https://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 403);
+    let r = post(init.to_string())
+        .header("host", "evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 403);
+    let r = post(json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400, "a request without a session");
+    let r = post("{not json".into()).send().await.unwrap();
+    assert_eq!(r.status(), 400);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], -32700);
+    let huge = format!("{{\"x\":\"{}\"}}", "a".repeat(33 * 1024 * 1024));
+    let r = post(huge).send().await.unwrap();
+    assert_eq!(r.status(), 413);
+    let body: Value = r.json().await.unwrap();
+    assert!(
+        body["error"]["message"].as_str().unwrap().contains("limit"),
+        "{body}"
+    );
+    // The server is still fine after all that.
+    let r = http
+        .post(&server.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json")
+        .body(init.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert!(r.headers().get("mcp-session-id").is_some());
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["result"]["serverInfo"]["name"], "weather");
+}
+
+#[tokio::test]
+async fn non_loopback_bind_needs_a_token() {
+    let out = tokio::process::Command::new(BIN)
+        .args(["serve", "--server", "true", "--http", "0.0.0.0:0"])
+        .env_remove("MCP_GEN_UI_TOKEN")
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("MCP_GEN_UI_TOKEN"), "{err}");
+}
+
+#[tokio::test]
+async fn upstream_over_streamable_http() {
+    let ui = WeatherUi::new().await;
+    let mut up = tokio::process::Command::new(example("weather-server"));
+    up.args(["--http", "127.0.0.1:0"]);
+    let upstream = listening(up, "http://").await;
+    let mut cmd = serve_cmd(&[
+        "--url",
+        &upstream.url,
+        "--out-dir",
+        ui.out_dir().to_str().unwrap(),
+    ]);
+    cmd.stderr(Stdio::inherit());
+    let client = ui_client()
+        .serve(TokioChildProcess::new(cmd).unwrap())
+        .await
+        .unwrap();
+    let result = to_json(&client.call_tool(forecast_call()).await.unwrap());
+    assert_eq!(
+        result["structuredContent"]["forecast"]
+            .as_array()
+            .map(Vec::len),
+        Some(3)
+    );
+    let tools: Vec<Value> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .iter()
+        .map(to_json)
+        .collect();
+    assert_eq!(
+        meta_of(&tools, "get_forecast")["ui"]["resourceUri"],
+        "ui://weather/get_forecast/table"
+    );
+    client.cancel().await.unwrap();
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[tokio::test]
+async fn upstream_over_legacy_sse() {
+    let port = free_port();
+    let mut up = tokio::process::Command::new(everything());
+    up.arg("sse").env("PORT", port.to_string());
+    let _upstream = listening(up, "running on port").await;
+    let url = format!("http://127.0.0.1:{port}/sse");
+    let out = tempfile::tempdir().unwrap();
+    let cmd = serve_cmd(&[
+        "--url",
+        &url,
+        "--transport",
+        "sse",
+        "--out-dir",
+        out.path().to_str().unwrap(),
+    ]);
+    let client = plain_client()
+        .serve(TokioChildProcess::new(cmd).unwrap())
+        .await
+        .unwrap();
+    let mut args = serde_json::Map::new();
+    args.insert("message".into(), json!("through sse"));
+    let r = to_json(
+        &client
+            .call_tool(CallToolRequestParams::new("echo").with_arguments(args))
+            .await
+            .unwrap(),
+    );
+    assert!(
+        r["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("through sse"),
+        "{r}"
+    );
+    assert!(!client.list_all_prompts().await.unwrap().is_empty());
+    client.cancel().await.unwrap();
+}
+
+/// The pids of the direct children of `pid` (Linux /proc).
+fn children(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid …; comm may contain spaces, so split after the last ')'.
+        let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
+            continue;
+        };
+        let ppid: Option<u32> = rest.split_whitespace().nth(1).and_then(|p| p.parse().ok());
+        if ppid == Some(pid)
+            && let Ok(child) = entry.file_name().to_string_lossy().parse()
+        {
+            out.push(child);
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn upstream_killed_mid_call_fails_clearly_and_restarts() {
+    let out = tempfile::tempdir().unwrap();
+    let transport = TokioChildProcess::new(serve_cmd(&[
+        "--server",
+        everything().to_str().unwrap(),
+        "--out-dir",
+        out.path().to_str().unwrap(),
+    ]))
+    .unwrap();
+    let serve_pid = transport.id().unwrap();
+    let client = plain_client().serve(transport).await.unwrap();
+    let mut args = serde_json::Map::new();
+    args.insert("duration".into(), json!(30));
+    args.insert("steps".into(), json!(30));
+    let call = client.call_tool(
+        CallToolRequestParams::new("trigger-long-running-operation").with_arguments(args),
+    );
+    let killer = async {
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        let kids = children(serve_pid);
+        assert!(!kids.is_empty(), "serve has no upstream child");
+        for k in kids {
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &k.to_string()])
+                .status();
+        }
+    };
+    let started = Instant::now();
+    let (result, ()) = tokio::join!(call, killer);
+    let err = format!(
+        "{:?}",
+        result.expect_err("the call must fail when its upstream dies")
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "the failure must be prompt"
+    );
+    assert!(err.contains("restarting"), "{err}");
+    // The wrapper stays up, restarts the upstream and replays initialize.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let mut a = serde_json::Map::new();
+        a.insert("message".into(), json!("again"));
+        match client
+            .call_tool(CallToolRequestParams::new("echo").with_arguments(a))
+            .await
+        {
+            Ok(r) => {
+                assert!(
+                    to_json(&r)["content"][0]["text"]
+                        .as_str()
+                        .unwrap()
+                        .contains("again")
+                );
+                break;
+            }
+            Err(e) if Instant::now() < deadline => {
+                eprintln!("not yet: {e}");
+                tokio::time::sleep(Duration::from_millis(300)).await;
+            }
+            Err(e) => panic!("the upstream never came back: {e}"),
+        }
+    }
+    client.cancel().await.unwrap();
+}
+
+/// Raw stdio access to `serve`, for messages no SDK would send.
+struct Raw {
+    child: tokio::process::Child,
+    stdin: tokio::process::ChildStdin,
+    stdout: tokio::io::Lines<BufReader<tokio::process::ChildStdout>>,
+}
+
+impl Raw {
+    fn start(args: &[&str]) -> Raw {
+        let mut child = serve_cmd(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+        Raw {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    async fn send(&mut self, line: &str) {
+        self.stdin.write_all(line.as_bytes()).await.unwrap();
+        self.stdin.write_all(b"\n").await.unwrap();
+        self.stdin.flush().await.unwrap();
+    }
+
+    async fn recv(&mut self) -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(30), self.stdout.next_line())
+            .await
+            .expect("serve did not answer in time")
+            .unwrap()
+            .expect("serve closed stdout");
+        serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line:.200}"))
+    }
+}
+
+fn init_line(id: u64) -> String {
+    json!({"jsonrpc":"2.0","id":id,"method":"initialize","params":{
+        "protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})
+    .to_string()
+}
+
+#[tokio::test]
+async fn junk_and_huge_messages_get_clear_errors_and_stdin_eof_exits() {
+    let out = tempfile::tempdir().unwrap();
+    let fixture = format!("{} --mode ok", example("fixture-server").display());
+    let mut raw = Raw::start(&[
+        "--server",
+        &fixture,
+        "--out-dir",
+        out.path().to_str().unwrap(),
+    ]);
+    raw.send("this is not json").await;
+    assert_eq!(raw.recv().await["error"]["code"], -32700);
+    raw.send(&init_line(1)).await;
+    assert_eq!(
+        raw.recv().await["result"]["serverInfo"]["name"],
+        "fixture-ok"
+    );
+    raw.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .await;
+    raw.send(r#"{"jsonrpc":"2.0","id":2}"#).await;
+    assert_eq!(raw.recv().await["error"]["code"], -32600);
+
+    // A 10 MB argument goes through and comes back.
+    let big = "x".repeat(10 * 1024 * 1024);
+    let call = json!({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":big}}});
+    raw.send(&call.to_string()).await;
+    let r = raw.recv().await;
+    assert_eq!(r["id"], 3);
+    assert_eq!(
+        r["result"]["structuredContent"]["arguments"]["text"]
+            .as_str()
+            .map(str::len),
+        Some(big.len())
+    );
+
+    // Over the limit: skipped with an error, and the session goes on.
+    let huge = format!("{{\"pad\":\"{}\"}}", "y".repeat(33 * 1024 * 1024));
+    raw.send(&huge).await;
+    let e = raw.recv().await;
+    assert_eq!(e["error"]["code"], -32600);
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("limit"),
+        "{e}"
+    );
+    raw.send(r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#)
+        .await;
+    assert_eq!(raw.recv().await["id"], 4);
+
+    // Closing stdin ends the process (and its upstream).
+    drop(raw.stdin);
+    let status = tokio::time::timeout(Duration::from_secs(10), raw.child.wait())
+        .await
+        .expect("serve must exit when stdin closes")
+        .unwrap();
+    assert!(status.success(), "{status:?}");
+}
+
+#[tokio::test]
+async fn upstream_that_never_answers_gets_a_clear_error() {
+    let out = tempfile::tempdir().unwrap();
+    let cfg = out.path().join("mcp-gen-ui.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "[upstream]\ncommand = {}\nargs = [\"--mode\", \"hang\"]\ntimeout_ms = 1500\n",
+            toml::Value::String(example("fixture-server").display().to_string())
+        ),
+    )
+    .unwrap();
+    let mut raw = Raw::start(&["--config", cfg.to_str().unwrap()]);
+    let started = Instant::now();
+    raw.send(&init_line(1)).await;
+    let e = raw.recv().await;
+    assert_eq!(e["id"], 1);
+    let msg = e["error"]["message"].as_str().unwrap();
+    assert!(msg.contains("did not answer initialize"), "{msg}");
+    assert!(started.elapsed() < Duration::from_secs(15));
+}
+
+#[tokio::test]
+async fn files_that_do_not_match_the_lock_stop_start_up_unless_allowed() {
+    let ui = WeatherUi::new().await;
+    std::fs::write(ui.out_dir().join("get_forecast/chart.html"), "hand edit").unwrap();
+    let out = tokio::process::Command::new(BIN)
+        .args(["serve", "--config", &ui.config()])
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("chart.html") && err.contains("--allow-stale"),
+        "{err}"
+    );
+
+    let client = ui_client()
+        .serve(
+            TokioChildProcess::new(serve_cmd(&["--config", &ui.config(), "--allow-stale"]))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let read = to_json(
+        &client
+            .read_resource(ReadResourceRequestParams::new(
+                "ui://weather/get_forecast/chart",
+            ))
+            .await
+            .unwrap(),
+    );
+    assert_eq!(read["contents"][0]["text"], "hand edit");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn print_config_is_a_claude_desktop_snippet() {
+    let ui = WeatherUi::new().await;
+    let out = tokio::process::Command::new(BIN)
+        .args(["serve", "--print-config", "--config", &ui.config()])
+        .output()
+        .await
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.trim().lines().count(), 1, "{text}");
+    let v: Value = serde_json::from_str(text.trim()).unwrap();
+    let entry = &v["mcpServers"]["weather"];
+    assert!(Path::new(entry["command"].as_str().unwrap()).is_absolute());
+    assert_eq!(entry["args"][0], "serve");
+}
+
+fn ui_init_line(id: u64) -> String {
+    json!({"jsonrpc":"2.0","id":id,"method":"initialize","params":{
+        "protocolVersion":"2025-06-18",
+        "capabilities":{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":[MCP_APP]}}},
+        "clientInfo":{"name":"raw","version":"1"}}})
+    .to_string()
+}
+
+#[tokio::test]
+async fn watch_reloads_changed_files_and_notifies() {
+    let ui = WeatherUi::new().await;
+    let mut raw = Raw::start(&["--config", &ui.config(), "--watch"]);
+    raw.send(&ui_init_line(1)).await;
+    let init = raw.recv().await;
+    assert_eq!(
+        init["result"]["capabilities"]["resources"]["listChanged"], true,
+        "{init}"
+    );
+    raw.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .await;
+    // Let the watcher take its first look before the edit.
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    std::fs::write(
+        ui.out_dir().join("get_current_conditions.html"),
+        "<p>edited live</p>",
+    )
+    .unwrap();
+    let note = raw.recv().await;
+    assert_eq!(note["method"], "notifications/resources/updated", "{note}");
+    assert_eq!(note["params"]["uri"], "ui://weather/get_current_conditions");
+    raw.send(
+        &json!({"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"ui://weather/get_current_conditions"}})
+            .to_string(),
+    )
+    .await;
+    let read = raw.recv().await;
+    assert_eq!(read["result"]["contents"][0]["text"], "<p>edited live</p>");
+}
