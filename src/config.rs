@@ -619,7 +619,14 @@ fn upstream_from_file(
                 command: command.clone(),
                 args: up.args.clone(),
                 env: up.env.clone(),
-                cwd: up.cwd.as_ref().map(|c| base_dir.join(c)),
+                // Relative to the config file, so the same file works whatever directory a
+                // host launches us from (Claude Desktop starts servers in `/`).
+                cwd: Some(
+                    up.cwd
+                        .as_ref()
+                        .map(|c| base_dir.join(c))
+                        .unwrap_or_else(|| base_dir.to_path_buf()),
+                ),
             }))
         }
         (None, Some(url)) => {
