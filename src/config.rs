@@ -46,7 +46,7 @@ pub enum ConfigError {
 }
 
 /// Which generator writes the HTML.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum GeneratorKind {
     #[default]
@@ -74,6 +74,10 @@ pub struct ConfigFile {
     pub enabled_tools: Vec<String>,
     /// Overrides the slug of the upstream's `serverInfo.name` in `ui://` URIs.
     pub server_name: Option<String>,
+    /// A directory of template files overriding the embedded ones (relative to this file).
+    pub templates_dir: Option<String>,
+    /// A directory of prompt files overriding the embedded ones (relative to this file).
+    pub prompts_dir: Option<String>,
     pub upstream: Option<UpstreamConfig>,
     #[serde(default)]
     pub llm: LlmConfig,
@@ -218,7 +222,11 @@ pub struct Hints {
     pub view: Option<ViewKind>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub x: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "one_or_many")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "one_or_many"
+    )]
     pub y: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hidden: Vec<String>,
@@ -448,6 +456,22 @@ impl Config {
         self.file.enabled_tools.is_empty() || self.file.enabled_tools.iter().any(|n| n == name)
     }
 
+    /// The template override directory, resolved against the config file's directory.
+    pub fn templates_dir(&self) -> Option<PathBuf> {
+        self.file
+            .templates_dir
+            .as_ref()
+            .map(|d| self.base_dir.join(d))
+    }
+
+    /// The prompt override directory, resolved against the config file's directory.
+    pub fn prompts_dir(&self) -> Option<PathBuf> {
+        self.file
+            .prompts_dir
+            .as_ref()
+            .map(|d| self.base_dir.join(d))
+    }
+
     /// A name to show for the configuration in messages.
     pub fn display_path(&self) -> String {
         self.path
@@ -499,25 +523,29 @@ fn reject_secrets(path: &Path, text: &str) -> Result<(), ConfigError> {
         return Ok(());
     };
     let mut found: Option<String> = None;
-    walk_keys(&toml::Value::Table(table), &mut Vec::new(), &mut |keys, value| {
-        if found.is_some() {
-            return;
-        }
-        let last = keys.last().map(String::as_str).unwrap_or("");
-        let in_headers = keys.iter().any(|k| k == "headers");
-        let in_env = keys.iter().any(|k| k == "env");
-        let literal = value.as_str().is_some_and(|s| !s.contains("${"));
-        let secret_header = in_headers
-            && literal
-            && matches!(
-                last.to_ascii_lowercase().as_str(),
-                "authorization" | "x-api-key" | "api-key" | "proxy-authorization"
-            );
-        let secret_env = in_env && literal && API_KEY_VARS.contains(&last);
-        if (is_secret_key(last) && !in_env) || secret_header || secret_env {
-            found = Some(keys.join("."));
-        }
-    });
+    walk_keys(
+        &toml::Value::Table(table),
+        &mut Vec::new(),
+        &mut |keys, value| {
+            if found.is_some() {
+                return;
+            }
+            let last = keys.last().map(String::as_str).unwrap_or("");
+            let in_headers = keys.iter().any(|k| k == "headers");
+            let in_env = keys.iter().any(|k| k == "env");
+            let literal = value.as_str().is_some_and(|s| !s.contains("${"));
+            let secret_header = in_headers
+                && literal
+                && matches!(
+                    last.to_ascii_lowercase().as_str(),
+                    "authorization" | "x-api-key" | "api-key" | "proxy-authorization"
+                );
+            let secret_env = in_env && literal && API_KEY_VARS.contains(&last);
+            if (is_secret_key(last) && !in_env) || secret_header || secret_env {
+                found = Some(keys.join("."));
+            }
+        },
+    );
     if let Some(key) = found {
         let leaf = key.rsplit('.').next().unwrap_or(&key).to_string();
         let line = text
@@ -541,11 +569,7 @@ fn reject_secrets(path: &Path, text: &str) -> Result<(), ConfigError> {
     Ok(())
 }
 
-fn walk_keys(
-    v: &toml::Value,
-    keys: &mut Vec<String>,
-    f: &mut dyn FnMut(&[String], &toml::Value),
-) {
+fn walk_keys(v: &toml::Value, keys: &mut Vec<String>, f: &mut dyn FnMut(&[String], &toml::Value)) {
     match v {
         toml::Value::Table(t) => {
             for (k, child) in t {
@@ -703,12 +727,16 @@ csp = { connect_domains = [], resource_domains = [] }
         let e = parse(&p(), text).unwrap_err().to_string();
         assert!(e.contains(":3:"), "{e}");
         assert!(e.contains("OPENAI_API_KEY"), "{e}");
-        assert!(!e.contains("sk-123"), "the secret itself must not be echoed: {e}");
+        assert!(
+            !e.contains("sk-123"),
+            "the secret itself must not be echoed: {e}"
+        );
     }
 
     #[test]
     fn literal_authorization_header_is_refused_but_env_reference_is_fine() {
-        let bad = "[upstream]\nurl = \"http://x/mcp\"\nheaders = { Authorization = \"Bearer abc\" }\n";
+        let bad =
+            "[upstream]\nurl = \"http://x/mcp\"\nheaders = { Authorization = \"Bearer abc\" }\n";
         assert!(matches!(
             parse(&p(), bad),
             Err(ConfigError::SecretInFile { .. })

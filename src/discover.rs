@@ -1,2 +1,454 @@
 //! Discover stage: connect to the upstream, `initialize`, and list every tool (all pages).
-//! (Owned by the transport work.)
+
+use std::collections::HashSet;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::time::Instant;
+
+use crate::mcp::excerpt;
+use crate::mcp::{
+    Client, ClientError, CloseKind, CloseReason, ConnectError, ConnectOptions, Connection,
+    SendError, UpstreamSpec,
+};
+use crate::model::{Tool, ToolError, tools_from_raw};
+
+/// The protocol version we ask for; servers may answer with an older one, which is fine for
+/// `tools/list`.
+pub const PROTOCOL_VERSION: &str = "2025-06-18";
+
+/// More pages than any real server needs; stops a server that invents new cursors forever.
+const MAX_PAGES: usize = 10_000;
+
+/// What the upstream told us about itself and its tools.
+#[derive(Debug, Clone)]
+pub struct Discovery {
+    /// `serverInfo.name` exactly as sent.
+    pub server_name: String,
+    /// The raw `initialize` result.
+    pub initialize_result: Value,
+    /// Every tool of every page, raw, in the order sent.
+    pub tools: Vec<Tool>,
+}
+
+/// Everything that can go wrong, each naming the upstream and what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum DiscoverError {
+    #[error(
+        "cannot start upstream {upstream}: command `{command}` not found (check `[upstream] \
+         command` in mcp-gen-ui.toml or --server)"
+    )]
+    CommandNotFound { upstream: String, command: String },
+    #[error("cannot start upstream {upstream}: {reason}")]
+    Start { upstream: String, reason: String },
+    #[error("upstream {upstream} {what} before answering `{method}`{}", stderr_block(.stderr))]
+    Exited {
+        upstream: String,
+        method: String,
+        /// "exited with status 3", "was killed by signal 9", …
+        what: String,
+        stderr: Vec<String>,
+    },
+    #[error(
+        "upstream {upstream} is not an MCP server: its first output was {first_output:?}, not a \
+         JSON-RPC message{hint}{}",
+        stderr_block(.stderr)
+    )]
+    NotMcp {
+        upstream: String,
+        first_output: String,
+        /// What to check, depending on the transport.
+        hint: &'static str,
+        stderr: Vec<String>,
+    },
+    #[error(
+        "upstream {upstream} timed out after {secs} s waiting for `{stage}` (raise `[upstream] \
+         timeout_ms` if the server is just slow to start){}",
+        stderr_block(.stderr)
+    )]
+    Timeout {
+        upstream: String,
+        secs: f64,
+        stage: String,
+        stderr: Vec<String>,
+    },
+    #[error("upstream {upstream} answered `{method}` with HTTP {status}{hint}{}", body_block(.body))]
+    Http {
+        upstream: String,
+        method: String,
+        status: u16,
+        hint: &'static str,
+        body: String,
+    },
+    #[error("cannot reach upstream {upstream}: {reason} (is the server running at that address?)")]
+    Unreachable { upstream: String, reason: String },
+    #[error("upstream {upstream} answered `{method}` with JSON-RPC error {code}: {}", printable(.message))]
+    Rpc {
+        upstream: String,
+        method: String,
+        code: i64,
+        message: String,
+    },
+    #[error("upstream {upstream} sent a malformed `{method}` response: {detail}")]
+    Malformed {
+        upstream: String,
+        method: String,
+        detail: String,
+    },
+    #[error("upstream {upstream}: {source}")]
+    Tools {
+        upstream: String,
+        #[source]
+        source: ToolError,
+    },
+    #[error("upstream {upstream} paginates `tools/list` endlessly: {detail}")]
+    Pagination { upstream: String, detail: String },
+}
+
+fn stderr_block(lines: &[String]) -> String {
+    if lines.is_empty() {
+        String::new()
+    } else {
+        let lines: Vec<String> = lines.iter().map(|l| printable(l)).collect();
+        format!("\nlast stderr lines:\n  {}", lines.join("\n  "))
+    }
+}
+
+fn body_block(body: &str) -> String {
+    if body.trim().is_empty() {
+        String::new()
+    } else {
+        format!("\nresponse body: {}", printable(body))
+    }
+}
+
+/// Upstream text goes to a terminal: escape control characters (ANSI sequences, carriage
+/// returns) so a server cannot rewrite what the user sees.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+fn http_hint(status: u16) -> &'static str {
+    match status {
+        401 | 403 => " (check `[upstream] headers`, e.g. the Authorization token)",
+        404 => " (check the URL path, e.g. /mcp for streamable HTTP or /sse for SSE)",
+        405 | 406 | 415 => " (is `[upstream] transport` right? try \"streamable-http\" or \"sse\")",
+        300..=399 => " (the server redirects; use the URL it names)",
+        _ => "",
+    }
+}
+
+/// Connect, `initialize`, send `notifications/initialized`, list all tools, and shut the
+/// upstream down. Everything, shutdown excepted, happens within `timeout`.
+pub async fn discover(spec: &UpstreamSpec, timeout: Duration) -> Result<Discovery, DiscoverError> {
+    let upstream = spec.describe();
+    let deadline = Instant::now() + timeout;
+    let opts = ConnectOptions {
+        connect_timeout: timeout,
+        // Discovery is done with the server once it closes stdin; don't wait long for a
+        // server that ignores that before signalling it.
+        shutdown_grace: Duration::from_secs(1),
+        ..ConnectOptions::default()
+    };
+    let conn = match tokio::time::timeout_at(deadline, Connection::open(spec, &opts)).await {
+        Ok(Ok(c)) => c,
+        Ok(Err(e)) => return Err(connect_error(&upstream, e)),
+        Err(_) => {
+            return Err(DiscoverError::Timeout {
+                upstream,
+                secs: timeout.as_secs_f64(),
+                stage: "the connection".into(),
+                stderr: Vec::new(),
+            });
+        }
+    };
+    let client = Client::new(conn);
+    let stage = Mutex::new(String::from("initialize"));
+    let res = tokio::time::timeout_at(deadline, run(&client, &upstream, &stage)).await;
+    let res = match res {
+        Ok(r) => r,
+        Err(_) => Err(DiscoverError::Timeout {
+            upstream: upstream.clone(),
+            secs: timeout.as_secs_f64(),
+            stage: match stage.lock() {
+                Ok(g) => g.clone(),
+                Err(p) => p.into_inner().clone(),
+            },
+            stderr: client.stderr_tail(),
+        }),
+    };
+    client.shutdown().await;
+    res
+}
+
+async fn run(
+    client: &Client,
+    upstream: &str,
+    stage: &Mutex<String>,
+) -> Result<Discovery, DiscoverError> {
+    let set_stage = |s: &str| {
+        if let Ok(mut g) = stage.lock() {
+            *g = s.to_string();
+        }
+    };
+    // Each request may take the whole budget; the caller's deadline bounds the sum.
+    let long = Duration::from_secs(24 * 3600);
+    let init_params = json!({
+        "protocolVersion": PROTOCOL_VERSION,
+        "capabilities": {},
+        "clientInfo": {"name": "mcp-gen-ui", "version": env!("CARGO_PKG_VERSION")},
+    });
+    let init = client.request("initialize", Some(init_params), long).await;
+    let init = check_result(
+        upstream,
+        "initialize",
+        unwrap_reply(client, upstream, "initialize", init).await?,
+    )?;
+    let server_name = init
+        .get("serverInfo")
+        .and_then(|s| s.get("name"))
+        .and_then(Value::as_str)
+        .ok_or_else(|| DiscoverError::Malformed {
+            upstream: upstream.to_string(),
+            method: "initialize".into(),
+            detail: format!(
+                "the result has no string `serverInfo.name`: {}",
+                short(&init, 300)
+            ),
+        })?
+        .to_string();
+    if !init.get("protocolVersion").is_some_and(Value::is_string) {
+        return Err(DiscoverError::Malformed {
+            upstream: upstream.to_string(),
+            method: "initialize".into(),
+            detail: "the result has no string `protocolVersion`".into(),
+        });
+    }
+    set_stage("notifications/initialized");
+    let sent = client.notify("notifications/initialized", None).await;
+    unwrap_reply(client, upstream, "notifications/initialized", sent).await?;
+
+    let mut raw_tools = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut seen = HashSet::new();
+    for page in 1..=MAX_PAGES {
+        set_stage(&if page == 1 {
+            "tools/list".to_string()
+        } else {
+            format!("tools/list (page {page})")
+        });
+        let params = cursor.as_ref().map(|c| json!({"cursor": c}));
+        let result = client.request("tools/list", params, long).await;
+        let result = check_result(
+            upstream,
+            "tools/list",
+            unwrap_reply(client, upstream, "tools/list", result).await?,
+        )?;
+        let malformed = |detail: String| DiscoverError::Malformed {
+            upstream: upstream.to_string(),
+            method: "tools/list".into(),
+            detail,
+        };
+        let Some(obj) = result.as_object() else {
+            return Err(malformed(format!(
+                "the result is not an object: {}",
+                short(&result, 300)
+            )));
+        };
+        match obj.get("tools") {
+            Some(Value::Array(list)) => raw_tools.extend(list.iter().cloned()),
+            Some(other) => {
+                return Err(malformed(format!(
+                    "`tools` is not an array: {}",
+                    short(other, 300)
+                )));
+            }
+            None => return Err(malformed("the result has no `tools` array".into())),
+        }
+        cursor = match obj.get("nextCursor") {
+            None | Some(Value::Null) => None,
+            // An empty cursor cannot name a next page; treat it as the end.
+            Some(Value::String(c)) if c.is_empty() => None,
+            Some(Value::String(c)) => Some(c.clone()),
+            Some(other) => {
+                return Err(malformed(format!(
+                    "`nextCursor` is not a string: {}",
+                    short(other, 100)
+                )));
+            }
+        };
+        match &cursor {
+            None => {
+                let tools = tools_from_raw(raw_tools).map_err(|source| DiscoverError::Tools {
+                    upstream: upstream.to_string(),
+                    source,
+                })?;
+                return Ok(Discovery {
+                    server_name,
+                    initialize_result: init,
+                    tools,
+                });
+            }
+            Some(c) if !seen.insert(c.clone()) => {
+                return Err(DiscoverError::Pagination {
+                    upstream: upstream.to_string(),
+                    detail: format!(
+                        "page {page} repeats the cursor {:?} of an earlier page",
+                        excerpt(c, 100)
+                    ),
+                });
+            }
+            Some(_) => {}
+        }
+    }
+    Err(DiscoverError::Pagination {
+        upstream: upstream.to_string(),
+        detail: format!("more than {MAX_PAGES} pages"),
+    })
+}
+
+fn short(v: &Value, max: usize) -> String {
+    excerpt(&v.to_string(), max)
+}
+
+/// Turns a failed request into the precise error, waiting briefly for the close reason when
+/// the upstream stopped accepting input (the exit status and stderr arrive a moment later).
+async fn unwrap_reply<T>(
+    client: &Client,
+    upstream: &str,
+    method: &str,
+    reply: Result<T, ClientError>,
+) -> Result<T, DiscoverError> {
+    let e = match reply {
+        Ok(v) => return Ok(v),
+        Err(e) => e,
+    };
+    let e = match e {
+        ClientError::Send(SendError::Closed | SendError::Io(_)) => {
+            match client.close_reason(Duration::from_secs(3)).await {
+                Some(reason) => ClientError::Closed(reason),
+                None => e,
+            }
+        }
+        other => other,
+    };
+    let mut err = request_error(upstream, method, e);
+    if let DiscoverError::NotMcp { stderr, hint, .. } = &mut err {
+        *stderr = client.stderr_tail();
+        *hint = if client.is_stdio() {
+            " (over stdio a server may print only JSON-RPC on stdout; logs belong on stderr)"
+        } else {
+            " (check the URL: it should be the server's MCP endpoint, e.g. /mcp)"
+        };
+    }
+    Err(err)
+}
+
+/// Results must be objects; anything else is reported as malformed.
+fn check_result(upstream: &str, method: &str, result: Value) -> Result<Value, DiscoverError> {
+    if result.is_object() {
+        Ok(result)
+    } else {
+        Err(DiscoverError::Malformed {
+            upstream: upstream.to_string(),
+            method: method.to_string(),
+            detail: format!("the result is not an object: {}", short(&result, 300)),
+        })
+    }
+}
+
+fn connect_error(upstream: &str, e: ConnectError) -> DiscoverError {
+    let upstream = upstream.to_string();
+    match e {
+        ConnectError::CommandNotFound { command } => {
+            DiscoverError::CommandNotFound { upstream, command }
+        }
+        ConnectError::Http { status, body } => DiscoverError::Http {
+            upstream,
+            method: "GET (event stream)".into(),
+            status,
+            hint: http_hint(status),
+            body,
+        },
+        ConnectError::Request(reason) => DiscoverError::Unreachable { upstream, reason },
+        other => DiscoverError::Start {
+            upstream,
+            reason: other.to_string(),
+        },
+    }
+}
+
+fn request_error(upstream: &str, method: &str, e: ClientError) -> DiscoverError {
+    let upstream = upstream.to_string();
+    let method = method.to_string();
+    match e {
+        ClientError::Send(SendError::Http { status, body }) => DiscoverError::Http {
+            upstream,
+            method,
+            status,
+            hint: http_hint(status),
+            body,
+        },
+        ClientError::Send(SendError::Request(reason)) => {
+            DiscoverError::Unreachable { upstream, reason }
+        }
+        // Writing failed and no close reason came in time.
+        ClientError::Send(e) => DiscoverError::Exited {
+            upstream,
+            method,
+            what: format!("stopped accepting input ({e})"),
+            stderr: Vec::new(),
+        },
+        ClientError::Closed(reason) => closed_error(upstream, method, reason),
+        ClientError::NotMcp { first_output } => DiscoverError::NotMcp {
+            upstream,
+            first_output,
+            hint: "",
+            stderr: Vec::new(),
+        },
+        ClientError::Rpc { code, message, .. } => DiscoverError::Rpc {
+            upstream,
+            method,
+            code,
+            message,
+        },
+        ClientError::Malformed(detail) => DiscoverError::Malformed {
+            upstream,
+            method,
+            detail,
+        },
+        ClientError::TooLarge { limit } => DiscoverError::Malformed {
+            upstream,
+            method,
+            detail: format!("a message was larger than {limit} bytes"),
+        },
+        ClientError::Timeout(d) => DiscoverError::Timeout {
+            upstream,
+            secs: d.as_secs_f64(),
+            stage: method,
+            stderr: Vec::new(),
+        },
+    }
+}
+
+fn closed_error(upstream: String, method: String, reason: CloseReason) -> DiscoverError {
+    let what = match &reason.kind {
+        CloseKind::Shutdown => "was shut down".to_string(),
+        other => other.describe(),
+    };
+    DiscoverError::Exited {
+        upstream,
+        method,
+        what,
+        stderr: reason.stderr_tail,
+    }
+}

@@ -13,6 +13,7 @@ pub mod lock;
 pub mod mcp;
 pub mod model;
 pub mod plan;
+pub mod preview;
 pub mod report;
 pub mod serve;
 pub mod validate;

@@ -1,1 +1,499 @@
-//! plan
+//! Plan stage: decide, for every tool, whether its files are fresh, stale (and why), missing,
+//! edited by hand, new or gone. Shared by `generate`, `check`, `list` and `inspect`, so they can
+//! never disagree about a tool's state.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::config::{Config, Hints, ToolConfig};
+use crate::lock::{DEFAULT_WIDGET, Lock, ToolEntry};
+use crate::model::{Tool, canonical_json, sha256_hex, valid_widget_name, widget_path};
+use crate::write::is_managed_name;
+
+/// Why a tool must be regenerated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StaleReason {
+    /// The upstream definition (name, title, description, schemas, annotations) changed.
+    ToolChanged,
+    /// `[tools.NAME]` settings or the refinement history changed.
+    ConfigChanged,
+    /// The generator, its templates, prompts, model or settings changed.
+    GeneratorChanged,
+    /// The set of widgets changed.
+    WidgetsChanged,
+    /// The last LLM generation fell back after a transient failure: try again.
+    TransientFallback,
+}
+
+impl StaleReason {
+    pub fn describe(self) -> &'static str {
+        match self {
+            StaleReason::ToolChanged => "tool changed upstream",
+            StaleReason::ConfigChanged => "tool settings or refinements changed",
+            StaleReason::GeneratorChanged => "generator changed",
+            StaleReason::WidgetsChanged => "widgets changed",
+            StaleReason::TransientFallback => "last LLM attempt fell back after a transient error",
+        }
+    }
+}
+
+/// The state of one tool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "status", content = "reasons")]
+pub enum Status {
+    /// Files match the lock and nothing that shapes them changed.
+    Fresh,
+    /// Upstream has it, the lock does not.
+    New,
+    Stale(Vec<StaleReason>),
+    /// A file recorded in the lock is gone.
+    Missing,
+    /// A file's bytes differ from the lock: someone edited it.
+    Edited,
+    /// A hand edit accepted with `--adopt`; left alone until `--force`.
+    Pinned,
+    /// In the lock, no longer upstream.
+    Removed,
+    /// Upstream has it but the config disables it; any files of ours go.
+    Disabled,
+    /// The upstream ships its own UI for it; we leave it alone.
+    UpstreamUi,
+}
+
+impl Status {
+    pub fn label(&self) -> &'static str {
+        match self {
+            Status::Fresh => "fresh",
+            Status::New => "new",
+            Status::Stale(_) => "stale",
+            Status::Missing => "missing",
+            Status::Edited => "edited",
+            Status::Pinned => "pinned",
+            Status::Removed => "removed",
+            Status::Disabled => "disabled",
+            Status::UpstreamUi => "upstream-ui",
+        }
+    }
+}
+
+/// One widget the tool should have.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WidgetPlan {
+    pub name: String,
+    /// Relative to the output directory.
+    pub path: String,
+    pub default: bool,
+    /// The widget's own hints laid over the tool's.
+    #[serde(skip)]
+    pub hints: Hints,
+    /// `None` for a tool's single UI (`<stem>.html`).
+    pub widget_name: Option<String>,
+}
+
+/// The plan for one tool.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolPlan {
+    pub name: String,
+    #[serde(flatten)]
+    pub status: Status,
+    /// The widgets the tool should have now (empty for removed/disabled/upstream-ui tools).
+    pub widgets: Vec<WidgetPlan>,
+    /// Files of the lock entry that no longer belong to the tool (removed widgets or tool).
+    pub obsolete_files: Vec<String>,
+    /// The upstream definition, when known (online, or from the snapshot).
+    #[serde(skip)]
+    pub tool: Option<Tool>,
+    #[serde(skip)]
+    pub entry: Option<ToolEntry>,
+    #[serde(skip)]
+    pub config_hash: String,
+    #[serde(skip)]
+    pub tool_config: ToolConfig,
+}
+
+impl ToolPlan {
+    /// Whether `generate` (without `--force`) writes this tool.
+    pub fn needs_generation(&self) -> bool {
+        matches!(
+            self.status,
+            Status::New | Status::Stale(_) | Status::Missing
+        )
+    }
+}
+
+/// The whole plan.
+#[derive(Debug, Clone, Serialize)]
+pub struct Plan {
+    pub tools: Vec<ToolPlan>,
+    /// Files in the output directory that nothing manages.
+    pub stray: Vec<String>,
+}
+
+/// What the planner looks at.
+pub struct PlanInputs<'a> {
+    pub cfg: &'a Config,
+    pub lock: Option<&'a Lock>,
+    /// The lock an interrupted run was about to write: files matching it are ours, not hand edits.
+    pub pending: Option<&'a Lock>,
+    /// The upstream's tools when online; `None` plans from the lock alone.
+    pub upstream: Option<&'a [Tool]>,
+    /// The snapshot of tool definitions (offline), to know each tool's definition.
+    pub snapshot: Option<&'a [Tool]>,
+    /// The fingerprint of the generator that would run now.
+    pub fingerprint: &'a str,
+}
+
+/// sha256 of everything per-tool that shapes output besides the tool itself: its config section
+/// and its refinement history.
+pub fn config_hash(tc: &ToolConfig, refinements: &[String]) -> String {
+    let mut v = serde_json::to_value(tc).unwrap_or(Value::Null);
+    if let Value::Object(m) = &mut v {
+        // `enabled` decides whether there is a UI, not what it looks like.
+        m.remove("enabled");
+    }
+    sha256_hex(canonical_json(
+        &json!({"config": v, "refinements": refinements}),
+    ))
+}
+
+/// Validates widget names from the config and computes the widgets a tool should have.
+pub fn widgets_for(tool_name: &str, tc: &ToolConfig) -> Result<Vec<WidgetPlan>, String> {
+    if tc.widgets.is_empty() {
+        return Ok(vec![WidgetPlan {
+            name: DEFAULT_WIDGET.into(),
+            path: widget_path(tool_name, None),
+            default: true,
+            hints: tc.hints.clone(),
+            widget_name: None,
+        }]);
+    }
+    let mut seen = BTreeSet::new();
+    let has_default = tc.widgets.iter().any(|w| w.default);
+    if tc.widgets.iter().filter(|w| w.default).count() > 1 {
+        return Err(format!(
+            "[tools.{tool_name}] marks more than one widget as `default = true`: keep one"
+        ));
+    }
+    let mut out = Vec::new();
+    for (i, w) in tc.widgets.iter().enumerate() {
+        if !valid_widget_name(&w.name) {
+            return Err(format!(
+                "[tools.{tool_name}] widget name `{}` must match ^[a-z0-9_-]{{1,64}}$ (it becomes a file name)",
+                w.name
+            ));
+        }
+        if !seen.insert(w.name.clone()) {
+            return Err(format!(
+                "[tools.{tool_name}] has two widgets named `{}`",
+                w.name
+            ));
+        }
+        out.push(WidgetPlan {
+            name: w.name.clone(),
+            path: widget_path(tool_name, Some(&w.name)),
+            default: w.default || (!has_default && i == 0),
+            hints: merge_hints(&tc.hints, &w.hints),
+            widget_name: Some(w.name.clone()),
+        });
+    }
+    Ok(out)
+}
+
+/// The widget's hints over the tool's: a widget setting wins where it says something.
+pub fn merge_hints(base: &Hints, over: &Hints) -> Hints {
+    let mut h = base.clone();
+    if over.view.is_some() {
+        h.view = over.view;
+    }
+    if over.x.is_some() {
+        h.x = over.x.clone();
+    }
+    if !over.y.is_empty() {
+        h.y = over.y.clone();
+    }
+    if !over.hidden.is_empty() {
+        h.hidden = over.hidden.clone();
+    }
+    for (k, v) in &over.labels {
+        h.labels.insert(k.clone(), v.clone());
+    }
+    if over.sort.is_some() {
+        h.sort = over.sort.clone();
+    }
+    if over.theme.is_some() {
+        h.theme = over.theme;
+    }
+    if over.density.is_some() {
+        h.density = over.density;
+    }
+    h
+}
+
+/// Checks the on-disk state of a widget file against the lock (and the pending lock).
+fn file_state(out_dir: &Path, path: &str, sha: &str, pending_sha: Option<&str>) -> FileState {
+    match std::fs::read(out_dir.join(path)) {
+        Ok(bytes) => {
+            let actual = sha256_hex(&bytes);
+            if actual == sha {
+                FileState::Ok
+            } else if pending_sha == Some(actual.as_str()) {
+                FileState::FromInterruptedRun
+            } else {
+                FileState::Edited
+            }
+        }
+        Err(_) => FileState::Missing,
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FileState {
+    Ok,
+    Missing,
+    Edited,
+    /// Written by a run that was interrupted before it wrote the lock.
+    FromInterruptedRun,
+}
+
+/// Builds the plan. Errors are configuration errors (bad widget names, file name collisions).
+pub fn plan(inputs: &PlanInputs<'_>) -> Result<Plan, String> {
+    let cfg = inputs.cfg;
+    let out_dir = &cfg.out_dir;
+    let empty = BTreeMap::new();
+    let locked = inputs.lock.map(|l| &l.tools).unwrap_or(&empty);
+
+    // Every tool name we know of: upstream (online) or the lock (offline), in a stable order.
+    let mut names: BTreeSet<String> = locked.keys().cloned().collect();
+    let upstream_by_name: BTreeMap<&str, &Tool> = inputs
+        .upstream
+        .unwrap_or(&[])
+        .iter()
+        .map(|t| (t.name.as_str(), t))
+        .collect();
+    let snapshot_by_name: BTreeMap<&str, &Tool> = inputs
+        .snapshot
+        .unwrap_or(&[])
+        .iter()
+        .map(|t| (t.name.as_str(), t))
+        .collect();
+    names.extend(upstream_by_name.keys().map(|s| s.to_string()));
+
+    // Two tools must never share a file.
+    let mut stems: BTreeMap<String, String> = BTreeMap::new();
+    for name in &names {
+        let stem = crate::model::file_stem(name);
+        if let Some(other) = stems.insert(stem.clone(), name.clone()) {
+            return Err(format!(
+                "tools `{other}` and `{name}` would both be written to `{stem}.html`; disable one with [tools.\"NAME\"] enabled = false"
+            ));
+        }
+    }
+
+    let mut tools = Vec::new();
+    for name in names {
+        let entry = locked.get(&name).cloned();
+        let tc = cfg.tool(&name);
+        let refinements = entry
+            .as_ref()
+            .map(|e| e.refinements.clone())
+            .unwrap_or_default();
+        let chash = config_hash(&tc, &refinements);
+        let upstream_tool = upstream_by_name.get(name.as_str()).copied();
+        let tool = upstream_tool
+            .or_else(|| snapshot_by_name.get(name.as_str()).copied())
+            .cloned();
+        let online = inputs.upstream.is_some();
+
+        let mut tp = ToolPlan {
+            name: name.clone(),
+            status: Status::Fresh,
+            widgets: Vec::new(),
+            obsolete_files: Vec::new(),
+            tool,
+            entry: entry.clone(),
+            config_hash: chash.clone(),
+            tool_config: tc.clone(),
+        };
+        let locked_files: Vec<String> = entry
+            .as_ref()
+            .map(|e| e.widgets.iter().map(|w| w.path.clone()).collect())
+            .unwrap_or_default();
+
+        let gone = online && upstream_tool.is_none();
+        let upstream_ui = upstream_tool.is_some_and(Tool::has_upstream_ui);
+        if gone || upstream_ui || !cfg.tool_enabled(&name) {
+            tp.status = if gone {
+                Status::Removed
+            } else if upstream_ui {
+                Status::UpstreamUi
+            } else {
+                Status::Disabled
+            };
+            tp.obsolete_files = locked_files;
+            if entry.is_some() || online {
+                tools.push(tp);
+            }
+            continue;
+        }
+
+        tp.widgets = widgets_for(&name, &tc)?;
+        let wanted: BTreeSet<&str> = tp.widgets.iter().map(|w| w.path.as_str()).collect();
+        tp.obsolete_files = locked_files
+            .iter()
+            .filter(|p| !wanted.contains(p.as_str()))
+            .cloned()
+            .collect();
+
+        let Some(entry) = entry else {
+            tp.status = Status::New;
+            tools.push(tp);
+            continue;
+        };
+        if entry.pinned {
+            tp.status = Status::Pinned;
+            tools.push(tp);
+            continue;
+        }
+
+        let pending_entry = inputs.pending.and_then(|p| p.tools.get(&name));
+        let mut missing = false;
+        let mut edited = false;
+        for w in &entry.widgets {
+            let pending_sha = pending_entry
+                .and_then(|p| p.widgets.iter().find(|pw| pw.path == w.path))
+                .map(|pw| pw.sha256.as_str());
+            match file_state(out_dir, &w.path, &w.sha256, pending_sha) {
+                FileState::Ok => {}
+                FileState::Missing => missing = true,
+                FileState::Edited => edited = true,
+                // The interrupted run's output is regenerated, never mistaken for a hand edit.
+                FileState::FromInterruptedRun => {}
+            }
+        }
+        let interrupted = pending_entry.is_some_and(|p| p != &entry);
+
+        let mut reasons = Vec::new();
+        if let Some(t) = upstream_tool
+            && t.tool_hash() != entry.tool_hash
+        {
+            reasons.push(StaleReason::ToolChanged);
+        }
+        if entry.config_hash != chash {
+            reasons.push(StaleReason::ConfigChanged);
+        }
+        if inputs
+            .lock
+            .is_some_and(|l| l.tool_fingerprint(&entry) != inputs.fingerprint)
+        {
+            reasons.push(StaleReason::GeneratorChanged);
+        }
+        let locked_paths: BTreeSet<&str> = entry.widgets.iter().map(|w| w.path.as_str()).collect();
+        if locked_paths != wanted {
+            reasons.push(StaleReason::WidgetsChanged);
+        }
+        if entry.widgets.iter().any(|w| w.fallback_transient) {
+            reasons.push(StaleReason::TransientFallback);
+        }
+        if interrupted && reasons.is_empty() {
+            reasons.push(StaleReason::GeneratorChanged);
+        }
+
+        tp.status = if edited {
+            Status::Edited
+        } else if missing {
+            Status::Missing
+        } else if !reasons.is_empty() {
+            Status::Stale(reasons)
+        } else {
+            Status::Fresh
+        };
+        tools.push(tp);
+    }
+
+    let stray = stray_files(out_dir, inputs.lock, inputs.pending);
+    Ok(Plan { tools, stray })
+}
+
+/// Files under the output directory that neither the lock nor mcp-gen-ui's bookkeeping explain.
+fn stray_files(out_dir: &Path, lock: Option<&Lock>, pending: Option<&Lock>) -> Vec<String> {
+    let mut known: BTreeSet<String> = BTreeSet::new();
+    for l in lock.into_iter().chain(pending) {
+        known.extend(l.files().map(|(_, w)| w.path.clone()));
+    }
+    let mut stray = Vec::new();
+    for entry in walkdir::WalkDir::new(out_dir)
+        .min_depth(1)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let Ok(rel) = entry.path().strip_prefix(out_dir) else {
+            continue;
+        };
+        let rel = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/");
+        let base = rel.rsplit('/').next().unwrap_or(&rel);
+        if is_managed_name(&rel) || is_managed_name(base) || known.contains(&rel) {
+            continue;
+        }
+        stray.push(rel);
+    }
+    stray
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::WidgetConfig;
+
+    #[test]
+    fn config_hash_covers_hints_and_refinements_but_not_enabled() {
+        let mut tc = ToolConfig::default();
+        let h0 = config_hash(&tc, &[]);
+        assert_ne!(h0, config_hash(&tc, &["line chart".into()]));
+        tc.enabled = Some(true);
+        assert_eq!(h0, config_hash(&tc, &[]));
+        tc.hints.x = Some("date".into());
+        assert_ne!(h0, config_hash(&tc, &[]));
+    }
+
+    #[test]
+    fn widgets_default_to_one_file_and_validate_names() {
+        let tc = ToolConfig::default();
+        let w = widgets_for("get_forecast", &tc).unwrap();
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].path, "get_forecast.html");
+        assert!(w[0].default);
+
+        let mut tc = ToolConfig {
+            widgets: vec![
+                WidgetConfig {
+                    name: "chart".into(),
+                    ..Default::default()
+                },
+                WidgetConfig {
+                    name: "table".into(),
+                    default: true,
+                    ..Default::default()
+                },
+            ],
+            ..Default::default()
+        };
+        let w = widgets_for("Get Forecast", &tc).unwrap();
+        assert!(w[0].path.ends_with("/chart.html"));
+        assert!(!w[0].default && w[1].default);
+
+        tc.widgets[0].name = "../x".into();
+        assert!(widgets_for("t", &tc).is_err());
+    }
+}

@@ -1,1 +1,182 @@
-//! report
+//! Output: results on stdout, progress and warnings on stderr, quiet and line-oriented when not a
+//! terminal, JSON where a script wants it.
+
+use std::io::{IsTerminal, Write};
+use std::time::Duration;
+
+use serde::Serialize;
+
+/// How a command prints its result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+}
+
+/// Where human output goes, and whether it may be decorated.
+#[derive(Debug, Clone)]
+pub struct Printer {
+    pub quiet: bool,
+    /// stderr is a terminal: progress spinners and colour are welcome there.
+    pub stderr_tty: bool,
+    /// stdout is a terminal and NO_COLOR is not set.
+    pub color: bool,
+}
+
+impl Printer {
+    pub fn new(quiet: bool) -> Printer {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Printer {
+            quiet,
+            stderr_tty: std::io::stderr().is_terminal(),
+            color: std::io::stdout().is_terminal() && !no_color,
+        }
+    }
+
+    /// A line of result output on stdout.
+    pub fn out(&self, line: impl AsRef<str>) -> std::io::Result<()> {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{}", line.as_ref())
+    }
+
+    /// Pretty JSON on stdout.
+    pub fn json<T: Serialize>(&self, value: &T) -> std::io::Result<()> {
+        let text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)?;
+        self.out(text)
+    }
+
+    /// A status line on stderr (suppressed by --quiet).
+    pub fn status(&self, line: impl AsRef<str>) {
+        if !self.quiet {
+            eprintln!("{}", line.as_ref());
+        }
+    }
+
+    /// A warning on stderr (never suppressed: warnings matter).
+    pub fn warn(&self, line: impl AsRef<str>) {
+        eprintln!("warning: {}", line.as_ref());
+    }
+
+    /// A spinner on a terminal; nothing otherwise. Finish it with `finish_and_clear`.
+    pub fn spinner(&self, message: impl Into<String>) -> indicatif::ProgressBar {
+        if self.quiet || !self.stderr_tty {
+            return indicatif::ProgressBar::hidden();
+        }
+        let pb = indicatif::ProgressBar::new_spinner();
+        pb.set_message(message.into());
+        pb.enable_steady_tick(Duration::from_millis(100));
+        pb
+    }
+
+    /// A progress bar over `len` items on a terminal; nothing otherwise.
+    pub fn progress(&self, len: u64, message: impl Into<String>) -> indicatif::ProgressBar {
+        if self.quiet || !self.stderr_tty {
+            return indicatif::ProgressBar::hidden();
+        }
+        let pb = indicatif::ProgressBar::new(len);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len}")
+        {
+            pb.set_style(style.progress_chars("=> "));
+        }
+        pb.set_message(message.into());
+        pb
+    }
+
+    /// Wraps text in an ANSI colour when colour is on.
+    pub fn paint(&self, text: &str, color: Color) -> String {
+        if !self.color {
+            return text.to_string();
+        }
+        let code = match color {
+            Color::Red => "31",
+            Color::Green => "32",
+            Color::Yellow => "33",
+            Color::Cyan => "36",
+            Color::Dim => "2",
+        };
+        format!("\x1b[{code}m{text}\x1b[0m")
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum Color {
+    Red,
+    Green,
+    Yellow,
+    Cyan,
+    Dim,
+}
+
+/// A plain text table: columns padded to their widest cell, no borders.
+pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (i, cell) in row.iter().enumerate() {
+            if let Some(w) = widths.get_mut(i) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+    }
+    let mut out = String::new();
+    let line = |cells: Vec<&str>, out: &mut String| {
+        let n = cells.len();
+        for (i, cell) in cells.into_iter().enumerate() {
+            out.push_str(cell);
+            if i + 1 < n {
+                let pad = widths.get(i).copied().unwrap_or(0) - cell.chars().count();
+                out.push_str(&" ".repeat(pad + 2));
+            }
+        }
+        out.push('\n');
+    };
+    line(header.to_vec(), &mut out);
+    for row in rows {
+        line(row.iter().map(String::as_str).collect(), &mut out);
+    }
+    out.trim_end().to_string()
+}
+
+/// `12.3 KB` style sizes (1 KB = 1024 bytes).
+pub fn human_size(bytes: u64) -> String {
+    if bytes < 1024 {
+        format!("{bytes} B")
+    } else {
+        format!("{:.1} KB", bytes as f64 / 1024.0)
+    }
+}
+
+/// Shows an untrusted name on one line: control characters escaped, long names cut.
+pub fn display_name(name: &str) -> String {
+    let escaped: String = name.escape_debug().collect();
+    if escaped.chars().count() > 60 {
+        let cut: String = escaped.chars().take(57).collect();
+        format!("{cut}…")
+    } else {
+        escaped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_pads_columns() {
+        let t = table(
+            &["tool", "status"],
+            &[
+                vec!["a".into(), "fresh".into()],
+                vec!["long_name".into(), "new".into()],
+            ],
+        );
+        assert_eq!(t, "tool       status\na          fresh\nlong_name  new");
+    }
+
+    #[test]
+    fn names_are_made_printable() {
+        assert_eq!(display_name("a\nb\u{1b}[31m"), "a\\nb\\u{1b}[31m");
+        assert!(display_name(&"x".repeat(300)).ends_with('…'));
+    }
+}

@@ -1,6 +1,9 @@
 //! Generate stage: turns a tool (plus its hints and refinements) into the HTML of an MCP App.
 
+pub mod batch;
 pub mod builtin;
+pub mod llm;
+pub mod phrases;
 
 use crate::config::{Hints, ToolConfig};
 use crate::model::Tool;
@@ -43,4 +46,38 @@ impl UiType {
 pub enum GenerateError {
     #[error("template error while generating the UI of tool `{tool}`: {message}")]
     Template { tool: String, message: String },
+}
+
+/// The generator chosen for a run, with everything that shapes its output loaded.
+pub struct Generator {
+    pub kind: crate::config::GeneratorKind,
+    pub templates: builtin::Templates,
+}
+
+impl Generator {
+    /// Loads the embedded templates, or the config's `templates_dir` override.
+    pub fn new(
+        kind: crate::config::GeneratorKind,
+        templates_dir: Option<&std::path::Path>,
+    ) -> Result<Generator, GenerateError> {
+        let templates = match templates_dir {
+            Some(dir) => builtin::Templates::from_dir(dir)?,
+            None => builtin::Templates::embedded(),
+        };
+        Ok(Generator { kind, templates })
+    }
+
+    /// The generator as recorded in the lock: `builtin` or `llm:<provider>/<model>`.
+    pub fn id(&self) -> String {
+        "builtin".to_string()
+    }
+
+    /// sha256 over everything that changes output: a different value makes every tool stale.
+    pub fn fingerprint(&self) -> String {
+        crate::model::sha256_hex(format!("builtin\n{}", self.templates.fingerprint()))
+    }
+
+    pub fn template_version(&self) -> String {
+        builtin::template_version(&self.templates)
+    }
 }

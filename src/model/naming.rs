@@ -156,7 +156,10 @@ mod tests {
     #[test]
     fn stems_are_stable() {
         // Pinned: changing this function renames committed files.
-        assert_eq!(file_stem("Get Forecast"), format!("get-forecast-{}", &sha256_hex("Get Forecast")[..8]));
+        assert_eq!(
+            file_stem("Get Forecast"),
+            format!("get-forecast-{}", &sha256_hex("Get Forecast")[..8])
+        );
     }
 
     #[test]
@@ -173,7 +176,13 @@ mod tests {
     fn uris() {
         assert_eq!(server_slug("Weather Server!"), "weather-server");
         assert_eq!(server_slug("***"), "server");
-        assert_eq!(ui_uri("weather", "get_forecast", None), "ui://weather/get_forecast");
-        assert_eq!(ui_uri("weather", "get_forecast", Some("chart")), "ui://weather/get_forecast/chart");
+        assert_eq!(
+            ui_uri("weather", "get_forecast", None),
+            "ui://weather/get_forecast"
+        );
+        assert_eq!(
+            ui_uri("weather", "get_forecast", Some("chart")),
+            "ui://weather/get_forecast/chart"
+        );
     }
 }

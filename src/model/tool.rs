@@ -150,7 +150,8 @@ mod tests {
 
     #[test]
     fn upstream_ui_is_detected() {
-        let t = Tool::from_raw(json!({"name":"t","_meta":{"ui":{"resourceUri":"ui://x/t"}}})).unwrap();
+        let t =
+            Tool::from_raw(json!({"name":"t","_meta":{"ui":{"resourceUri":"ui://x/t"}}})).unwrap();
         assert!(t.has_upstream_ui());
         let t = Tool::from_raw(json!({"name":"t","_meta":{"ui/resourceUri":"ui://x/t"}})).unwrap();
         assert!(t.has_upstream_ui());

@@ -1,2 +1,128 @@
 //! Validate stage: the rules of SPEC section 9, shared by every generator, `check` and `validate`.
-//! (Owned by the validator work.)
+//!
+//! Generated HTML (and LLM output in particular) is hostile input, so this module is a security
+//! boundary: it never panics and its findings are deterministic. `parse` builds the DOM with
+//! line numbers, `document` applies the DOM rules, `script` the JavaScript rules, `origin` the
+//! URL/CSP rules and `injection` the prompt-injection heuristics.
+
+mod document;
+mod finding;
+mod injection;
+mod origin;
+mod parse;
+mod script;
+
+pub use finding::{Finding, Severity};
+
+/// Bumped whenever a rule changes, so `check` knows to re-validate files that passed before.
+pub const VALIDATOR_VERSION: u32 = 1;
+
+/// Largest file a host should be asked to load (SPEC 9).
+pub const MAX_FILE_BYTES: usize = 500 * 1024;
+
+/// Beyond this the rules are not run at all: the size error says enough, and analysis time
+/// must stay bounded for hostile input.
+const MAX_ANALYSED_BYTES: usize = 8 * 1024 * 1024;
+
+/// The parser and tree walks recurse; a big private stack keeps deep (hostile) nesting from
+/// overflowing the caller's.
+const STACK_BYTES: usize = 256 * 1024 * 1024;
+
+/// Per-file context for the rules.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Origins declared in the tool's CSP config (`[tools.NAME] csp`): connect/resource/frame
+    /// domains, e.g. "https://cdn.example.com".
+    pub allowed_origins: Vec<String>,
+    /// The file was written by an LLM: prompt-injection signs become errors (else warnings).
+    pub llm_output: bool,
+}
+
+/// Runs every rule on one HTML document. Findings are sorted by (line, severity, rule).
+pub fn validate(html: &str, opts: &Options) -> Vec<Finding> {
+    let run = || validate_inline(html, opts);
+    let joined = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("validate".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(s, run)
+            .map(|h| h.join())
+    });
+    match joined {
+        Ok(Ok(findings)) => findings,
+        // Could not start a thread: run here (deep nesting is still capped by the script rules).
+        Err(_) => validate_inline(html, opts),
+        Ok(Err(_)) => vec![Finding::error(
+            "validator-internal-error",
+            None,
+            "the validator failed on this file (a bug in mcp-gen-ui: please report it with \
+             the file); treat the file as invalid",
+        )],
+    }
+}
+
+fn validate_inline(html: &str, opts: &Options) -> Vec<Finding> {
+    let mut out = Vec::new();
+    if html.len() > MAX_FILE_BYTES {
+        out.push(Finding::error(
+            "file-too-large",
+            None,
+            format!(
+                "file is {} KB, over the {} KB limit; make the UI smaller (no embedded data \
+                 blobs or large libraries)",
+                html.len() / 1024,
+                MAX_FILE_BYTES / 1024
+            ),
+        ));
+    }
+    if html.len() > MAX_ANALYSED_BYTES {
+        return out;
+    }
+    if looks_binary(html) {
+        out.push(Finding::error(
+            "unrecoverable-html",
+            None,
+            "the file is not text HTML (NUL or control bytes); emit a complete HTML document",
+        ));
+        return out;
+    }
+    let ctx = document::DocCtx {
+        opts,
+        depth: 0,
+        line_base: 0,
+        prefix: String::new(),
+    };
+    document::check_document(html, &ctx, &mut out);
+    out.sort_by(|a, b| {
+        (a.line, a.severity, a.rule, &a.message).cmp(&(b.line, b.severity, b.rule, &b.message))
+    });
+    out.dedup();
+    out
+}
+
+/// Binary data decoded as text: NULs, or many control characters.
+fn looks_binary(text: &str) -> bool {
+    let mut controls = 0usize;
+    let mut total = 0usize;
+    for c in text.chars().take(64 * 1024) {
+        total += 1;
+        if c == '\0' {
+            return true;
+        }
+        if c.is_control() && !matches!(c, '\n' | '\r' | '\t' | '\u{c}') {
+            controls += 1;
+        }
+    }
+    total > 0 && controls * 10 > total
+}
+
+/// True when any finding is an error (the file must not be written / `validate` exits 1).
+pub fn has_errors(findings: &[Finding]) -> bool {
+    findings.iter().any(|f| f.severity == Severity::Error)
+}
+
+#[cfg(test)]
+mod tests;
+
+#[cfg(test)]
+mod proptests;

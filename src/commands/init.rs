@@ -1,0 +1,340 @@
+//! `init`: write `mcp-gen-ui.toml` — asking on a terminal (the upstream is tried live and its
+//! tools listed), from flags otherwise — plus the `.gitattributes` line and, if wanted, the hook.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context as _, bail};
+use clap::Args;
+
+use crate::cli::Context;
+use crate::config::{self, CONFIG_FILE, GeneratorKind};
+use crate::mcp::{HttpTransport, UpstreamSpec};
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// Generator to configure (asked on a terminal)
+    #[arg(long, value_enum)]
+    pub generator: Option<GeneratorKind>,
+    /// Install the git pre-commit hook running `mcp-gen-ui check`
+    #[arg(long, conflicts_with = "no_hook")]
+    pub hook: bool,
+    /// Don't install the hook and don't ask
+    #[arg(long)]
+    pub no_hook: bool,
+    /// Overwrite an existing configuration file
+    #[arg(long)]
+    pub force: bool,
+    /// Never prompt, even on a terminal
+    #[arg(long)]
+    pub no_input: bool,
+}
+
+/// The `.gitattributes` line for an output directory: collapsed in reviews, never re-encoded.
+pub fn gitattributes_line(out_dir: &str) -> String {
+    format!(
+        "{}/** linguist-generated=true -text",
+        out_dir.trim_end_matches('/')
+    )
+}
+
+/// Runs `init`.
+pub fn run(ctx: &Context, args: &InitArgs) -> anyhow::Result<ExitCode> {
+    ctx.require_server_value()?;
+    let path = ctx
+        .global
+        .config
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(CONFIG_FILE));
+    if path.exists() && !args.force {
+        bail!(
+            "{} already exists: edit it, or pass --force to overwrite it",
+            path.display()
+        );
+    }
+    let interactive = !args.no_input
+        && std::io::stdin().is_terminal()
+        && std::io::stderr().is_terminal()
+        && std::env::var_os("CI").is_none();
+
+    let mut answers = Answers {
+        upstream: None,
+        generator: args.generator.unwrap_or_default(),
+        out_dir: ctx
+            .global
+            .out_dir
+            .as_ref()
+            .map(|d| d.display().to_string())
+            .unwrap_or_else(|| "ui".into()),
+        hook: args.hook,
+    };
+    // Command-line upstream, if any (also the interactive default).
+    let from_flags = match (&ctx.global.server, &ctx.global.url) {
+        (Some(server), _) => Some(parse_upstream(server)?),
+        (None, Some(url)) => Some(UpstreamSpec::Http(crate::mcp::HttpSpec {
+            url: url.clone(),
+            transport: ctx
+                .global
+                .transport
+                .map(HttpTransport::from)
+                .unwrap_or_default(),
+            headers: Default::default(),
+        })),
+        (None, None) => None,
+    };
+    answers.upstream = from_flags;
+
+    if interactive {
+        ask(ctx, args, &mut answers)?;
+    } else if answers.upstream.is_none() {
+        bail!(
+            "not a terminal, so nothing to ask: pass the upstream with --server \"CMD ARGS\" or --url URL (and --generator, --out-dir, --hook as needed)"
+        );
+    }
+
+    let text = render(&answers);
+    // What we write must be what we read.
+    config::parse(&path, &text).context("internal error: init wrote an invalid configuration")?;
+    crate::write::write_atomic(&path, text.as_bytes())?;
+    let p = &ctx.printer;
+    p.out(format!("Wrote {}.", path.display()))?;
+
+    let base = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if add_gitattributes(base, &answers.out_dir)? {
+        p.out(format!(
+            "Added `{}` to {}.",
+            gitattributes_line(&answers.out_dir),
+            base.join(".gitattributes").display()
+        ))?;
+    }
+    if answers.hook && !args.no_hook {
+        let config_arg = ctx.global.config.as_deref();
+        match super::hook::install(base, config_arg, false) {
+            Ok(hook) => p.out(format!(
+                "Installed the pre-commit hook at {}.",
+                hook.display()
+            ))?,
+            Err(e) => p.warn(format!("the pre-commit hook was not installed: {e:#}")),
+        }
+    }
+    p.out("Next: `mcp-gen-ui generate`, then commit the config and the UIs.")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+struct Answers {
+    upstream: Option<UpstreamSpec>,
+    generator: GeneratorKind,
+    out_dir: String,
+    hook: bool,
+}
+
+fn ask(ctx: &Context, args: &InitArgs, a: &mut Answers) -> anyhow::Result<()> {
+    use dialoguer::{Confirm, Input, Select};
+    let theme = dialoguer::theme::ColorfulTheme::default();
+    loop {
+        let default = a.upstream.as_ref().map(describe_raw).unwrap_or_default();
+        let mut input = Input::<String>::with_theme(&theme)
+            .with_prompt("MCP server: a command (stdio) or an http(s) URL");
+        if !default.is_empty() {
+            input = input.default(default);
+        }
+        let answer: String = input.interact_text()?;
+        let spec = parse_upstream(answer.trim())?;
+        eprintln!("Connecting to {} …", spec.describe());
+        let rt = ctx.runtime()?;
+        let found = rt.block_on(crate::discover::discover(
+            &spec,
+            config::DEFAULT_CONNECT_TIMEOUT,
+        ));
+        rt.shutdown_timeout(std::time::Duration::from_secs(1));
+        match found {
+            Ok(d) => {
+                let names: Vec<String> = d
+                    .tools
+                    .iter()
+                    .map(|t| crate::report::display_name(&t.name))
+                    .collect();
+                eprintln!(
+                    "Found {} tool{} on `{}`: {}",
+                    names.len(),
+                    if names.len() == 1 { "" } else { "s" },
+                    crate::report::display_name(&d.server_name),
+                    names.join(", ")
+                );
+                a.upstream = Some(spec);
+                break;
+            }
+            Err(e) => {
+                eprintln!("That did not work: {e}");
+                let keep = Confirm::with_theme(&theme)
+                    .with_prompt("Use it anyway?")
+                    .default(false)
+                    .interact()?;
+                if keep {
+                    a.upstream = Some(spec);
+                    break;
+                }
+            }
+        }
+    }
+    if args.generator.is_none() {
+        let choice = Select::with_theme(&theme)
+            .with_prompt("Generator")
+            .items([
+                "builtin — deterministic, offline, no API key",
+                "llm — tool-specific UIs written by a model (needs an API key in the environment)",
+            ])
+            .default(0)
+            .interact()?;
+        a.generator = if choice == 1 {
+            GeneratorKind::Llm
+        } else {
+            GeneratorKind::Builtin
+        };
+    }
+    a.out_dir = Input::<String>::with_theme(&theme)
+        .with_prompt("Output directory")
+        .default(a.out_dir.clone())
+        .interact_text()?;
+    if !args.hook && !args.no_hook {
+        a.hook = Confirm::with_theme(&theme)
+            .with_prompt("Install a git pre-commit hook running `mcp-gen-ui check`?")
+            .default(true)
+            .interact()?;
+    }
+    Ok(())
+}
+
+/// A command line or a URL, as typed at the prompt.
+fn parse_upstream(s: &str) -> anyhow::Result<UpstreamSpec> {
+    if s.starts_with("http://") || s.starts_with("https://") {
+        let transport = if s.trim_end_matches('/').ends_with("/sse") {
+            HttpTransport::Sse
+        } else {
+            HttpTransport::StreamableHttp
+        };
+        return Ok(UpstreamSpec::Http(crate::mcp::HttpSpec {
+            url: s.to_string(),
+            transport,
+            headers: Default::default(),
+        }));
+    }
+    let words = shell_words::split(s).context("cannot split the command into shell words")?;
+    let mut it = words.into_iter();
+    let Some(command) = it.next() else {
+        bail!("enter the server's command line or URL");
+    };
+    Ok(UpstreamSpec::Stdio(crate::mcp::StdioSpec {
+        command,
+        args: it.collect(),
+        ..Default::default()
+    }))
+}
+
+fn describe_raw(spec: &UpstreamSpec) -> String {
+    match spec {
+        UpstreamSpec::Stdio(s) => {
+            let mut w = vec![s.command.clone()];
+            w.extend(s.args.iter().cloned());
+            shell_words::join(w)
+        }
+        UpstreamSpec::Http(h) => h.url.clone(),
+    }
+}
+
+fn q(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// The configuration text: the answers, plus commented defaults worth knowing about.
+fn render(a: &Answers) -> String {
+    let mut t = String::from(
+        "# mcp-gen-ui configuration. Reference: the book's \"Configuration\" chapter.\n",
+    );
+    t.push_str(&format!("out_dir = {}\n", q(&a.out_dir)));
+    t.push_str(&format!("generator = \"{}\"\n", a.generator));
+    t.push_str("enabled_tools = []                  # empty = all tools\n\n[upstream]\n");
+    match &a.upstream {
+        Some(UpstreamSpec::Stdio(s)) => {
+            t.push_str(&format!("command = {}\n", q(&s.command)));
+            let args: Vec<String> = s.args.iter().map(|x| q(x)).collect();
+            t.push_str(&format!("args = [{}]\n", args.join(", ")));
+            t.push_str("# env = { KEY = \"value\" }\n# cwd = \".\"\n");
+        }
+        Some(UpstreamSpec::Http(h)) => {
+            t.push_str(&format!("url = {}\n", q(&h.url)));
+            let tr = match h.transport {
+                HttpTransport::StreamableHttp => "streamable-http",
+                HttpTransport::Sse => "sse",
+            };
+            t.push_str(&format!("transport = \"{tr}\"\n"));
+            t.push_str("# headers = { Authorization = \"Bearer ${MCP_TOKEN}\" }\n");
+        }
+        None => {}
+    }
+    t.push_str("# timeout_ms = 10000\n");
+    if a.generator == GeneratorKind::Llm {
+        t.push_str(
+            "\n[llm]                               # the key comes from ANTHROPIC_API_KEY / OPENAI_API_KEY\nprovider = \"anthropic\"\nmodel = \"claude-sonnet-4-5\"\n",
+        );
+    }
+    t.push_str(
+        "\n[serve]\nstale = \"serve\"                     # or \"hide\"\n\n# [tools.NAME]\n# hints = { view = \"line\", x = \"date\", y = [\"high\", \"low\"] }\n",
+    );
+    t
+}
+
+/// Appends the `.gitattributes` line when missing. Returns whether it wrote.
+fn add_gitattributes(dir: &Path, out_dir: &str) -> anyhow::Result<bool> {
+    let path = dir.join(".gitattributes");
+    let line = gitattributes_line(out_dir);
+    let existing = std::fs::read_to_string(&path).unwrap_or_default();
+    if existing.lines().any(|l| l.trim() == line) {
+        return Ok(false);
+    }
+    let mut text = existing;
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&line);
+    text.push('\n');
+    crate::write::write_atomic(&path, text.as_bytes())?;
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rendered_configs_parse() {
+        for upstream in [
+            parse_upstream("npx -y \"@scope/server\" --flag 'a b'").unwrap(),
+            parse_upstream("http://127.0.0.1:3001/sse").unwrap(),
+        ] {
+            for generator in [GeneratorKind::Builtin, GeneratorKind::Llm] {
+                let a = Answers {
+                    upstream: Some(upstream.clone()),
+                    generator,
+                    out_dir: "my ui \"dir\"".into(),
+                    hook: false,
+                };
+                let text = render(&a);
+                let parsed = config::parse(Path::new("x.toml"), &text).unwrap();
+                assert_eq!(parsed.generator, generator);
+                assert_eq!(parsed.out_dir.as_deref(), Some("my ui \"dir\""));
+            }
+        }
+        assert!(matches!(
+            parse_upstream("http://h/sse").unwrap(),
+            UpstreamSpec::Http(crate::mcp::HttpSpec {
+                transport: HttpTransport::Sse,
+                ..
+            })
+        ));
+    }
+}

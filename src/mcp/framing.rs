@@ -1,0 +1,194 @@
+//! Newline-delimited framing with a size cap, so one absurd line can never exhaust memory.
+
+use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+
+/// How much of an oversized line is kept for the error message.
+const PREFIX_KEEP: usize = 200;
+
+/// One frame read from the stream.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Frame {
+    /// A complete line without its terminator (`\n` or `\r\n`).
+    Line(Vec<u8>),
+    /// A line longer than the cap; only its start was kept, the rest was skipped.
+    TooLarge { prefix: Vec<u8> },
+}
+
+/// Reads `\n`-terminated lines of at most `max` bytes.
+pub(crate) struct LineReader<R> {
+    inner: R,
+    max: usize,
+    buf: Vec<u8>,
+    /// Set while skipping the rest of an oversized line.
+    discarding: bool,
+}
+
+impl<R: AsyncBufRead + Unpin> LineReader<R> {
+    pub(crate) fn new(inner: R, max: usize) -> Self {
+        LineReader {
+            inner,
+            max,
+            buf: Vec::new(),
+            discarding: false,
+        }
+    }
+
+    /// The next frame, or `None` at end of stream. A final line without a terminator counts.
+    pub(crate) async fn next(&mut self) -> std::io::Result<Option<Frame>> {
+        loop {
+            let available = self.inner.fill_buf().await?;
+            if available.is_empty() {
+                if self.discarding {
+                    self.discarding = false;
+                    return Ok(Some(Frame::TooLarge {
+                        prefix: std::mem::take(&mut self.buf),
+                    }));
+                }
+                if self.buf.is_empty() {
+                    return Ok(None);
+                }
+                return Ok(Some(Frame::Line(finish(std::mem::take(&mut self.buf)))));
+            }
+            let newline = available.iter().position(|b| *b == b'\n');
+            let take = newline.unwrap_or(available.len());
+            if !self.discarding {
+                if self.buf.len() + take > self.max {
+                    // Keep a short prefix for the report and drop everything else.
+                    let room = PREFIX_KEEP.saturating_sub(self.buf.len());
+                    let keep = available.get(..take.min(room)).unwrap_or_default();
+                    self.buf.extend_from_slice(keep);
+                    self.buf.truncate(PREFIX_KEEP);
+                    self.discarding = true;
+                } else {
+                    self.buf
+                        .extend_from_slice(available.get(..take).unwrap_or_default());
+                }
+            }
+            match newline {
+                Some(i) => {
+                    self.inner.consume(i + 1);
+                    let line = std::mem::take(&mut self.buf);
+                    if self.discarding {
+                        self.discarding = false;
+                        return Ok(Some(Frame::TooLarge { prefix: line }));
+                    }
+                    return Ok(Some(Frame::Line(finish(line))));
+                }
+                None => {
+                    let n = available.len();
+                    self.inner.consume(n);
+                }
+            }
+        }
+    }
+}
+
+fn finish(mut line: Vec<u8>) -> Vec<u8> {
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn frames(input: &[u8], max: usize, chunk: usize) -> Vec<Frame> {
+        // A tiny buffer forces lines to span many reads.
+        let reader = tokio::io::BufReader::with_capacity(chunk, input);
+        let mut lr = LineReader::new(reader, max);
+        let mut out = Vec::new();
+        while let Some(f) = lr.next().await.unwrap() {
+            out.push(f);
+        }
+        out
+    }
+
+    #[tokio::test]
+    async fn splits_lines_and_strips_crlf() {
+        for chunk in [1, 3, 64] {
+            let f = frames(b"{\"a\":1}\r\n\n{\"b\":2}\nlast", 100, chunk).await;
+            assert_eq!(
+                f,
+                vec![
+                    Frame::Line(b"{\"a\":1}".to_vec()),
+                    Frame::Line(Vec::new()),
+                    Frame::Line(b"{\"b\":2}".to_vec()),
+                    Frame::Line(b"last".to_vec()),
+                ],
+                "chunk size {chunk}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn oversized_line_is_skipped_and_reading_continues() {
+        let mut input = vec![b'x'; 5000];
+        input.extend_from_slice(b"\nok\n");
+        for chunk in [7, 4096] {
+            let f = frames(&input, 1000, chunk).await;
+            assert_eq!(f.len(), 2, "chunk size {chunk}");
+            match &f[0] {
+                Frame::TooLarge { prefix } => {
+                    assert!(prefix.len() <= PREFIX_KEEP && !prefix.is_empty())
+                }
+                other => panic!("expected TooLarge, got {other:?}"),
+            }
+            assert_eq!(f[1], Frame::Line(b"ok".to_vec()));
+        }
+    }
+
+    #[tokio::test]
+    async fn line_exactly_at_the_cap_passes() {
+        let mut input = vec![b'y'; 1000];
+        input.push(b'\n');
+        let f = frames(&input, 1000, 64).await;
+        assert_eq!(f, vec![Frame::Line(vec![b'y'; 1000])]);
+    }
+
+    #[tokio::test]
+    async fn oversized_unterminated_tail_is_reported() {
+        let f = frames(&[b'z'; 300], 100, 16).await;
+        assert!(matches!(f.as_slice(), [Frame::TooLarge { .. }]));
+    }
+
+    proptest::proptest! {
+        /// Any bytes, any cap, any buffer size: no panic, and without oversized lines the
+        /// lines put back together are the input.
+        #[test]
+        fn reassembles_any_input(
+            input in proptest::collection::vec(proptest::prop_oneof![
+                proptest::strategy::Just(b'\n'), proptest::strategy::Just(b'\r'), proptest::num::u8::ANY
+            ], 0..300),
+            max in 1usize..64,
+            chunk in 1usize..17,
+        ) {
+            let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+            let f = rt.block_on(frames(&input, max, chunk));
+            if f.iter().all(|x| matches!(x, Frame::Line(_))) {
+                let mut joined = Vec::new();
+                for (i, x) in f.iter().enumerate() {
+                    if let Frame::Line(l) = x {
+                        if i > 0 {
+                            joined.push(b'\n');
+                        }
+                        joined.extend_from_slice(l);
+                    }
+                }
+                // Terminators were `\n` or `\r\n`: split the input the same way.
+                let mut body = input.clone();
+                if body.last() == Some(&b'\n') {
+                    body.pop();
+                }
+                let want: Vec<u8> = body
+                    .split(|b| *b == b'\n')
+                    .map(|l| l.strip_suffix(b"\r").unwrap_or(l).to_vec())
+                    .collect::<Vec<_>>()
+                    .join(&b'\n');
+                let want = if input.is_empty() { Vec::new() } else { want };
+                proptest::prop_assert_eq!(joined, want);
+            }
+        }
+    }
+}

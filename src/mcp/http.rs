@@ -1,0 +1,617 @@
+//! The streamable HTTP transport (MCP 2025-06-18): one POST per message, answered by JSON or an
+//! SSE stream, a session id, and an optional GET stream for server-initiated messages.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+use reqwest::{StatusCode, Url};
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio::task::AbortHandle;
+
+use super::HttpSpec;
+use super::connection::{
+    CloseKind, CloseReason, ConnectError, ConnectOptions, Incoming, InvalidMessage, SendError,
+    excerpt,
+};
+use super::sse::{SseEvent, SseParser, SseTooLarge};
+
+const SESSION_HEADER: &str = "mcp-session-id";
+const VERSION_HEADER: &str = "mcp-protocol-version";
+/// How much of an error body goes into a message.
+const ERROR_BODY_MAX: usize = 300;
+
+pub(crate) struct Shared {
+    client: reqwest::Client,
+    url: Url,
+    headers: HeaderMap,
+    max: usize,
+    tx: mpsc::Sender<Incoming>,
+    state: Mutex<State>,
+    tasks: Mutex<Vec<AbortHandle>>,
+    closed: AtomicBool,
+}
+
+#[derive(Default)]
+struct State {
+    session_id: Option<String>,
+    protocol_version: Option<String>,
+    /// The id of the `initialize` request in flight, to spot its result.
+    init_id: Option<Value>,
+    get_stream_started: bool,
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Deliberately opaque: the headers may hold secrets.
+        f.write_str("http::Shared")
+    }
+}
+
+impl Shared {
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        match self.state.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        }
+    }
+
+    fn track(&self, handle: AbortHandle) {
+        let mut tasks = match self.tasks.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        tasks.retain(|t| !t.is_finished());
+        // A send racing with shutdown must not leave a reader behind.
+        if self.closed.load(Ordering::SeqCst) {
+            handle.abort();
+            return;
+        }
+        tasks.push(handle);
+    }
+
+    /// Headers every request carries: configured ones, then the session's.
+    fn request_headers(&self) -> HeaderMap {
+        let mut h = self.headers.clone();
+        let st = self.state();
+        if let Some(sid) = &st.session_id
+            && let Ok(v) = HeaderValue::from_str(sid)
+        {
+            h.insert(HeaderName::from_static(SESSION_HEADER), v);
+        }
+        if let Some(ver) = &st.protocol_version
+            && let Ok(v) = HeaderValue::from_str(ver)
+        {
+            h.insert(HeaderName::from_static(VERSION_HEADER), v);
+        }
+        h
+    }
+
+    /// Learns the negotiated protocol version from the `initialize` result.
+    fn observe(&self, msg: &Value) {
+        let mut st = self.state();
+        let Some(init_id) = &st.init_id else { return };
+        if msg.get("id") != Some(init_id) {
+            return;
+        }
+        if let Some(ver) = msg
+            .get("result")
+            .and_then(|r| r.get("protocolVersion"))
+            .and_then(Value::as_str)
+        {
+            st.protocol_version = Some(ver.to_string());
+        }
+        st.init_id = None;
+    }
+}
+
+/// Build the configured header map; a bad name or value is named (never the value itself).
+pub(crate) fn header_map(
+    headers: &std::collections::BTreeMap<String, String>,
+) -> Result<HeaderMap, ConnectError> {
+    let mut map = HeaderMap::new();
+    for (k, v) in headers {
+        let bad = || ConnectError::InvalidHeader { name: k.clone() };
+        let name = HeaderName::from_bytes(k.as_bytes()).map_err(|_| bad())?;
+        let mut value = HeaderValue::from_str(v).map_err(|_| bad())?;
+        value.set_sensitive(true);
+        map.insert(name, value);
+    }
+    Ok(map)
+}
+
+pub(crate) fn parse_url(url: &str) -> Result<Url, ConnectError> {
+    let parsed = Url::parse(url).map_err(|e| ConnectError::InvalidUrl {
+        url: url.to_string(),
+        reason: e.to_string(),
+    })?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(ConnectError::InvalidUrl {
+            url: url.to_string(),
+            reason: "only http:// and https:// URLs are supported".into(),
+        });
+    }
+    Ok(parsed)
+}
+
+pub(crate) fn build_client(opts: &ConnectOptions) -> Result<reqwest::Client, ConnectError> {
+    // No overall timeout: event streams live as long as the session. No redirects: a POST
+    // turned into a GET fails obscurely, and configured secret headers must not follow a
+    // redirect to another host; the error names the new location instead.
+    reqwest::Client::builder()
+        .connect_timeout(opts.connect_timeout)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .map_err(|e| ConnectError::Request(describe_error(&e)))
+}
+
+pub(crate) fn open(
+    spec: &HttpSpec,
+    opts: &ConnectOptions,
+    tx: mpsc::Sender<Incoming>,
+) -> Result<Arc<Shared>, ConnectError> {
+    Ok(Arc::new(Shared {
+        client: build_client(opts)?,
+        url: parse_url(&spec.url)?,
+        headers: header_map(&spec.headers)?,
+        max: opts.max_message_bytes,
+        tx,
+        state: Mutex::new(State::default()),
+        tasks: Mutex::new(Vec::new()),
+        closed: AtomicBool::new(false),
+    }))
+}
+
+pub(crate) async fn send(shared: &Arc<Shared>, msg: &Value) -> Result<(), SendError> {
+    if shared.closed.load(Ordering::SeqCst) {
+        return Err(SendError::Closed);
+    }
+    let method = msg.get("method").and_then(Value::as_str);
+    if method == Some("initialize")
+        && let Some(id) = msg.get("id")
+    {
+        shared.state().init_id = Some(id.clone());
+    }
+    let body = serde_json::to_vec(msg).map_err(|e| SendError::Io(e.to_string()))?;
+    let resp = shared
+        .client
+        .post(shared.url.clone())
+        .headers(shared.request_headers())
+        .header(CONTENT_TYPE, "application/json")
+        .header(ACCEPT, "application/json, text/event-stream")
+        .body(body)
+        .send()
+        .await
+        .map_err(|e| SendError::Request(describe_error(&e)))?;
+    if let Some(sid) = resp
+        .headers()
+        .get(SESSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+    {
+        shared.state().session_id = Some(sid.to_string());
+    }
+    let status = resp.status();
+    if !status.is_success() {
+        return Err(SendError::Http {
+            status: status.as_u16(),
+            body: error_body(resp).await,
+        });
+    }
+    if status != StatusCode::ACCEPTED {
+        let is_sse = content_type(&resp).starts_with("text/event-stream");
+        let s = shared.clone();
+        let task = if is_sse {
+            let awaiting = msg
+                .get("method")
+                .and(msg.get("id"))
+                .filter(|id| !id.is_null())
+                .cloned();
+            tokio::spawn(async move { read_sse(&s, resp, awaiting).await })
+        } else {
+            tokio::spawn(async move { read_json(&s, resp).await })
+        };
+        shared.track(task.abort_handle());
+    }
+    if method == Some("notifications/initialized") {
+        start_get_stream(shared);
+    }
+    Ok(())
+}
+
+fn content_type(resp: &reqwest::Response) -> String {
+    resp.headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
+/// The start of an error response's body, for the message.
+pub(crate) async fn error_body(resp: reqwest::Response) -> String {
+    if resp.status().is_redirection() {
+        let to = resp
+            .headers()
+            .get(reqwest::header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("?");
+        return format!(
+            "redirects to {}; configure that URL instead",
+            excerpt(to, 200)
+        );
+    }
+    let mut stream = resp.bytes_stream();
+    let mut buf = Vec::new();
+    while let Some(Ok(chunk)) = stream.next().await {
+        buf.extend_from_slice(&chunk);
+        if buf.len() > ERROR_BODY_MAX * 4 {
+            break;
+        }
+    }
+    excerpt(String::from_utf8_lossy(&buf).trim(), ERROR_BODY_MAX)
+}
+
+/// What went wrong, without the URL (callers name the upstream already, and a URL may carry a
+/// token in its query): reqwest's Display stops at "error sending request", the cause
+/// ("Connection refused") is in the source chain.
+pub(crate) fn describe_error(e: &reqwest::Error) -> String {
+    let mut msg = String::from(if e.is_connect() {
+        "cannot connect"
+    } else if e.is_timeout() {
+        "timed out"
+    } else if e.is_body() || e.is_decode() {
+        "reading the response failed"
+    } else if e.is_redirect() {
+        "too many redirects"
+    } else {
+        "the HTTP request failed"
+    });
+    let mut src = std::error::Error::source(e);
+    while let Some(s) = src {
+        let text = s.to_string();
+        if !msg.contains(&text) {
+            msg.push_str(": ");
+            msg.push_str(&text);
+        }
+        src = s.source();
+    }
+    msg
+}
+
+async fn deliver(shared: &Shared, item: Incoming) {
+    if let Incoming::Message(m) = &item {
+        shared.observe(m);
+    }
+    let _ = shared.tx.send(item).await;
+}
+
+async fn read_json(shared: &Shared, resp: reqwest::Response) {
+    let mut stream = resp.bytes_stream();
+    let mut buf = Vec::new();
+    let mut too_large = false;
+    while let Some(chunk) = stream.next().await {
+        match chunk {
+            Ok(c) => {
+                if too_large {
+                    continue;
+                }
+                if buf.len() + c.len() > shared.max {
+                    too_large = true;
+                    buf.truncate(200);
+                } else {
+                    buf.extend_from_slice(&c);
+                }
+            }
+            Err(e) => {
+                tracing::warn!(
+                    "reading an HTTP response from the upstream failed: {}",
+                    describe_error(&e)
+                );
+                return;
+            }
+        }
+    }
+    if too_large {
+        deliver(
+            shared,
+            Incoming::Invalid(InvalidMessage::TooLarge {
+                limit: shared.max,
+                prefix: String::from_utf8_lossy(&buf).into_owned(),
+            }),
+        )
+        .await;
+        return;
+    }
+    if buf.iter().all(u8::is_ascii_whitespace) {
+        return;
+    }
+    deliver(shared, parse_message(&buf)).await;
+}
+
+fn parse_message(bytes: &[u8]) -> Incoming {
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(v) => Incoming::Message(v),
+        Err(e) => Incoming::Invalid(InvalidMessage::NotJson {
+            text: excerpt(&String::from_utf8_lossy(bytes), 300),
+            error: e.to_string(),
+        }),
+    }
+}
+
+/// An SSE response body as a sequence of events.
+pub(crate) struct EventStream<S> {
+    parser: SseParser,
+    body: std::pin::Pin<Box<S>>,
+    ready: std::collections::VecDeque<Result<SseEvent, SseTooLarge>>,
+    ended: Option<String>,
+}
+
+/// Wraps a response body; the stream type stays unnamed (it is `bytes::Bytes` inside).
+pub(crate) fn event_stream(
+    resp: reqwest::Response,
+    max: usize,
+) -> EventStream<impl futures_util::Stream<Item = reqwest::Result<impl AsRef<[u8]>>>> {
+    EventStream {
+        parser: SseParser::new(max),
+        body: Box::pin(resp.bytes_stream()),
+        ready: std::collections::VecDeque::new(),
+        ended: None,
+    }
+}
+
+impl<S, B> EventStream<S>
+where
+    S: futures_util::Stream<Item = reqwest::Result<B>>,
+    B: AsRef<[u8]>,
+{
+    /// The next event; `None` at the end, after which [`EventStream::end_reason`] says why.
+    pub(crate) async fn next(&mut self) -> Option<Result<SseEvent, SseTooLarge>> {
+        loop {
+            if let Some(ev) = self.ready.pop_front() {
+                return Some(ev);
+            }
+            if self.ended.is_some() {
+                return None;
+            }
+            match self.body.next().await {
+                Some(Ok(chunk)) => self.ready.extend(self.parser.push(chunk.as_ref())),
+                Some(Err(e)) => self.ended = Some(describe_error(&e)),
+                None => {
+                    self.parser.finish();
+                    self.ended = Some("the server closed the stream".into());
+                }
+            }
+        }
+    }
+
+    pub(crate) fn last_event_id(&self) -> Option<&str> {
+        self.parser.last_event_id()
+    }
+
+    pub(crate) fn retry(&self) -> Option<u64> {
+        self.parser.retry()
+    }
+
+    pub(crate) fn end_reason(&self) -> String {
+        self.ended.clone().unwrap_or_default()
+    }
+}
+
+/// Give up resuming a stream after this many reconnections in a row that brought nothing.
+const MAX_EMPTY_RESUMES: u32 = 3;
+
+/// Reads an SSE stream: the answer to the request `awaiting`, or (with `None`) the GET stream.
+/// If it ends before the answer came and the server gave event ids, it is resumed with a GET
+/// carrying `Last-Event-ID`, as the spec allows servers to close streams early.
+async fn read_sse(shared: &Shared, resp: reqwest::Response, awaiting: Option<Value>) {
+    let mut resp = resp;
+    let mut empty_resumes = 0;
+    loop {
+        let mut events = event_stream(resp, shared.max);
+        let mut answered = false;
+        let mut progressed = false;
+        while let Some(ev) = events.next().await {
+            progressed = true;
+            match ev {
+                Ok(ev) => {
+                    // Priming events carry an id and empty data; only real payloads are messages.
+                    if ev.data.trim().is_empty() {
+                        continue;
+                    }
+                    let item = parse_message(ev.data.as_bytes());
+                    if let (Incoming::Message(m), Some(id)) = (&item, &awaiting)
+                        && m.get("method").is_none()
+                        && m.get("id") == Some(id)
+                    {
+                        answered = true;
+                    }
+                    deliver(shared, item).await;
+                }
+                Err(e) => {
+                    deliver(
+                        shared,
+                        Incoming::Invalid(InvalidMessage::TooLarge {
+                            limit: e.limit,
+                            prefix: String::new(),
+                        }),
+                    )
+                    .await;
+                }
+            }
+        }
+        tracing::debug!("upstream SSE stream ended: {}", events.end_reason());
+        let Some(last_id) = events.last_event_id().map(str::to_string) else {
+            return;
+        };
+        if answered || shared.closed.load(Ordering::SeqCst) {
+            return;
+        }
+        empty_resumes = if progressed { 0 } else { empty_resumes + 1 };
+        if empty_resumes > MAX_EMPTY_RESUMES {
+            tracing::warn!("gave up resuming an upstream SSE stream");
+            return;
+        }
+        let delay = Duration::from_millis(events.retry().unwrap_or(1000).min(10_000));
+        tokio::time::sleep(delay).await;
+        let Ok(value) = HeaderValue::from_str(&last_id) else {
+            return;
+        };
+        let next = shared
+            .client
+            .get(shared.url.clone())
+            .headers(shared.request_headers())
+            .header(ACCEPT, "text/event-stream")
+            .header(HeaderName::from_static("last-event-id"), value)
+            .send()
+            .await;
+        match next {
+            Ok(r)
+                if r.status().is_success() && content_type(&r).starts_with("text/event-stream") =>
+            {
+                resp = r;
+            }
+            Ok(r) => {
+                tracing::debug!(
+                    "upstream refused to resume an SSE stream: HTTP {}",
+                    r.status()
+                );
+                return;
+            }
+            Err(e) => {
+                tracing::debug!(
+                    "resuming an upstream SSE stream failed: {}",
+                    describe_error(&e)
+                );
+                return;
+            }
+        }
+    }
+}
+
+/// Opens the optional GET stream once; a 405 means the server has none, which is fine.
+fn start_get_stream(shared: &Arc<Shared>) {
+    {
+        let mut st = shared.state();
+        if st.get_stream_started {
+            return;
+        }
+        st.get_stream_started = true;
+    }
+    let s = shared.clone();
+    let task = tokio::spawn(async move {
+        let resp = s
+            .client
+            .get(s.url.clone())
+            .headers(s.request_headers())
+            .header(ACCEPT, "text/event-stream")
+            .send()
+            .await;
+        match resp {
+            Ok(r)
+                if r.status().is_success() && content_type(&r).starts_with("text/event-stream") =>
+            {
+                read_sse(&s, r, None).await;
+            }
+            Ok(r) if r.status() == StatusCode::METHOD_NOT_ALLOWED => {}
+            Ok(r) => tracing::debug!("upstream GET stream not available: HTTP {}", r.status()),
+            Err(e) => tracing::debug!("upstream GET stream failed: {}", describe_error(&e)),
+        }
+    });
+    shared.track(task.abort_handle());
+}
+
+fn abort_tasks(shared: &Shared) {
+    let tasks = match shared.tasks.lock() {
+        Ok(mut g) => std::mem::take(&mut *g),
+        Err(p) => std::mem::take(&mut *p.into_inner()),
+    };
+    for t in tasks {
+        t.abort();
+    }
+}
+
+pub(crate) async fn shutdown(shared: &Arc<Shared>) {
+    if shared.closed.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    abort_tasks(shared);
+    let sid = shared.state().session_id.clone();
+    if sid.is_some() {
+        // A courtesy: the server may free the session now. 405 means it doesn't support it.
+        let req = shared
+            .client
+            .delete(shared.url.clone())
+            .headers(shared.request_headers())
+            .send();
+        let _ = tokio::time::timeout(Duration::from_secs(2), req).await;
+    }
+    let _ = tokio::time::timeout(
+        Duration::from_secs(1),
+        shared.tx.send(Incoming::Closed(CloseReason {
+            kind: CloseKind::Shutdown,
+            stderr_tail: Vec::new(),
+        })),
+    )
+    .await;
+}
+
+/// The synchronous part of shutdown, for `Drop`: stop reading, and DELETE the session in the
+/// background when a runtime is still there.
+pub(crate) fn abort(shared: &Arc<Shared>) {
+    if shared.closed.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    abort_tasks(shared);
+    let _ = shared.tx.try_send(Incoming::Closed(CloseReason {
+        kind: CloseKind::Shutdown,
+        stderr_tail: Vec::new(),
+    }));
+    if shared.state().session_id.is_some()
+        && let Ok(handle) = tokio::runtime::Handle::try_current()
+    {
+        let req = shared
+            .client
+            .delete(shared.url.clone())
+            .headers(shared.request_headers())
+            .send();
+        handle.spawn(async move {
+            let _ = tokio::time::timeout(Duration::from_secs(2), req).await;
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn a_bad_header_is_named_without_its_value() {
+        let headers = BTreeMap::from([(
+            "Authorization".to_string(),
+            "Bearer sk-secret\nInjected: yes".to_string(),
+        )]);
+        let err = header_map(&headers).unwrap_err().to_string();
+        assert!(err.contains("Authorization"), "{err}");
+        assert!(!err.contains("sk-secret"), "{err}");
+    }
+
+    #[test]
+    fn header_values_are_marked_sensitive_and_not_debug_printed() {
+        let headers = BTreeMap::from([("X-Api-Key".to_string(), "sk-secret".to_string())]);
+        let map = header_map(&headers).unwrap();
+        assert!(map.values().all(HeaderValue::is_sensitive));
+        assert!(!format!("{map:?}").contains("sk-secret"));
+    }
+
+    #[test]
+    fn only_http_urls_are_accepted() {
+        assert!(parse_url("http://127.0.0.1:1/mcp").is_ok());
+        assert!(parse_url("https://example.com/mcp").is_ok());
+        for bad in ["ftp://x/mcp", "file:///etc/passwd", "not a url", ""] {
+            assert!(parse_url(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,458 @@
+//! The stdio transport: a child process in its own process group, newline-delimited JSON on its
+//! stdin/stdout, stderr kept in a ring buffer.
+
+use std::collections::VecDeque;
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::sync::{mpsc, oneshot};
+
+use super::StdioSpec;
+use super::connection::{
+    CloseKind, CloseReason, ConnectError, ConnectOptions, Incoming, InvalidMessage, SendError,
+    excerpt,
+};
+use super::framing::{Frame, LineReader};
+
+/// Longest stderr line kept in the tail (a child may print megabytes on one line).
+const STDERR_LINE_MAX: usize = 2000;
+
+/// The child's stdin, shared by every sender; `None` once shutdown closed it.
+pub(crate) struct Writer {
+    stdin: tokio::sync::Mutex<Option<ChildStdin>>,
+}
+
+impl Writer {
+    pub(crate) async fn send(&self, msg: &Value) -> Result<(), SendError> {
+        // serde_json never emits a raw newline inside a value, so one value is one line.
+        let mut line = serde_json::to_vec(msg).map_err(|e| SendError::Io(e.to_string()))?;
+        line.push(b'\n');
+        let mut guard = self.stdin.lock().await;
+        let Some(stdin) = guard.as_mut() else {
+            return Err(SendError::Closed);
+        };
+        let res = async {
+            stdin.write_all(&line).await?;
+            stdin.flush().await
+        }
+        .await;
+        res.map_err(|e| {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                SendError::Closed
+            } else {
+                SendError::Io(e.to_string())
+            }
+        })
+    }
+}
+
+/// The last stderr lines, shared between the reader task and whoever reports errors.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct StderrTail {
+    lines: Arc<Mutex<VecDeque<String>>>,
+}
+
+impl StderrTail {
+    pub(crate) fn lines(&self) -> Vec<String> {
+        match self.lines.lock() {
+            Ok(g) => g.iter().cloned().collect(),
+            Err(p) => p.into_inner().iter().cloned().collect(),
+        }
+    }
+
+    fn push(&self, line: String, keep: usize) {
+        let mut g = match self.lines.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        g.push_back(line);
+        while g.len() > keep {
+            g.pop_front();
+        }
+    }
+}
+
+pub(crate) struct StdioParts {
+    pub(crate) writer: Arc<Writer>,
+    pub(crate) shutdown: oneshot::Sender<()>,
+    pub(crate) done: oneshot::Receiver<()>,
+    pub(crate) tail: StderrTail,
+}
+
+pub(crate) fn open(
+    spec: &StdioSpec,
+    opts: &ConnectOptions,
+    tx: mpsc::Sender<Incoming>,
+) -> Result<StdioParts, ConnectError> {
+    if let Some(cwd) = &spec.cwd {
+        // Checked up front: a missing cwd makes spawn fail with NotFound, which would be
+        // misreported as "command not found".
+        match std::fs::metadata(cwd) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(ConnectError::BadCwd {
+                    cwd: cwd.display().to_string(),
+                    reason: "not a directory".into(),
+                });
+            }
+            Err(e) => {
+                return Err(ConnectError::BadCwd {
+                    cwd: cwd.display().to_string(),
+                    reason: e.to_string(),
+                });
+            }
+        }
+    }
+    let mut cmd = Command::new(&spec.command);
+    cmd.args(&spec.args)
+        .envs(&spec.env)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own group, so shutdown reaches grandchildren (`cargo run` → the real server).
+        .process_group(0)
+        .kill_on_drop(true);
+    if let Some(cwd) = &spec.cwd {
+        cmd.current_dir(cwd);
+    }
+    let mut child = cmd.spawn().map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound if resolve_command(spec).is_some() => ConnectError::Spawn {
+            command: spec.command.clone(),
+            reason: "the file exists, but the interpreter named on its `#!` line was not found \
+                     (is e.g. node or python installed and on PATH?)"
+                .into(),
+        },
+        std::io::ErrorKind::NotFound => ConnectError::CommandNotFound {
+            command: spec.command.clone(),
+        },
+        std::io::ErrorKind::PermissionDenied => ConnectError::PermissionDenied {
+            command: spec.command.clone(),
+        },
+        _ => ConnectError::Spawn {
+            command: spec.command.clone(),
+            reason: e.to_string(),
+        },
+    })?;
+    let pgid = child.id().and_then(|id| i32::try_from(id).ok());
+    let guard = GroupGuard { pgid, armed: true };
+    let (Some(stdin), Some(stdout), Some(stderr)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        return Err(ConnectError::Spawn {
+            command: spec.command.clone(),
+            reason: "stdio pipes were not created".into(),
+        });
+    };
+    let writer = Arc::new(Writer {
+        stdin: tokio::sync::Mutex::new(Some(stdin)),
+    });
+    let tail = StderrTail::default();
+
+    let stdout_task = tokio::spawn(read_stdout(stdout, opts.max_message_bytes, tx.clone()));
+    let stderr_task = tokio::spawn(read_stderr(
+        stderr,
+        tail.clone(),
+        opts.stderr_tail_lines,
+        opts.forward_stderr.then(|| opts.stderr_prefix.clone()),
+    ));
+    let (shutdown_tx, shutdown_rx) = oneshot::channel();
+    let (done_tx, done_rx) = oneshot::channel();
+    tokio::spawn(supervise(Supervisor {
+        child,
+        guard,
+        writer: writer.clone(),
+        tail: tail.clone(),
+        tx,
+        stdout_task,
+        stderr_task,
+        shutdown_rx,
+        done_tx,
+        grace: opts.shutdown_grace,
+    }));
+    Ok(StdioParts {
+        writer,
+        shutdown: shutdown_tx,
+        done: done_rx,
+        tail,
+    })
+}
+
+/// Where the command would be found, if anywhere: spawn's ENOENT also means "the script's
+/// interpreter is missing", which deserves a different message.
+fn resolve_command(spec: &StdioSpec) -> Option<std::path::PathBuf> {
+    let cmd = std::path::Path::new(&spec.command);
+    if spec.command.contains('/') {
+        let full = match &spec.cwd {
+            Some(cwd) if cmd.is_relative() => cwd.join(cmd),
+            _ => cmd.to_path_buf(),
+        };
+        return full.is_file().then_some(full);
+    }
+    let path = spec
+        .env
+        .get("PATH")
+        .cloned()
+        .or_else(|| std::env::var("PATH").ok())?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(cmd))
+        .find(|p| p.is_file())
+}
+
+/// Reads stdout frames until EOF; the returned error (if any) becomes the close reason.
+async fn read_stdout(
+    stdout: tokio::process::ChildStdout,
+    max: usize,
+    tx: mpsc::Sender<Incoming>,
+) -> Option<String> {
+    let mut reader = LineReader::new(BufReader::with_capacity(64 * 1024, stdout), max);
+    loop {
+        let frame = match reader.next().await {
+            Ok(Some(f)) => f,
+            Ok(None) => return None,
+            Err(e) => return Some(e.to_string()),
+        };
+        let item = match frame {
+            Frame::Line(bytes) => {
+                if bytes.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                // Some runtimes start their stdout with a UTF-8 byte order mark.
+                let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+                match serde_json::from_slice::<Value>(bytes) {
+                    Ok(v) => Incoming::Message(v),
+                    Err(e) => Incoming::Invalid(InvalidMessage::NotJson {
+                        text: excerpt(&String::from_utf8_lossy(bytes), 300),
+                        error: e.to_string(),
+                    }),
+                }
+            }
+            Frame::TooLarge { prefix } => Incoming::Invalid(InvalidMessage::TooLarge {
+                limit: max,
+                prefix: String::from_utf8_lossy(&prefix).into_owned(),
+            }),
+        };
+        if tx.send(item).await.is_err() {
+            // Nobody listens any more; stop reading so the child sees a closed pipe.
+            return None;
+        }
+    }
+}
+
+async fn read_stderr(
+    stderr: tokio::process::ChildStderr,
+    tail: StderrTail,
+    keep: usize,
+    forward: Option<String>,
+) {
+    let mut reader = BufReader::new(stderr);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        // Bounded by hand: `read_until` alone would buffer an endless line.
+        let n = match read_line_capped(&mut reader, &mut buf, STDERR_LINE_MAX * 4).await {
+            Ok(n) => n,
+            Err(_) => return,
+        };
+        if n == 0 {
+            return;
+        }
+        let text = String::from_utf8_lossy(&buf);
+        let line = text.trim_end_matches(['\n', '\r']);
+        if let Some(prefix) = &forward {
+            eprintln!("{prefix}{line}");
+        }
+        tail.push(excerpt(line, STDERR_LINE_MAX), keep);
+    }
+}
+
+/// Like `read_until(b'\n')`, but stops storing after `cap` bytes (the rest of the line is read
+/// and dropped). Returns the number of bytes consumed.
+async fn read_line_capped<R: tokio::io::AsyncBufRead + Unpin>(
+    r: &mut R,
+    buf: &mut Vec<u8>,
+    cap: usize,
+) -> std::io::Result<usize> {
+    let mut consumed = 0;
+    loop {
+        let available = r.fill_buf().await?;
+        if available.is_empty() {
+            return Ok(consumed);
+        }
+        let (take, done) = match available.iter().position(|b| *b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (available.len(), false),
+        };
+        let room = cap.saturating_sub(buf.len());
+        buf.extend_from_slice(available.get(..take.min(room)).unwrap_or_default());
+        r.consume(take);
+        consumed += take;
+        if done {
+            return Ok(consumed);
+        }
+    }
+}
+
+/// Signals the child's process group when dropped, unless disarmed after a clean end: the
+/// last line of defence against leaked grandchildren if our runtime goes away mid-flight.
+struct GroupGuard {
+    pgid: Option<i32>,
+    armed: bool,
+}
+
+impl GroupGuard {
+    fn signal(&self, sig: i32) {
+        if let Some(pgid) = self.pgid
+            && pgid > 1
+        {
+            // SAFETY: kill(2) with a negative pid only sends a signal to that process group;
+            // it touches no memory of ours.
+            unsafe {
+                libc::kill(-pgid, sig);
+            }
+        }
+    }
+
+    /// Whether any process of the group is still alive.
+    fn group_alive(&self) -> bool {
+        match self.pgid {
+            // SAFETY: signal 0 only checks for existence and permission.
+            Some(pgid) if pgid > 1 => unsafe { libc::kill(-pgid, 0) == 0 },
+            _ => false,
+        }
+    }
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        if self.armed {
+            self.signal(libc::SIGKILL);
+        }
+    }
+}
+
+struct Supervisor {
+    child: Child,
+    guard: GroupGuard,
+    writer: Arc<Writer>,
+    tail: StderrTail,
+    tx: mpsc::Sender<Incoming>,
+    stdout_task: tokio::task::JoinHandle<Option<String>>,
+    stderr_task: tokio::task::JoinHandle<()>,
+    shutdown_rx: oneshot::Receiver<()>,
+    done_tx: oneshot::Sender<()>,
+    grace: Duration,
+}
+
+/// Owns the child: waits for it to exit, stdout to end, or a shutdown request, then stops the
+/// whole process group and reports one `Closed`.
+async fn supervise(mut s: Supervisor) {
+    let mut stdout_task = s.stdout_task;
+    let mut stdout_error = None;
+    let mut stdout_done = false;
+    let mut requested = false;
+    let status: Option<ExitStatus> = tokio::select! {
+        st = s.child.wait() => st.ok(),
+        res = &mut stdout_task => {
+            stdout_done = true;
+            stdout_error = res.ok().flatten();
+            // stdout is gone: a well-behaved server is exiting; give it a moment.
+            match tokio::time::timeout(s.grace, s.child.wait()).await {
+                Ok(st) => st.ok(),
+                Err(_) => None,
+            }
+        }
+        // Also fires when the Closer is dropped (sender dropped).
+        _ = &mut s.shutdown_rx => {
+            requested = true;
+            None
+        }
+    };
+    let status = match status {
+        Some(st) => Some(st),
+        None => stop_child(&mut s.child, &s.writer, &s.guard, s.grace).await,
+    };
+    // Leftover group members (grandchildren) must not outlive the child.
+    if s.guard.group_alive() {
+        s.guard.signal(libc::SIGTERM);
+        let deadline = tokio::time::Instant::now() + Duration::from_millis(500);
+        while s.guard.group_alive() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        if s.guard.group_alive() {
+            s.guard.signal(libc::SIGKILL);
+        }
+    }
+    s.guard.armed = false;
+    // Close stdin so senders get `Closed` from now on.
+    close_stdin(&s.writer).await;
+    if !stdout_done {
+        match tokio::time::timeout(Duration::from_secs(1), &mut stdout_task).await {
+            Ok(res) => stdout_error = res.ok().flatten(),
+            Err(_) => stdout_task.abort(),
+        }
+    }
+    // Let the last stderr lines (often the reason for a crash) land in the tail.
+    let mut stderr_task = s.stderr_task;
+    if tokio::time::timeout(Duration::from_millis(500), &mut stderr_task)
+        .await
+        .is_err()
+    {
+        stderr_task.abort();
+    }
+    let kind = if requested {
+        CloseKind::Shutdown
+    } else if let Some(e) = stdout_error {
+        CloseKind::ReadError(e)
+    } else {
+        match status {
+            Some(st) => exit_kind(st),
+            None => CloseKind::StdoutClosed,
+        }
+    };
+    let reason = CloseReason {
+        kind,
+        stderr_tail: s.tail.lines(),
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(1), s.tx.send(Incoming::Closed(reason))).await;
+    let _ = s.done_tx.send(());
+}
+
+/// Close stdin, wait `grace`, then SIGTERM and finally SIGKILL the group. Returns the status.
+async fn stop_child(
+    child: &mut Child,
+    writer: &Writer,
+    guard: &GroupGuard,
+    grace: Duration,
+) -> Option<ExitStatus> {
+    close_stdin(writer).await;
+    if let Ok(st) = tokio::time::timeout(grace, child.wait()).await {
+        return st.ok();
+    }
+    guard.signal(libc::SIGTERM);
+    if let Ok(st) = tokio::time::timeout(Duration::from_secs(1), child.wait()).await {
+        return st.ok();
+    }
+    guard.signal(libc::SIGKILL);
+    let _ = child.start_kill();
+    child.wait().await.ok()
+}
+
+/// Drops the child's stdin. A sender blocked on a full pipe holds the lock; the child is being
+/// stopped anyway, so don't wait for it forever.
+async fn close_stdin(writer: &Writer) {
+    if let Ok(mut g) = tokio::time::timeout(Duration::from_millis(200), writer.stdin.lock()).await {
+        g.take();
+    }
+}
+
+fn exit_kind(st: ExitStatus) -> CloseKind {
+    use std::os::unix::process::ExitStatusExt;
+    CloseKind::Exited {
+        code: st.code(),
+        signal: st.signal(),
+    }
+}

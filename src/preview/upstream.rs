@@ -1,0 +1,208 @@
+//! The one live upstream session behind a preview: started once, initialized, its tools listed,
+//! and then used for every call the previewed UI makes.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::mcp::{Client, ClientError, ConnectOptions, Connection, SendError, UpstreamSpec};
+use crate::model::Tool;
+
+/// Methods a previewed UI may have forwarded: what an MCP Apps host proxies for its views
+/// (`serverTools`, `serverResources`). Nothing that changes the session itself.
+pub const FORWARDED_METHODS: &[&str] = &[
+    "tools/call",
+    "tools/list",
+    "resources/read",
+    "resources/list",
+    "resources/templates/list",
+    "ping",
+];
+
+/// How long one forwarded call may take; tools can be slow, a hung one should still end.
+pub const CALL_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// More pages than any real server needs; stops a server that invents new cursors forever.
+const MAX_PAGES: usize = 1000;
+
+/// Why the upstream could not be started or asked.
+#[derive(Debug, thiserror::Error)]
+pub enum UpstreamError {
+    #[error("cannot start upstream {upstream}: {reason}")]
+    Start { upstream: String, reason: String },
+    #[error("upstream {upstream} failed `{method}`: {reason}")]
+    Request {
+        upstream: String,
+        method: String,
+        reason: String,
+    },
+    #[error(
+        "upstream {upstream} timed out after {secs} s starting up (raise `[upstream] timeout_ms`)"
+    )]
+    Timeout { upstream: String, secs: u64 },
+}
+
+/// A live, initialized session.
+pub struct Upstream {
+    client: Client,
+    pub describe: String,
+    /// `serverInfo.name` as sent (for the page's title).
+    pub server_name: String,
+    /// Every tool, raw, as listed at start.
+    pub tools: Vec<Tool>,
+}
+
+impl Upstream {
+    /// Starts the upstream, initializes it and lists its tools, all within `timeout`.
+    pub async fn start(spec: &UpstreamSpec, timeout: Duration) -> Result<Upstream, UpstreamError> {
+        let describe = spec.describe();
+        let opts = ConnectOptions {
+            // The server's own log is the first place to look when a call fails.
+            forward_stderr: true,
+            stderr_prefix: "[upstream] ".into(),
+            connect_timeout: timeout,
+            ..ConnectOptions::default()
+        };
+        let startup = async {
+            let conn = Connection::open(spec, &opts)
+                .await
+                .map_err(|e| UpstreamError::Start {
+                    upstream: describe.clone(),
+                    reason: e.to_string(),
+                })?;
+            let client = Client::new(conn);
+            let (server_name, tools) = match handshake(&client, &describe).await {
+                Ok(v) => v,
+                Err(e) => {
+                    client.shutdown().await;
+                    return Err(e);
+                }
+            };
+            Ok(Upstream {
+                client,
+                describe: describe.clone(),
+                server_name,
+                tools,
+            })
+        };
+        match tokio::time::timeout(timeout, startup).await {
+            Ok(r) => r,
+            Err(_) => Err(UpstreamError::Timeout {
+                upstream: describe.clone(),
+                secs: timeout.as_secs(),
+            }),
+        }
+    }
+
+    /// Forwards one request; a JSON-RPC error from the upstream comes back as the error object
+    /// to hand to the UI unchanged, anything else as an internal error (-32603) that says what
+    /// happened.
+    pub async fn forward(&self, method: &str, params: Option<Value>) -> Result<Value, Value> {
+        match self.client.request(method, params, CALL_TIMEOUT).await {
+            Ok(v) => Ok(v),
+            Err(ClientError::Rpc {
+                code,
+                message,
+                data,
+            }) => {
+                let mut e = json!({"code": code, "message": message});
+                if let (Some(d), Some(obj)) = (data, e.as_object_mut()) {
+                    obj.insert("data".into(), d);
+                }
+                Err(e)
+            }
+            Err(other) => {
+                let other = match other {
+                    // The exit status and stderr arrive a moment after a write fails.
+                    ClientError::Send(SendError::Closed | SendError::Io(_)) => {
+                        match self.client.close_reason(Duration::from_secs(2)).await {
+                            Some(r) => ClientError::Closed(r),
+                            None => other,
+                        }
+                    }
+                    o => o,
+                };
+                Err(json!({
+                    "code": -32603,
+                    "message": format!(
+                        "mcp-gen-ui preview could not get an answer from upstream {}: {other}",
+                        self.describe
+                    ),
+                }))
+            }
+        }
+    }
+
+    /// Resolves when the upstream connection ends on its own, with the reason.
+    pub async fn closed(&self) -> Option<String> {
+        self.client
+            .close_reason(Duration::from_secs(365 * 24 * 3600))
+            .await
+            .map(|r| r.to_string())
+    }
+
+    /// Shuts the upstream down (child process group included) and waits for it.
+    pub async fn shutdown(self) {
+        self.client.shutdown().await;
+    }
+}
+
+async fn handshake(client: &Client, upstream: &str) -> Result<(String, Vec<Tool>), UpstreamError> {
+    let fail = |method: &str, reason: String| UpstreamError::Request {
+        upstream: upstream.to_string(),
+        method: method.to_string(),
+        reason,
+    };
+    let long = Duration::from_secs(24 * 3600);
+    let init = client
+        .request(
+            "initialize",
+            Some(json!({
+                "protocolVersion": crate::discover::PROTOCOL_VERSION,
+                "capabilities": {},
+                "clientInfo": {"name": "mcp-gen-ui-preview", "version": env!("CARGO_PKG_VERSION")},
+            })),
+            long,
+        )
+        .await
+        .map_err(|e| fail("initialize", e.to_string()))?;
+    let server_name = init
+        .get("serverInfo")
+        .and_then(|s| s.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or("upstream")
+        .to_string();
+    client
+        .notify("notifications/initialized", None)
+        .await
+        .map_err(|e| fail("notifications/initialized", e.to_string()))?;
+    let mut tools = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..MAX_PAGES {
+        let params = cursor.as_ref().map(|c| json!({"cursor": c}));
+        let page = client
+            .request("tools/list", params, long)
+            .await
+            .map_err(|e| fail("tools/list", e.to_string()))?;
+        let list = page
+            .get("tools")
+            .and_then(Value::as_array)
+            .ok_or_else(|| fail("tools/list", "the result has no `tools` array".into()))?;
+        for raw in list {
+            // A malformed entry only costs its own tool in a preview.
+            if let Ok(t) = Tool::from_raw(raw.clone()) {
+                tools.push(t);
+            }
+        }
+        let next = page
+            .get("nextCursor")
+            .and_then(Value::as_str)
+            .filter(|c| !c.is_empty())
+            .map(str::to_string);
+        if next.is_none() || next == cursor {
+            break;
+        }
+        cursor = next;
+    }
+    Ok((server_name, tools))
+}

@@ -1,0 +1,98 @@
+//! Property tests: the validator never panics on arbitrary or mutated input and is deterministic.
+
+use proptest::prelude::*;
+
+use super::*;
+
+const MINIMAL: &str = include_str!("testdata/minimal.html");
+const LLM_BARE_IMPORT: &str = include_str!("testdata/llm-bare-import.html");
+
+const SNIPPETS: [&str; 16] = [
+    "<script>",
+    "</script>",
+    "<script type=module>import x from 'y';",
+    "<iframe srcdoc=\"<script>",
+    "\"",
+    "<!--",
+    "-->",
+    "<svg onload=x>",
+    "<a href=java&#x09;script:x>",
+    "<style>@import url(",
+    "@font-face{src:url(//x",
+    "<details><form><input required>",
+    "`${",
+    "\\u",
+    "<![CDATA[",
+    "\u{0}",
+];
+
+/// A byte index on a char boundary at or before `i`.
+fn boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn mutate(base: &str, ops: &[(u8, usize, usize)]) -> String {
+    let mut s = base.to_string();
+    for &(op, a, b) in ops {
+        let len = s.len().max(1);
+        let start = boundary(&s, a % len);
+        let end = boundary(&s, start + b % 200);
+        match op % 4 {
+            0 => s.replace_range(start..end, ""),
+            1 => s.insert_str(start, SNIPPETS[b % SNIPPETS.len()]),
+            2 => {
+                let piece = s[start..end].to_string();
+                s.insert_str(end, &piece);
+            }
+            _ => s.replace_range(start..end, SNIPPETS[a % SNIPPETS.len()]),
+        }
+    }
+    s
+}
+
+fn check_stable(html: &str, llm: bool) -> Result<(), TestCaseError> {
+    let opts = Options {
+        allowed_origins: vec!["https://cdn.example.com".into()],
+        llm_output: llm,
+    };
+    let a = validate(html, &opts);
+    let b = validate(html, &opts);
+    prop_assert_eq!(&a, &b);
+    let keys: Vec<_> = a.iter().map(|f| (f.line, f.severity, f.rule)).collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    prop_assert_eq!(keys, sorted);
+    prop_assert!(
+        a.iter()
+            .all(|f| !f.message.is_empty() && !f.rule.is_empty())
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn arbitrary_strings(s in any::<String>(), llm in any::<bool>()) {
+        check_stable(&s, llm)?;
+    }
+
+    #[test]
+    fn html_shaped_strings(s in "[<>/a-z0-9 =\"'!&#;:(){}\\[\\]`$.\n-]{0,400}", llm in any::<bool>()) {
+        check_stable(&s, llm)?;
+    }
+
+    #[test]
+    fn mutated_valid_documents(
+        ops in proptest::collection::vec((any::<u8>(), any::<usize>(), any::<usize>()), 1..8),
+        which in any::<bool>(),
+        llm in any::<bool>(),
+    ) {
+        let base = if which { MINIMAL } else { LLM_BARE_IMPORT };
+        check_stable(&mutate(base, &ops), llm)?;
+    }
+}
