@@ -192,43 +192,96 @@ pub fn render(req: &WidgetRequest<'_>, templates: &Templates) -> Result<String, 
     Ok(format!("{}{}", header_comment(name), body))
 }
 
-/// Whether the input schema uses anything `form-extra.js` implements (arrays, variants, maps,
-/// references). Conservative: any such keyword anywhere, `$defs` included, pulls it in.
+/// Whether the input schema uses anything `form-extra.js` implements: arrays, real variants
+/// (`oneOf`/`anyOf` beyond "T or null"), several types, maps, or a `$ref` cycle. Conservative:
+/// anything it cannot rule out pulls the extra script in.
 fn needs_form_extra(schema: Option<&Value>) -> bool {
-    fn walk(v: &Value, depth: usize) -> bool {
+    let Some(root) = schema else {
+        return false;
+    };
+    uses_extra(root, 0) || has_ref_cycle(root)
+}
+
+fn uses_extra(v: &Value, depth: usize) -> bool {
+    if depth > 256 {
+        return true;
+    }
+    match v {
+        Value::Object(m) => {
+            let kw = ["items", "prefixItems", "$dynamicRef"]
+                .iter()
+                .any(|k| m.contains_key(*k));
+            let alts = ["oneOf", "anyOf"].iter().any(|k| match m.get(*k) {
+                Some(Value::Array(a)) => a.iter().filter(|x| !is_null_schema(x)).count() > 1,
+                Some(_) => true,
+                None => false,
+            });
+            let ty = match m.get("type") {
+                Some(Value::String(t)) => t == "array",
+                Some(Value::Array(ts)) => {
+                    ts.iter().any(|t| t == "array")
+                        || ts.iter().filter(|t| *t != "null").count() > 1
+                }
+                _ => false,
+            };
+            let map = matches!(m.get("additionalProperties"), Some(Value::Object(_)))
+                || (m.get("additionalProperties") == Some(&Value::Bool(true))
+                    && m.contains_key("properties"));
+            kw || alts || ty || map || m.values().any(|x| uses_extra(x, depth + 1))
+        }
+        Value::Array(a) => a.iter().any(|x| uses_extra(x, depth + 1)),
+        _ => false,
+    }
+}
+
+fn is_null_schema(v: &Value) -> bool {
+    v.get("type").and_then(Value::as_str) == Some("null")
+}
+
+/// A `$ref` chain that comes back to where it started (the form expands those lazily).
+/// Unresolvable or non-local refs count as cycles, to stay on the safe side.
+fn has_ref_cycle(root: &Value) -> bool {
+    fn refs(v: &Value, out: &mut Vec<String>, depth: usize) {
         if depth > 256 {
-            return true;
+            return;
         }
         match v {
             Value::Object(m) => {
-                let kw = [
-                    "items",
-                    "prefixItems",
-                    "oneOf",
-                    "anyOf",
-                    "$ref",
-                    "$dynamicRef",
-                ]
-                .iter()
-                .any(|k| m.contains_key(*k));
-                let ty = match m.get("type") {
-                    Some(Value::String(t)) => t == "array",
-                    Some(Value::Array(ts)) => {
-                        ts.iter().any(|t| t == "array")
-                            || ts.iter().filter(|t| *t != "null").count() > 1
-                    }
-                    _ => false,
-                };
-                let map = matches!(m.get("additionalProperties"), Some(Value::Object(_)))
-                    || (m.get("additionalProperties") == Some(&Value::Bool(true))
-                        && m.contains_key("properties"));
-                kw || ty || map || m.values().any(|x| walk(x, depth + 1))
+                if let Some(Value::String(r)) = m.get("$ref") {
+                    out.push(r.clone());
+                }
+                m.values().for_each(|x| refs(x, out, depth + 1));
             }
-            Value::Array(a) => a.iter().any(|x| walk(x, depth + 1)),
-            _ => false,
+            Value::Array(a) => a.iter().for_each(|x| refs(x, out, depth + 1)),
+            _ => {}
         }
     }
-    schema.is_some_and(|s| walk(s, 0))
+    let mut start = Vec::new();
+    refs(root, &mut start, 0);
+    for r in &start {
+        // Depth-first walk from each ref; reaching it again is a cycle.
+        let mut stack = vec![r.clone()];
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(cur) = stack.pop() {
+            let Some(target) = cur.strip_prefix('#').and_then(|p| root.pointer(p)) else {
+                return true;
+            };
+            let mut next = Vec::new();
+            refs(target, &mut next, 0);
+            for n in next {
+                if n == *r {
+                    return true;
+                }
+                if seen.insert(n.clone()) {
+                    stack.push(n);
+                }
+            }
+            if seen.len() > 10_000 {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// `title`, else `annotations.title`, else the name.
@@ -467,8 +520,17 @@ mod tests {
         assert!(needs_form_extra(Some(
             &json!({"properties":{"a":{"type":"array"}}})
         )));
-        assert!(needs_form_extra(Some(
+        assert!(!needs_form_extra(Some(
             &json!({"properties":{"a":{"anyOf":[{"type":"string"},{"type":"null"}]}}})
+        )));
+        assert!(needs_form_extra(Some(
+            &json!({"properties":{"a":{"anyOf":[{"type":"string"},{"type":"number"}]}}})
+        )));
+        assert!(!needs_form_extra(Some(
+            &json!({"$defs":{"U":{"enum":["a"]}},"properties":{"u":{"$ref":"#/$defs/U"}}})
+        )));
+        assert!(needs_form_extra(Some(
+            &json!({"properties":{"u":{"$ref":"#/$defs/missing"}}})
         )));
         assert!(needs_form_extra(Some(
             &json!({"properties":{"a":{"type":["string","number"]}}})

@@ -69,7 +69,7 @@ describe('form', () => {
       await frame.getByLabel('work').check();
       await frame.getByRole('button', { name: '+ Add entry' }).click();
       await frame.getByLabel('Key').fill('team');
-      await frame.getByLabel('Value', { exact: true }).last().fill('core');
+      await frame.locator('.map .row input').last().fill('core');
       await frame.click('button[type=submit]');
       await page.waitForFunction(() => window.__calls.length === 1);
       const a = (await calls(page))[0].arguments;
@@ -241,7 +241,8 @@ describe('hosts and safety', () => {
         };
       });
       await page.goto(`${env.base}/plain.html?src=/guest/list_users.html`);
-      const frame = page.frames().find((f) => f.url().includes('/guest/'));
+      await page.waitForFunction(() => document.querySelector('iframe'));
+      const frame = page.frames().find((f) => f !== page.mainFrame());
       await frame.waitForSelector('text=From toolOutput', { timeout: 5000 });
       assert.equal(await frame.inputValue('input[type=number]'), '3');
       assert.equal(await frame.evaluate(() => document.documentElement.getAttribute('data-theme')), 'dark');
