@@ -5,6 +5,9 @@
   'use strict';
   var G = window.McpGenUi, h = G.h, S = G.schema, isObj = S.isObj;
   var uid = 0;
+  // Arrays, variants, maps and cycles live in form-extra.js, embedded only for schemas that use
+  // them; without it those fields fall back to the JSON editor.
+  var X = function (name) { return G.formx && G.formx[name]; };
   var nid = function () { return 'f' + (++uid); };
   var TEXTY = /^(text|body|content|message|prompt|description|notes?|code|query|sql|markdown|html|json|comment|summary)$/i;
 
@@ -56,7 +59,7 @@
   function field(s0, ctx, o) {
     var s = S.norm(s0, ctx.root);
     var cyclic = s.__refs.some(function (r) { return ctx.stack.indexOf(r) >= 0; });
-    if ((cyclic || ctx.depth > 24) && !o.eager) return lazy(s0, s, ctx, o);
+    if ((cyclic || ctx.depth > 24) && !o.eager) return X('lazy') ? X('lazy')(s0, s, ctx, o) : jsonField(s, ctx, o);
     var c = { root: ctx.root, stack: ctx.stack.concat(s.__refs), depth: ctx.depth + 1 };
     var f = pick(s, c, o);
     if (s.default !== undefined && !o.noDefault) f.write(s.default);
@@ -73,18 +76,18 @@
       if (ns.every(function (a) { return Object.prototype.hasOwnProperty.call(a, 'const'); })) {
         return choice(s, o, ns.map(function (a) { return a.const; }), function (v, i) { return ns[i].title || (typeof v === 'string' ? v : JSON.stringify(v)); });
       }
-      return variants(s, ns, c, o);
+      return X('variants') ? X('variants')(s, ns, c, o) : jsonField(s, c, o);
     }
     var t = s.type || (s.properties || isObj(s.additionalProperties) ? 'object' : s.items ? 'array' : null);
     if (Array.isArray(t)) {
       var base = Object.assign({}, s);
       delete base.__refs;
-      return variants(s, t.map(function (x) { return Object.assign({}, base, { type: x, title: x }); }), c, o);
+      return X('variants') ? X('variants')(s, t.map(function (x) { return Object.assign({}, base, { type: x, title: x }); }), c, o) : jsonField(s, c, o);
     }
     if (t === 'string' || t === 'number' || t === 'integer') return input(s, o, t);
     if (t === 'boolean') return bool(s, o);
     if (t === 'object') return object(s, c, o);
-    if (t === 'array') return array(s, c, o);
+    if (t === 'array') return X('array') ? X('array')(s, c, o) : jsonField(s, c, o);
     if (t === 'null') return constField({ const: null }, o);
     return jsonField(s, c, o);
   }
@@ -211,7 +214,7 @@
       fs.appendChild(f.el);
       return { k: k, f: f };
     });
-    var map = openMap ? mapRows(isObj(ap) ? ap : {}, c, keys) : null;
+    var map = openMap && X('mapRows') ? X('mapRows')(isObj(ap) ? ap : {}, c, keys) : null;
     if (map) fs.appendChild(map.el);
     fs.appendChild(fs.__tail);
     return {
@@ -242,206 +245,6 @@
     };
   }
 
-  function mapRows(vs, c, known) {
-    var wrap = h('div', { class: 'map' }), rows = [];
-    var list = h('div', { class: 'rows' });
-    var addBtn = h('button', { type: 'button', class: 'btn sm', text: '+ Add entry', onclick: function () { addRow('', undefined).key.focus(); } });
-    wrap.appendChild(list);
-    wrap.appendChild(addBtn);
-    function addRow(k, v) {
-      var kid = nid();
-      var key = h('input', { type: 'text', id: kid, value: k });
-      var vf = field(vs, c, { label: 'Value', name: 'value', required: true, noDefault: v !== undefined });
-      if (v !== undefined) vf.write(v);
-      var row = h('div', { class: 'row' },
-        h('div', { class: 'fld' }, h('label', { for: kid, text: 'Key' }), key), vf.el,
-        h('button', { type: 'button', class: 'btn sm ghost', 'aria-label': 'Remove entry', text: '✕', onclick: function () { list.removeChild(row); rows.splice(rows.indexOf(r), 1); } }));
-      var r = { key: key, f: vf };
-      rows.push(r);
-      list.appendChild(row);
-      return r;
-    }
-    return {
-      el: wrap,
-      read: function (errs) {
-        var out = {};
-        rows.forEach(function (r) {
-          var k = r.key.value.trim();
-          var v = r.f.read(errs);
-          if (!k) { if (v !== undefined) errs.push({ el: r.key, message: 'Enter a key.' }); return; }
-          if (known.indexOf(k) < 0 && v !== undefined) out[k] = v;
-        });
-        return out;
-      },
-      write: function (v) {
-        rows.slice().forEach(function (r) { var el = r.key.closest('.row'); if (el) list.removeChild(el); });
-        rows.length = 0;
-        for (var k in v) if (known.indexOf(k) < 0) addRow(k, v[k]);
-      }
-    };
-  }
-
-  function array(s, c, o) {
-    var items = s.items;
-    if (Array.isArray(items) || Array.isArray(s.prefixItems)) return jsonField(s, c, o);
-    var is = S.norm(items, c.root);
-    var opts = Array.isArray(is.enum) ? is.enum
-      : Array.isArray(is.oneOf || is.anyOf) && (is.oneOf || is.anyOf).every(function (a) { return isObj(a) && 'const' in a; }) ? (is.oneOf || is.anyOf).map(function (a) { return a.const; }) : null;
-    var fs = group(o, s, 'arr');
-    if (opts) return multi(s, o, fs, opts, is);
-    var list = h('div', { class: 'rows' }), rows = [];
-    var addBtn = h('button', { type: 'button', class: 'btn sm', text: '+ Add ' + (is.title || 'item'), onclick: function () { addRow(undefined, true); sync(); } });
-    fs.appendChild(list);
-    fs.appendChild(addBtn);
-    fs.appendChild(fs.__tail);
-    function sync() {
-      rows.forEach(function (r, i) {
-        r.num.textContent = '#' + (i + 1);
-        r.up.disabled = i === 0;
-        r.down.disabled = i === rows.length - 1;
-        r.up.setAttribute('aria-label', 'Move item ' + (i + 1) + ' up');
-        r.down.setAttribute('aria-label', 'Move item ' + (i + 1) + ' down');
-        r.del.setAttribute('aria-label', 'Remove item ' + (i + 1));
-      });
-      addBtn.disabled = s.maxItems != null && rows.length >= s.maxItems;
-    }
-    function move(r, d) {
-      var i = rows.indexOf(r), j = i + d;
-      if (j < 0 || j >= rows.length) return;
-      rows.splice(i, 1);
-      rows.splice(j, 0, r);
-      rows.forEach(function (x) { list.appendChild(x.el); });
-      sync();
-      (d < 0 ? r.up : r.down).focus();
-    }
-    function addRow(v, focus) {
-      var f = field(items, c, { label: is.title || (o.label ? o.label + ' item' : 'Item'), name: o.name, required: true, noDefault: v !== undefined });
-      if (v !== undefined) f.write(v);
-      var r = { f: f };
-      r.num = h('span', { class: 'num' });
-      r.up = h('button', { type: 'button', class: 'btn sm ghost', text: '↑', onclick: function () { move(r, -1); } });
-      r.down = h('button', { type: 'button', class: 'btn sm ghost', text: '↓', onclick: function () { move(r, 1); } });
-      r.del = h('button', { type: 'button', class: 'btn sm ghost', text: '✕', onclick: function () { list.removeChild(r.el); rows.splice(rows.indexOf(r), 1); sync(); } });
-      r.el = h('div', { class: 'row' }, h('div', { class: 'rowh' }, r.num, r.up, r.down, r.del), f.el);
-      rows.push(r);
-      list.appendChild(r.el);
-      if (focus) { var first = r.el.querySelector('input,select,textarea'); if (first) first.focus(); }
-    }
-    for (var i = 0; i < (s.minItems || 0) && i < 50; i++) addRow();
-    sync();
-    return {
-      el: fs,
-      read: function (errs) {
-        setErr(fs, []);
-        var out = [];
-        rows.forEach(function (r) { var v = r.f.read(errs); if (v !== undefined) out.push(v); });
-        if (!out.length && !o.required && !rows.length) return undefined;
-        var m = [];
-        if (s.minItems != null && out.length < s.minItems) m.push('Add at least ' + s.minItems + ' item(s).');
-        if (s.maxItems != null && out.length > s.maxItems) m.push('Use at most ' + s.maxItems + ' item(s).');
-        if (s.uniqueItems) {
-          var ks = out.map(function (x) { return JSON.stringify(x); });
-          if (ks.some(function (x, i) { return ks.indexOf(x) !== i; })) m.push('Items must be unique.');
-        }
-        fail(fs, errs, m);
-        return out;
-      },
-      write: function (v) {
-        if (!Array.isArray(v)) return;
-        rows.forEach(function (r) { list.removeChild(r.el); });
-        rows = [];
-        v.slice(0, 500).forEach(function (x) { addRow(x); });
-        sync();
-      }
-    };
-  }
-
-  function multi(s, o, fs, opts, is) {
-    var names = is.enumNames || [];
-    var boxes = opts.map(function (v, i) {
-      var id = nid();
-      var cb = h('input', { type: 'checkbox', id: id });
-      var t = (is.oneOf || is.anyOf || [])[i];
-      fs.appendChild(h('div', { class: 'fld chk' }, cb, h('label', { for: id, text: (t && t.title) || names[i] || (typeof v === 'string' ? v : JSON.stringify(v)) })));
-      return cb;
-    });
-    fs.appendChild(fs.__tail);
-    return {
-      el: fs,
-      read: function (errs) {
-        setErr(fs, []);
-        var out = opts.filter(function (v, i) { return boxes[i].checked; });
-        if (!out.length && !o.required) return undefined;
-        var m = [];
-        if (s.minItems != null && out.length < s.minItems) m.push('Choose at least ' + s.minItems + '.');
-        if (s.maxItems != null && out.length > s.maxItems) m.push('Choose at most ' + s.maxItems + '.');
-        fail(fs, errs, m);
-        return out;
-      },
-      write: function (v) {
-        if (!Array.isArray(v)) return;
-        opts.forEach(function (x, i) { boxes[i].checked = v.some(function (y) { return S.same(x, y); }); });
-      }
-    };
-  }
-
-  function altName(a, i) {
-    if (a.title) return a.title;
-    var p = isObj(a.properties) ? a.properties : {};
-    for (var k in p) if (isObj(p[k]) && 'const' in p[k]) return k + ': ' + p[k].const;
-    if (typeof a.type === 'string') return a.type;
-    return 'Option ' + (i + 1);
-  }
-
-  function variants(s, alts, c, o) {
-    var base = Object.assign({}, s);
-    ['oneOf', 'anyOf', '__refs', 'title', 'description', 'default'].forEach(function (k) { delete base[k]; });
-    var merged = alts.map(function (a) {
-      var m = Object.assign({}, a);
-      if (base.properties || base.required) {
-        m.properties = Object.assign({}, base.properties, a.properties);
-        m.required = (base.required || []).concat(a.required || []);
-      }
-      for (var k in base) if (!(k in m)) m[k] = base[k];
-      return m;
-    });
-    var fs = group(o, s, 'var');
-    var sid = nid();
-    var sel = h('select', { id: sid });
-    merged.forEach(function (a, i) { sel.appendChild(h('option', { value: String(i), text: altName(a, i) })); });
-    if (!o.required) { sel.insertBefore(h('option', { value: '', text: '(not set)' }), sel.firstChild); sel.value = ''; }
-    var holder = h('div', { class: 'alt' });
-    fs.appendChild(h('div', { class: 'fld' }, h('label', { for: sid, text: (o.label || 'Value') + ' — kind' }), sel));
-    fs.appendChild(holder);
-    fs.appendChild(fs.__tail);
-    var cur = null;
-    function choose(i, v) {
-      holder.textContent = '';
-      cur = null;
-      if (i === '' || i == null) return;
-      cur = field(merged[Number(i)], c, { label: o.label || 'Value', name: o.name, required: true, noDefault: v !== undefined, eager: true });
-      if (v !== undefined) cur.write(v);
-      holder.appendChild(cur.el);
-    }
-    sel.addEventListener('change', function () { choose(sel.value); });
-    choose(sel.value);
-    return {
-      el: fs,
-      read: function (errs) {
-        if (!cur) return o.required && s.__null ? null : undefined;
-        return cur.read(errs);
-      },
-      write: function (v) {
-        if (v === undefined) return;
-        var i = merged.findIndex(function (a) { return !S.validate(a, v, c.root).length; });
-        if (i < 0) i = merged.findIndex(function (a) { return !a.type || S.typeOf(v) === a.type || (a.type === 'number' && typeof v === 'number'); });
-        if (i < 0) return;
-        sel.value = String(i);
-        choose(String(i), v);
-      }
-    };
-  }
-
   // A field we cannot express as controls: JSON with live validation against its schema.
   function jsonField(s, c, o) {
     var ta = h('textarea', { rows: 3, class: 'mono', spellcheck: 'false' });
@@ -464,38 +267,8 @@
     return { el: box, read: parse, write: function (v) { ta.value = v === undefined ? '' : JSON.stringify(v, null, 2); } };
   }
 
-  // Cycles ($ref back into an ancestor) expand one level per click, so the form stays finite.
-  function lazy(s0, s, ctx, o) {
-    var fs = group(o, s, 'lazy'), inner = null;
-    var btn = h('button', { type: 'button', class: 'btn sm', text: '+ Add ' + (o.label || 'value') });
-    var rm = h('button', { type: 'button', class: 'btn sm ghost', text: 'Remove', hidden: true });
-    var holder = h('div');
-    function open(v) {
-      inner = field(s0, { root: ctx.root, stack: [], depth: 0 }, { label: o.label, name: o.name, required: true, eager: true, noDefault: v !== undefined });
-      if (v !== undefined) inner.write(v);
-      holder.appendChild(inner.el);
-      btn.hidden = true;
-      rm.hidden = false;
-    }
-    btn.addEventListener('click', function () { open(); });
-    rm.addEventListener('click', function () { holder.textContent = ''; inner = null; btn.hidden = false; rm.hidden = true; });
-    fs.appendChild(holder);
-    fs.appendChild(btn);
-    fs.appendChild(rm);
-    fs.appendChild(fs.__tail);
-    return {
-      el: fs,
-      read: function (errs) {
-        setErr(fs, []);
-        if (inner) return inner.read(errs);
-        if (o.required) fail(fs, errs, ['This field is required.']);
-        return undefined;
-      },
-      write: function (v) { holder.textContent = ''; inner = null; if (v !== undefined && v !== null) open(v); else { btn.hidden = false; rm.hidden = true; } }
-    };
-  }
-
   // The whole form for a tool's inputSchema (always an object at the top level).
+  G.form = { field: field, group: group, leaf: leaf, setErr: setErr, fail: fail, jsonField: jsonField, nid: nid };
   G.buildForm = function (schema) {
     var root = isObj(schema) ? schema : { type: 'object' };
     var ctx = { root: root, stack: [], depth: 0 };

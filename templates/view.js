@@ -367,7 +367,8 @@
         if (!c || typeof c !== 'object') return;
         if (c.type === 'text') {
           var j = tryJson(c.text);
-          if (sc !== undefined && j !== undefined && S.same(j, sc)) return;
+          // Servers often repeat structuredContent (or its one payload) as JSON text: show it once.
+          if (sc !== undefined && j !== undefined && (S.same(j, sc) || (isObj(sc) && Object.keys(sc).some(function (k) { return S.same(sc[k], j); })))) return;
           body.appendChild(j !== undefined ? node(j, o, 0) : text(String(c.text == null ? '' : c.text)));
         } else if (c.type === 'image' || c.type === 'audio') body.appendChild(media(c));
         else if (c.type === 'resource_link' || c.type === 'resource') body.appendChild(resource(c, o));

@@ -165,3 +165,65 @@ fn data_is_only_json_in_a_script_block() {
         .collect::<String>();
     assert_eq!(t, raw["title"].as_str().unwrap());
 }
+
+/// Minifies one readable template exactly as the committed `templates/min/` files were made.
+fn minify(src: &str) -> String {
+    use oxc_allocator::Allocator;
+    use oxc_codegen::{Codegen, CodegenOptions, CommentOptions};
+    use oxc_minifier::{CompressOptions, MangleOptions, Minifier, MinifierOptions};
+    use oxc_parser::Parser;
+    use oxc_span::SourceType;
+    let alloc = Allocator::default();
+    let parsed = Parser::new(&alloc, src, SourceType::script()).parse();
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    let mut program = parsed.program;
+    let options = MinifierOptions {
+        mangle: Some(MangleOptions::default()),
+        mangle_properties: None,
+        compress: Some(CompressOptions::smallest()),
+    };
+    let ret = Minifier::new(options).minify(&alloc, &mut program);
+    let code = Codegen::new()
+        .with_options(CodegenOptions {
+            minify: true,
+            comments: CommentOptions::disabled(),
+            ..CodegenOptions::default()
+        })
+        .with_scoping(ret.scoping)
+        .build(&program)
+        .code;
+    format!("{}\n", code.trim_end())
+}
+
+/// `templates/min/*.js` are what the binary embeds; they must be the minified readable sources.
+/// Regenerate with `UPDATE_MIN=1 cargo test --test builtin minified`.
+#[test]
+fn minified_templates_are_fresh() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+    let update = std::env::var_os("UPDATE_MIN").is_some();
+    let mut stale = Vec::new();
+    for name in [
+        "runtime.js",
+        "schema.js",
+        "view.js",
+        "form.js",
+        "form-extra.js",
+        "app.js",
+    ] {
+        let src = std::fs::read_to_string(root.join(name)).unwrap();
+        let min = minify(&src);
+        // The minified form must still parse, must not close its script element, and must keep
+        // the public names LLM-written pages rely on.
+        assert!(!min.contains("</script"), "{name}");
+        let path = root.join("min").join(name);
+        if update {
+            std::fs::write(&path, &min).unwrap();
+        } else if std::fs::read_to_string(&path).unwrap_or_default() != min {
+            stale.push(name);
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "templates/min is stale for {stale:?}: run `UPDATE_MIN=1 cargo test --test builtin minified`"
+    );
+}

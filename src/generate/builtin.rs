@@ -12,22 +12,45 @@ use sha2::{Digest, Sha256};
 use super::{GENERATOR_VERSION, GenerateError, WidgetRequest};
 use crate::model::header_comment;
 
-/// Every template file, in the order the runtime script concatenates the JavaScript ones.
-const FILES: [(&str, &str); 7] = [
-    ("page.html", include_str!("../../templates/page.html")),
-    ("styles.css", include_str!("../../templates/styles.css")),
-    ("runtime.js", include_str!("../../templates/runtime.js")),
-    ("schema.js", include_str!("../../templates/schema.js")),
-    ("view.js", include_str!("../../templates/view.js")),
-    ("form.js", include_str!("../../templates/form.js")),
-    ("app.js", include_str!("../../templates/app.js")),
+/// The readable sources under `templates/` that a user's override directory may replace.
+const TEMPLATE_NAMES: [&str; 8] = [
+    "page.html",
+    "styles.css",
+    "runtime.js",
+    "schema.js",
+    "view.js",
+    "form.js",
+    "form-extra.js",
+    "app.js",
 ];
 
-/// The JavaScript files that make up `window.McpGenUi` (everything but the page glue).
-const RUNTIME_FILES: [&str; 4] = ["runtime.js", "schema.js", "view.js", "form.js"];
+/// What the binary embeds: the page and styles as written, and each script minified into
+/// `templates/min/` (committed; `tests/builtin.rs` fails when a minified file is stale).
+const EMBEDDED: [(&str, &str); 8] = [
+    ("page.html", include_str!("../../templates/page.html")),
+    ("styles.css", include_str!("../../templates/styles.css")),
+    ("runtime.js", include_str!("../../templates/min/runtime.js")),
+    ("schema.js", include_str!("../../templates/min/schema.js")),
+    ("view.js", include_str!("../../templates/min/view.js")),
+    ("form.js", include_str!("../../templates/min/form.js")),
+    (
+        "form-extra.js",
+        include_str!("../../templates/min/form-extra.js"),
+    ),
+    ("app.js", include_str!("../../templates/min/app.js")),
+];
 
-/// Embedded templates, or a user's override directory (same file names; missing files fall back
-/// to the embedded ones).
+/// The scripts that make up `window.McpGenUi`, in load order (everything but the page glue).
+const RUNTIME_FILES: [&str; 5] = [
+    "runtime.js",
+    "schema.js",
+    "view.js",
+    "form.js",
+    "form-extra.js",
+];
+
+/// Embedded templates, or a user's override directory (same file names as `templates/`; missing
+/// files fall back to the embedded ones). Scripts are held ready to embed.
 #[derive(Debug, Clone)]
 pub struct Templates {
     files: BTreeMap<&'static str, String>,
@@ -36,7 +59,10 @@ pub struct Templates {
 impl Templates {
     pub fn embedded() -> Templates {
         Templates {
-            files: FILES.iter().map(|(n, s)| (*n, (*s).to_string())).collect(),
+            files: EMBEDDED
+                .iter()
+                .map(|(n, s)| (*n, (*s).to_string()))
+                .collect(),
         }
     }
 
@@ -51,7 +77,7 @@ impl Templates {
             ));
         }
         let mut t = Templates::embedded();
-        for (name, _) in FILES {
+        for name in TEMPLATE_NAMES {
             let p = dir.join(name);
             if p.is_file() {
                 let text = std::fs::read_to_string(&p).map_err(|e| {
@@ -63,6 +89,11 @@ impl Templates {
                         ),
                     )
                 })?;
+                let text = if name.ends_with(".js") {
+                    compact_js(&text)
+                } else {
+                    text
+                };
                 t.files.insert(name, text);
             }
         }
@@ -88,10 +119,12 @@ impl Templates {
         self.files.get(name).map(String::as_str).unwrap_or("")
     }
 
-    fn runtime(&self) -> String {
+    /// The runtime scripts joined; `form-extra.js` only when the form needs it.
+    fn runtime(&self, with_extra: bool) -> String {
         RUNTIME_FILES
             .iter()
-            .map(|n| compact_js(self.get(n)))
+            .filter(|n| with_extra || **n != "form-extra.js")
+            .map(|n| self.get(n).trim_end())
             .collect::<Vec<_>>()
             .join("\n")
     }
@@ -117,7 +150,7 @@ pub fn template_version(templates: &Templates) -> String {
 /// builder), as a `<script>` body. The llm generator injects it into LLM-written pages.
 pub fn runtime_js() -> &'static str {
     static RUNTIME: OnceLock<String> = OnceLock::new();
-    RUNTIME.get_or_init(|| Templates::embedded().runtime())
+    RUNTIME.get_or_init(|| Templates::embedded().runtime(true))
 }
 
 /// The complete HTML file, starting with the generated-file header. Deterministic bytes.
@@ -149,14 +182,106 @@ pub fn render(req: &WidgetRequest<'_>, templates: &Templates) -> Result<String, 
         version => GENERATOR_VERSION,
         widget => req.widget,
         data => script_json(&data),
-        styles => compact_css(templates.get("styles.css")),
-        runtime => guard_script(&templates.runtime()),
-        app => guard_script(&compact_js(templates.get("app.js"))),
+        styles => minify_css(templates.get("styles.css")),
+        runtime => guard_script(&templates.runtime(needs_form_extra(tool.input_schema()))),
+        app => guard_script(templates.get("app.js")),
     };
     let body = tpl
         .render(ctx)
         .map_err(|e| template_err(name, format!("page.html failed to render: {e}")))?;
     Ok(format!("{}{}", header_comment(name), body))
+}
+
+/// Whether the input schema uses anything `form-extra.js` implements: arrays, real variants
+/// (`oneOf`/`anyOf` beyond "T or null"), several types, maps, or a `$ref` cycle. Conservative:
+/// anything it cannot rule out pulls the extra script in.
+fn needs_form_extra(schema: Option<&Value>) -> bool {
+    let Some(root) = schema else {
+        return false;
+    };
+    uses_extra(root, 0) || has_ref_cycle(root)
+}
+
+fn uses_extra(v: &Value, depth: usize) -> bool {
+    if depth > 256 {
+        return true;
+    }
+    match v {
+        Value::Object(m) => {
+            let kw = ["items", "prefixItems", "$dynamicRef"]
+                .iter()
+                .any(|k| m.contains_key(*k));
+            let alts = ["oneOf", "anyOf"].iter().any(|k| match m.get(*k) {
+                Some(Value::Array(a)) => a.iter().filter(|x| !is_null_schema(x)).count() > 1,
+                Some(_) => true,
+                None => false,
+            });
+            let ty = match m.get("type") {
+                Some(Value::String(t)) => t == "array",
+                Some(Value::Array(ts)) => {
+                    ts.iter().any(|t| t == "array")
+                        || ts.iter().filter(|t| *t != "null").count() > 1
+                }
+                _ => false,
+            };
+            let map = matches!(m.get("additionalProperties"), Some(Value::Object(_)))
+                || (m.get("additionalProperties") == Some(&Value::Bool(true))
+                    && m.contains_key("properties"));
+            kw || alts || ty || map || m.values().any(|x| uses_extra(x, depth + 1))
+        }
+        Value::Array(a) => a.iter().any(|x| uses_extra(x, depth + 1)),
+        _ => false,
+    }
+}
+
+fn is_null_schema(v: &Value) -> bool {
+    v.get("type").and_then(Value::as_str) == Some("null")
+}
+
+/// A `$ref` chain that comes back to where it started (the form expands those lazily).
+/// Unresolvable or non-local refs count as cycles, to stay on the safe side.
+fn has_ref_cycle(root: &Value) -> bool {
+    fn refs(v: &Value, out: &mut Vec<String>, depth: usize) {
+        if depth > 256 {
+            return;
+        }
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(r)) = m.get("$ref") {
+                    out.push(r.clone());
+                }
+                m.values().for_each(|x| refs(x, out, depth + 1));
+            }
+            Value::Array(a) => a.iter().for_each(|x| refs(x, out, depth + 1)),
+            _ => {}
+        }
+    }
+    let mut start = Vec::new();
+    refs(root, &mut start, 0);
+    for r in &start {
+        // Depth-first walk from each ref; reaching it again is a cycle.
+        let mut stack = vec![r.clone()];
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(cur) = stack.pop() {
+            let Some(target) = cur.strip_prefix('#').and_then(|p| root.pointer(p)) else {
+                return true;
+            };
+            let mut next = Vec::new();
+            refs(target, &mut next, 0);
+            for n in next {
+                if n == *r {
+                    return true;
+                }
+                if seen.insert(n.clone()) {
+                    stack.push(n);
+                }
+            }
+            if seen.len() > 10_000 {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// `title`, else `annotations.title`, else the name.
@@ -235,24 +360,64 @@ fn compact_js(src: &str) -> String {
     compact_lines(src, |l| l.starts_with("//"))
 }
 
-/// CSS equivalent: strings cannot span lines without a trailing `\`, and a line that both starts
-/// with `/*` and ends with `*/` (with no other `*/`) is a whole comment.
-fn compact_css(src: &str) -> String {
-    if src.lines().any(|l| l.trim_end().ends_with('\\'))
-        || (src.contains("/*") && !balanced_comments(src))
-    {
-        return src.to_string();
+/// Whitespace and comment removal for CSS that never changes meaning: strings are copied as is,
+/// comments dropped, whitespace runs become one space, and a space is dropped only next to
+/// `{ } ; , >` or after `:` (never before `:`, which would turn `a :hover` into `a:hover`, and
+/// never around `+`/`-`, which `calc()` needs).
+fn minify_css(src: &str) -> String {
+    let mut out = String::with_capacity(src.len());
+    let mut chars = src.chars().peekable();
+    let mut pending_space = false;
+    let glue = |c: char| matches!(c, '{' | '}' | ';' | ',' | '>');
+    while let Some(c) = chars.next() {
+        match c {
+            '"' | '\'' => {
+                flush_space(&mut out, &mut pending_space, c, glue);
+                out.push(c);
+                while let Some(d) = chars.next() {
+                    out.push(d);
+                    if d == '\\' {
+                        if let Some(e) = chars.next() {
+                            out.push(e);
+                        }
+                    } else if d == c || d == '\n' {
+                        break;
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut prev = ' ';
+                for d in chars.by_ref() {
+                    if prev == '*' && d == '/' {
+                        break;
+                    }
+                    prev = d;
+                }
+                pending_space = true;
+            }
+            c if c.is_whitespace() => pending_space = true,
+            c => {
+                if c == '}' && out.ends_with(';') {
+                    out.pop();
+                }
+                flush_space(&mut out, &mut pending_space, c, glue);
+                out.push(c);
+            }
+        }
     }
-    compact_lines(src, |l| {
-        l.starts_with("/*") && l.ends_with("*/") && l.matches("*/").count() == 1
-    })
+    out.push('\n');
+    out
 }
 
-/// Every `/*` comment both opens and closes on one line, so dropping whole-comment lines never
-/// cuts a multi-line comment in half.
-fn balanced_comments(src: &str) -> bool {
-    src.lines()
-        .all(|l| l.matches("/*").count() == l.matches("*/").count())
+fn flush_space(out: &mut String, pending: &mut bool, next: char, glue: impl Fn(char) -> bool) {
+    if std::mem::take(pending) {
+        let prev = out.chars().last();
+        let droppable = prev.is_none_or(|p| glue(p) || p == ':') || glue(next);
+        if !droppable {
+            out.push(' ');
+        }
+    }
 }
 
 fn compact_lines(src: &str, is_comment: impl Fn(&str) -> bool) -> String {
@@ -337,6 +502,49 @@ mod tests {
     }
 
     #[test]
+    fn css_minification_keeps_meaning() {
+        assert_eq!(
+            minify_css(
+                "/* c */\na :hover , b > c {\n  content: \" ▲ ; \";\n  width: calc(1px + 2px);\n}\n"
+            ),
+            "a :hover,b>c{content:\" ▲ ; \";width:calc(1px + 2px)}\n"
+        );
+        assert_eq!(minify_css("a{b:'x\\' y'}"), "a{b:'x\\' y'}\n");
+    }
+
+    #[test]
+    fn form_extra_only_when_needed() {
+        assert!(!needs_form_extra(Some(
+            &json!({"type":"object","properties":{"a":{"type":"string","enum":["x"]},"b":{"type":["integer","null"]}}})
+        )));
+        assert!(needs_form_extra(Some(
+            &json!({"properties":{"a":{"type":"array"}}})
+        )));
+        assert!(!needs_form_extra(Some(
+            &json!({"properties":{"a":{"anyOf":[{"type":"string"},{"type":"null"}]}}})
+        )));
+        assert!(needs_form_extra(Some(
+            &json!({"properties":{"a":{"anyOf":[{"type":"string"},{"type":"number"}]}}})
+        )));
+        assert!(!needs_form_extra(Some(
+            &json!({"$defs":{"U":{"enum":["a"]}},"properties":{"u":{"$ref":"#/$defs/U"}}})
+        )));
+        assert!(needs_form_extra(Some(
+            &json!({"properties":{"u":{"$ref":"#/$defs/missing"}}})
+        )));
+        assert!(needs_form_extra(Some(
+            &json!({"properties":{"a":{"type":["string","number"]}}})
+        )));
+        assert!(needs_form_extra(Some(
+            &json!({"additionalProperties":{"type":"string"}})
+        )));
+        assert!(needs_form_extra(Some(
+            &json!({"$defs":{"n":{"$ref":"#/$defs/n"}}})
+        )));
+        assert!(!needs_form_extra(None));
+    }
+
+    #[test]
     fn fingerprint_tracks_templates() {
         let a = Templates::embedded();
         let mut b = Templates::embedded();
@@ -353,13 +561,19 @@ mod tests {
         let t = Templates::from_dir(dir.path()).unwrap();
         assert_eq!(t.get("styles.css"), "body{color:red}");
         assert_eq!(t.get("runtime.js"), Templates::embedded().get("runtime.js"));
+        std::fs::write(dir.path().join("app.js"), "  // c\n  var a = 1;\n").unwrap();
+        assert_eq!(
+            Templates::from_dir(dir.path()).unwrap().get("app.js"),
+            "var a = 1;\n"
+        );
         assert!(Templates::from_dir(&dir.path().join("missing")).is_err());
     }
 
     #[test]
     fn embedded_sources_are_compacted_safely() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
         for n in RUNTIME_FILES.iter().chain(["app.js"].iter()) {
-            let src = Templates::embedded().get(n).to_string();
+            let src = std::fs::read_to_string(dir.join(n)).unwrap();
             assert!(!src.contains('`'), "{n} must not use template literals");
             assert!(!src.contains("innerHTML"), "{n}");
             assert!(!src.contains("eval("), "{n}");

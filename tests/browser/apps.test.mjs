@@ -3,9 +3,7 @@
 // the default MCP Apps CSP, driven by the real AppBridge.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
-import { startServer } from './server.mjs';
-import { buildRust, exampleServer, everythingServer, generate, connect, ajv, sample, leaves, norm, CHROMIUM_ARGS } from './lib.mjs';
+import { launch, buildRust, exampleServer, everythingServer, generate, connect, ajv, sample, leaves, norm, } from './lib.mjs';
 
 const SERVERS = [
   ['kitchen-sink', () => exampleServer('kitchen-sink')],
@@ -22,38 +20,14 @@ const NO_FORWARD = /sampl|elicit|roots|long|trigger|simulate/i;
 buildRust();
 const ONLY = process.env.MCP_GEN_UI_SERVERS ? process.env.MCP_GEN_UI_SERVERS.split(',') : null;
 
-let browser, http;
-const guestDir = { current: '' };
-
-before(async () => {
-  http = await startServer(guestDir);
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
-});
-after(async () => {
-  await browser?.close();
-  http?.server.close();
-});
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
 
 function stripSchemaKeyword(s) {
   const c = JSON.parse(JSON.stringify(s || { type: 'object' }));
   delete c.$schema;
   return c;
-}
-
-// Opens one generated file in the test host and returns handles for the checks.
-export async function openApp(file, opts = {}) {
-  const page = await browser.newPage();
-  const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  if (opts.onCall) await page.exposeFunction('hostCallTool', opts.onCall);
-  await page.goto(`http://127.0.0.1:${http.port}/host.html`);
-  await page.waitForFunction(() => typeof window.startHost === 'function');
-  await page.evaluate(([src, ctx]) => window.startHost(src, ctx), [`/guest/${file}`, { theme: 'light', platform: 'web', locale: 'en-US', styles: { variables: { '--font-sans': 'sans-serif' } } }]);
-  await page.waitForFunction(() => window.__initialized, null, { timeout: 15000 });
-  await page.evaluate(() => window.__initialized);
-  const frame = page.frames().find((f) => f.url().includes('/guest/'));
-  return { page, frame, errors };
 }
 
 for (const [label, cmdOf] of SERVERS.filter(([l]) => !ONLY || ONLY.includes(l))) {
@@ -63,7 +37,7 @@ for (const [label, cmdOf] of SERVERS.filter(([l]) => !ONLY || ONLY.includes(l)))
       cmd = cmdOf();
       if (!cmd) return;
       gen = await generate(cmd, label);
-      guestDir.current = gen.dir;
+      env.guestDir.current = gen.dir;
       client = await connect(cmd);
     });
     after(async () => { await client?.close(); });
@@ -77,7 +51,7 @@ for (const [label, cmdOf] of SERVERS.filter(([l]) => !ONLY || ONLY.includes(l)))
       const v = ajv();
       for (const tool of gen.tools) {
         await t.test(tool.name, async () => {
-          guestDir.current = gen.dir;
+          env.guestDir.current = gen.dir;
           const schema = stripSchemaKeyword(tool.inputSchema);
           const validate = v.compile(schema);
           let lastResult = null;
@@ -97,7 +71,7 @@ for (const [label, cmdOf] of SERVERS.filter(([l]) => !ONLY || ONLY.includes(l)))
           };
           const file = tool.name.replace(/[^a-z0-9_-]/g, '') === tool.name ? `${tool.name}.html` : null;
           assert.ok(file, 'plain tool names only in the example servers');
-          const { page, frame, errors } = await openApp(file, { onCall });
+          const { page, frame, errors } = await env.openApp(file, { onCall });
           try {
             // Handshake first: nothing before ui/initialize, size-changed only after initialized.
             await page.waitForFunction(() => window.__sizes.length > 0, null, { timeout: 5000 });

@@ -1,3 +1,5 @@
+// Dev aid: opens one generated file in the test host, optionally sends tool-input, submits, and
+// prints inline errors. `node browser/debug-open.mjs DIR FILE.html [ARGS_JSON]` (SHOT=png to capture).
 import { chromium } from 'playwright-core';
 import { startServer } from './server.mjs';
 import { CHROMIUM_ARGS } from './lib.mjs';

@@ -6,9 +6,11 @@ window.__log = [];
 window.__sizes = [];
 window.__calls = [];
 window.__links = [];
+window.__raw = [];
 window.addEventListener('message', (e) => {
   const m = e.data;
   if (m && m.jsonrpc === '2.0' && m.method) window.__log.push(m.method);
+  else if (!(m && m.jsonrpc === '2.0')) window.__raw.push(m);
 });
 
 window.startHost = async (src, hostContext) => {

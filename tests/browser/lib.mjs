@@ -166,3 +166,33 @@ export function leaves(v, out = [], depth = 0) {
 export function norm(s) { return String(s).toLowerCase().replace(/[^a-z0-9]+/g, ''); }
 
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+// Chromium plus the static server; openApp() loads one generated file into the AppBridge host.
+export async function launch() {
+  const { chromium } = await import('playwright-core');
+  const { startServer } = await import('./server.mjs');
+  const guestDir = { current: '' };
+  const http = await startServer(guestDir);
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const base = `http://127.0.0.1:${http.port}`;
+  async function newPage() {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    return { page, errors };
+  }
+  async function openApp(file, opts = {}) {
+    const { page, errors } = await newPage();
+    await page.exposeFunction('hostCallTool', opts.onCall || (async () => ({ content: [{ type: 'text', text: 'ok' }] })));
+    await page.goto(`${base}/host.html`);
+    await page.waitForFunction(() => typeof window.startHost === 'function');
+    const ctx = opts.hostContext || { theme: 'light', platform: 'web', locale: 'en-US', styles: { variables: { '--font-sans': 'sans-serif' } } };
+    await page.evaluate(([src, c]) => window.startHost(src, c), [`/guest/${file}`, ctx]);
+    await page.waitForFunction(() => window.__initialized, null, { timeout: 15000 });
+    await page.evaluate(() => window.__initialized);
+    const frame = page.frames().find((f) => f.url().includes('/guest/'));
+    return { page, frame, errors };
+  }
+  return { browser, http, base, guestDir, newPage, openApp, close: async () => { await browser.close(); http.server.close(); } };
+}
