@@ -662,6 +662,19 @@ impl Raw {
         self.stdin.flush().await.unwrap();
     }
 
+    /// Closes stdin and waits for `serve` to exit: it then shuts its upstream down (killing
+    /// `serve` instead would orphan an upstream that ignores a closed stdin).
+    async fn close(self) -> std::process::ExitStatus {
+        let Raw {
+            mut child, stdin, ..
+        } = self;
+        drop(stdin);
+        tokio::time::timeout(Duration::from_secs(15), child.wait())
+            .await
+            .expect("serve must exit when stdin closes")
+            .unwrap()
+    }
+
     async fn recv(&mut self) -> Value {
         let line = tokio::time::timeout(Duration::from_secs(30), self.stdout.next_line())
             .await
@@ -728,11 +741,7 @@ async fn junk_and_huge_messages_get_clear_errors_and_stdin_eof_exits() {
     assert_eq!(raw.recv().await["id"], 4);
 
     // Closing stdin ends the process (and its upstream).
-    drop(raw.stdin);
-    let status = tokio::time::timeout(Duration::from_secs(10), raw.child.wait())
-        .await
-        .expect("serve must exit when stdin closes")
-        .unwrap();
+    let status = raw.close().await;
     assert!(status.success(), "{status:?}");
 }
 
@@ -756,6 +765,7 @@ async fn upstream_that_never_answers_gets_a_clear_error() {
     let msg = e["error"]["message"].as_str().unwrap();
     assert!(msg.contains("did not answer initialize"), "{msg}");
     assert!(started.elapsed() < Duration::from_secs(15));
+    assert!(raw.close().await.success());
 }
 
 #[tokio::test]
@@ -848,4 +858,5 @@ async fn watch_reloads_changed_files_and_notifies() {
     .await;
     let read = raw.recv().await;
     assert_eq!(read["result"]["contents"][0]["text"], "<p>edited live</p>");
+    assert!(raw.close().await.success());
 }
