@@ -747,12 +747,19 @@ async fn junk_and_huge_messages_get_clear_errors_and_stdin_eof_exits() {
 
 #[tokio::test]
 async fn upstream_that_never_answers_gets_a_clear_error() {
+    for mode in ["hang", "garbage"] {
+        upstream_without_answers(mode).await;
+    }
+}
+
+/// `hang` never writes; `garbage` answers every line with JSON that is not JSON-RPC.
+async fn upstream_without_answers(mode: &str) {
     let out = tempfile::tempdir().unwrap();
     let cfg = out.path().join("mcp-gen-ui.toml");
     std::fs::write(
         &cfg,
         format!(
-            "[upstream]\ncommand = {}\nargs = [\"--mode\", \"hang\"]\ntimeout_ms = 1500\n",
+            "[upstream]\ncommand = {}\nargs = [\"--mode\", \"{mode}\"]\ntimeout_ms = 1500\n",
             toml::Value::String(example("fixture-server").display().to_string())
         ),
     )

@@ -168,6 +168,13 @@ async function snapshot(client) {
   out.prompt = await raw(client, "prompts/get", { name: out.prompts[0].name, arguments: {} }).catch((e) => ({
     error: e.code,
   }));
+  const withArgs = out.prompts.find((p) => p.arguments && p.arguments.length > 0);
+  out.completion = withArgs
+    ? await raw(client, "completion/complete", {
+        ref: { type: "ref/prompt", name: withArgs.name },
+        argument: { name: withArgs.arguments[0].name, value: "" },
+      }).catch((e) => ({ error: e.code }))
+    : null;
   for (const [name, args] of CALLS) {
     out.calls.push(await raw(client, "tools/call", { name, arguments: args }).catch((e) => ({ error: e.code })));
   }
@@ -197,6 +204,8 @@ test("without the UI extension, serve answers exactly like the upstream", async 
     assert.deepEqual(b.prompts, a.prompts);
     assert.deepEqual(b.read, a.read);
     assert.deepEqual(b.prompt, a.prompt);
+    assert.deepEqual(b.completion, a.completion);
+    assert.ok(a.completion, "server-everything has a prompt with arguments to complete");
     assert.deepEqual(b.calls, a.calls);
   } finally {
     await direct.close();
