@@ -299,7 +299,8 @@ test("over streamable HTTP, sessions carry progress and server→client requests
       const timer = setTimeout(() => reject(new Error(`serve did not listen: ${buf}`)), 20000);
       proc.stderr.on("data", (d) => {
         buf += d;
-        const m = buf.match(/listening on (http:\/\/\S+)/);
+        // Only a whole line: stderr may arrive cut in the middle of the address.
+        const m = buf.match(/listening on (http:\/\/\S+)\r?\n/);
         if (m) {
           clearTimeout(timer);
           resolve(m[1]);
