@@ -429,8 +429,13 @@ async fn http_host_refuses_forged_and_oversized_requests() {
         body["error"]["message"].as_str().unwrap().contains("limit"),
         "{body}"
     );
+<<<<<<< HEAD
     // The server is still fine after all that. (A fresh client: the server rightly closed the
     // connection that carried the oversized body, and a pooled one may still point at it.)
+=======
+    // The server is still fine after all that. (A fresh client: the server closes the
+    // connection whose oversized body it did not read, and a pooled one may race that.)
+>>>>>>> serve
     let r = reqwest::Client::new()
         .post(&server.url)
         .header("content-type", "application/json")
@@ -662,6 +667,19 @@ impl Raw {
         self.stdin.flush().await.unwrap();
     }
 
+    /// Closes stdin and waits for `serve` to exit: it then shuts its upstream down (killing
+    /// `serve` instead would orphan an upstream that ignores a closed stdin).
+    async fn close(self) -> std::process::ExitStatus {
+        let Raw {
+            mut child, stdin, ..
+        } = self;
+        drop(stdin);
+        tokio::time::timeout(Duration::from_secs(15), child.wait())
+            .await
+            .expect("serve must exit when stdin closes")
+            .unwrap()
+    }
+
     async fn recv(&mut self) -> Value {
         let line = tokio::time::timeout(Duration::from_secs(30), self.stdout.next_line())
             .await
@@ -728,22 +746,25 @@ async fn junk_and_huge_messages_get_clear_errors_and_stdin_eof_exits() {
     assert_eq!(raw.recv().await["id"], 4);
 
     // Closing stdin ends the process (and its upstream).
-    drop(raw.stdin);
-    let status = tokio::time::timeout(Duration::from_secs(10), raw.child.wait())
-        .await
-        .expect("serve must exit when stdin closes")
-        .unwrap();
+    let status = raw.close().await;
     assert!(status.success(), "{status:?}");
 }
 
 #[tokio::test]
 async fn upstream_that_never_answers_gets_a_clear_error() {
+    for mode in ["hang", "garbage"] {
+        upstream_without_answers(mode).await;
+    }
+}
+
+/// `hang` never writes; `garbage` answers every line with JSON that is not JSON-RPC.
+async fn upstream_without_answers(mode: &str) {
     let out = tempfile::tempdir().unwrap();
     let cfg = out.path().join("mcp-gen-ui.toml");
     std::fs::write(
         &cfg,
         format!(
-            "[upstream]\ncommand = {}\nargs = [\"--mode\", \"hang\"]\ntimeout_ms = 1500\n",
+            "[upstream]\ncommand = {}\nargs = [\"--mode\", \"{mode}\"]\ntimeout_ms = 1500\n",
             toml::Value::String(example("fixture-server").display().to_string())
         ),
     )
@@ -756,6 +777,7 @@ async fn upstream_that_never_answers_gets_a_clear_error() {
     let msg = e["error"]["message"].as_str().unwrap();
     assert!(msg.contains("did not answer initialize"), "{msg}");
     assert!(started.elapsed() < Duration::from_secs(15));
+    assert!(raw.close().await.success());
 }
 
 #[tokio::test]
@@ -848,4 +870,5 @@ async fn watch_reloads_changed_files_and_notifies() {
     .await;
     let read = raw.recv().await;
     assert_eq!(read["result"]["contents"][0]["text"], "<p>edited live</p>");
+    assert!(raw.close().await.success());
 }

@@ -234,9 +234,7 @@ pub async fn run(shared: Arc<Shared>, opts: HttpOptions) -> anyhow::Result<()> {
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(Arc::clone(&app));
     axum::serve(listener, router)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
+        .with_graceful_shutdown(super::shutdown_signal())
         .await?;
     reaper.abort();
     let all: Vec<Arc<HostSession>> = app.sessions().drain().map(|(_, s)| s).collect();

@@ -151,10 +151,16 @@ pub async fn run(shared: Arc<Shared>) -> anyhow::Result<()> {
     let mut session = tokio::spawn(session::run(shared, conn, host_rx, out_tx.clone()));
     let mut stdin = BufReader::with_capacity(256 * 1024, stdin);
     let mut session_done = false;
+    let shutdown = super::shutdown_signal();
+    tokio::pin!(shutdown);
     loop {
         let line = tokio::select! {
             line = read_line(&mut stdin, MAX_MESSAGE_BYTES) => line,
             _ = &mut session => { session_done = true; break; }
+            () = &mut shutdown => {
+                tracing::info!(target: "serve", "signal received: shutting down");
+                break;
+            }
         };
         match line {
             Ok(None) => {

@@ -11,3 +11,27 @@ pub mod router;
 pub mod session;
 pub mod ui_resources;
 pub mod watch;
+
+/// Resolves on Ctrl-C or SIGTERM, so that upstream children (in their own process groups, out of
+/// reach of signals sent to ours) are shut down rather than orphaned.
+pub(crate) async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

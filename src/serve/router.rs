@@ -43,6 +43,7 @@ enum Kind {
     Initialize,
     ToolsList,
     ResourcesList,
+    TemplatesList,
     ToolsCall {
         tool: String,
     },
@@ -99,6 +100,8 @@ pub struct Router {
     /// Tools hidden because they are stale and `stale = "hide"`.
     hidden: BTreeSet<String>,
     warned_stale: BTreeSet<String>,
+    /// We declared the `resources` capability for an upstream that has none.
+    added_resources: bool,
 }
 
 impl Router {
@@ -118,6 +121,7 @@ impl Router {
             queue: Vec::new(),
             hidden: BTreeSet::new(),
             warned_stale: BTreeSet::new(),
+            added_resources: false,
         }
     }
 
@@ -225,6 +229,7 @@ impl Router {
             }
             "tools/list" => Kind::ToolsList,
             "resources/list" => Kind::ResourcesList,
+            "resources/templates/list" => Kind::TemplatesList,
             "tools/call" => Kind::ToolsCall {
                 tool: msg
                     .pointer("/params/name")
@@ -377,6 +382,7 @@ impl Router {
                         json!({})
                     };
                     caps.insert("resources".into(), cap);
+                    self.added_resources = true;
                 }
             }
             Kind::ToolsList => {
@@ -390,6 +396,17 @@ impl Router {
                 }
             }
             Kind::ResourcesList => self.append_resources(msg),
+            Kind::TemplatesList => {
+                // We declared `resources` for this upstream: its templates list is empty, not
+                // an unknown method.
+                if self.added_resources
+                    && msg.pointer("/error/code").and_then(Value::as_i64) == Some(METHOD_NOT_FOUND)
+                    && let Some(obj) = msg.as_object_mut()
+                {
+                    obj.remove("error");
+                    obj.insert("result".into(), json!({"resourceTemplates": []}));
+                }
+            }
             Kind::ToolsCall { tool } => self.check_result_widget(tool, msg),
             Kind::Plain | Kind::ReplayInit => {}
         }
@@ -870,12 +887,19 @@ mod tests {
         );
         assert_eq!(page2["result"]["resources"].as_array().unwrap().len(), 4);
 
-        // No resources upstream: "method not found" becomes our list.
+        // No resources upstream: "method not found" becomes our list, and no templates.
         let sent = upstream(r.from_host(json!({"jsonrpc":"2.0","id":7,"method":"resources/list"})));
         let got = host(r.from_upstream(
             json!({"jsonrpc":"2.0","id":sent["id"],"error":{"code":-32601,"message":"nope"}}),
         ));
         assert_eq!(got["result"]["resources"].as_array().unwrap().len(), 3);
+        let sent = upstream(
+            r.from_host(json!({"jsonrpc":"2.0","id":8,"method":"resources/templates/list"})),
+        );
+        let got = host(r.from_upstream(
+            json!({"jsonrpc":"2.0","id":sent["id"],"error":{"code":-32601,"message":"nope"}}),
+        ));
+        assert_eq!(got["result"], json!({"resourceTemplates": []}));
     }
 
     #[test]

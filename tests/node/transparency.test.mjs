@@ -168,6 +168,13 @@ async function snapshot(client) {
   out.prompt = await raw(client, "prompts/get", { name: out.prompts[0].name, arguments: {} }).catch((e) => ({
     error: e.code,
   }));
+  const withArgs = out.prompts.find((p) => p.arguments && p.arguments.length > 0);
+  out.completion = withArgs
+    ? await raw(client, "completion/complete", {
+        ref: { type: "ref/prompt", name: withArgs.name },
+        argument: { name: withArgs.arguments[0].name, value: "" },
+      }).catch((e) => ({ error: e.code }))
+    : null;
   for (const [name, args] of CALLS) {
     out.calls.push(await raw(client, "tools/call", { name, arguments: args }).catch((e) => ({ error: e.code })));
   }
@@ -197,6 +204,8 @@ test("without the UI extension, serve answers exactly like the upstream", async 
     assert.deepEqual(b.prompts, a.prompts);
     assert.deepEqual(b.read, a.read);
     assert.deepEqual(b.prompt, a.prompt);
+    assert.deepEqual(b.completion, a.completion);
+    assert.ok(a.completion, "server-everything has a prompt with arguments to complete");
     assert.deepEqual(b.calls, a.calls);
   } finally {
     await direct.close();
@@ -273,5 +282,65 @@ test("progress, logging, sampling and elicitation make the round trip through se
     assert.ok(seen.logs > before.logs, "no log notification arrived through serve");
   } finally {
     await through.close();
+  }
+});
+
+test("over streamable HTTP, sessions carry progress and server→client requests", async () => {
+  const { spawn } = await import("node:child_process");
+  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+  const proc = spawn(
+    serveBinary(),
+    ["serve", "--http", "127.0.0.1:0", "--server", everythingBinary(), "--out-dir", path.join(work, "ui")],
+    { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, MCP_GEN_UI_LOG: "warn" } },
+  );
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let buf = "";
+      const timer = setTimeout(() => reject(new Error(`serve did not listen: ${buf}`)), 20000);
+      proc.stderr.on("data", (d) => {
+        buf += d;
+        // Only a whole line: stderr may arrive cut in the middle of the address.
+        const m = buf.match(/listening on (http:\/\/\S+)\r?\n/);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      proc.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${buf}`)));
+    });
+    const capabilities = {
+      sampling: {},
+      extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [MCP_APP] } },
+    };
+    const client = new Client({ name: "http-test", version: "1.0.0" }, { capabilities });
+    let sampled = 0;
+    client.setRequestHandler(CreateMessageRequestSchema, async () => {
+      sampled++;
+      return { model: "m", role: "assistant", content: { type: "text", text: "over http" } };
+    });
+    const progress = [];
+    client.setNotificationHandler(ProgressNotificationSchema, (n) => progress.push(n.params.progress));
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const tools = await listAll(client, "tools/list", "tools");
+    assert.equal(tools.find((t) => t.name === UI_TOOL)._meta.ui.resourceUri, `ui://everything/${UI_TOOL}`);
+    const html = await raw(client, "resources/read", { uri: `ui://everything/${UI_TOOL}` });
+    assert.equal(html.contents[0].text, UI_HTML);
+    await raw(client, "tools/call", {
+      name: "trigger-long-running-operation",
+      arguments: { duration: 0.6, steps: 3 },
+      _meta: { progressToken: "http-progress" },
+    });
+    const deadline = Date.now() + 5000;
+    while (progress.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(progress, [1, 2, 3]);
+    const r = await raw(client, "tools/call", {
+      name: "trigger-sampling-request",
+      arguments: { prompt: "hi", maxTokens: 5 },
+    });
+    assert.equal(sampled, 1);
+    assert.ok(JSON.stringify(r).includes("over http"), JSON.stringify(r));
+    await client.close();
+  } finally {
+    proc.kill("SIGTERM");
   }
 });
