@@ -429,13 +429,8 @@ async fn http_host_refuses_forged_and_oversized_requests() {
         body["error"]["message"].as_str().unwrap().contains("limit"),
         "{body}"
     );
-<<<<<<< HEAD
-    // The server is still fine after all that. (A fresh client: the server rightly closed the
-    // connection that carried the oversized body, and a pooled one may still point at it.)
-=======
     // The server is still fine after all that. (A fresh client: the server closes the
     // connection whose oversized body it did not read, and a pooled one may race that.)
->>>>>>> serve
     let r = reqwest::Client::new()
         .post(&server.url)
         .header("content-type", "application/json")
