@@ -190,6 +190,8 @@ pub fn build(
         None => BTreeMap::new(),
     };
 
+    let validator_changed =
+        old_lock.is_some_and(|l| l.validator_version != validate::VALIDATOR_VERSION);
     pb.set_length(plan.tools.len() as u64);
     for tp in &plan.tools {
         pb.inc(1);
@@ -255,6 +257,14 @@ pub fn build(
             continue;
         }
 
+        // A fresh tool's bytes are already what this generator writes (its output is a function
+        // of what the plan compared), so a no-op run renders nothing — unless the validator
+        // changed, when every file is rendered and validated again once.
+        let refining = opts.history.as_ref().is_some_and(|(n, _)| n == &tp.name);
+        if tp.status == Status::Fresh && !opts.force && !refining && !validator_changed {
+            keep_old(&mut new_tools, &mut snapshot_tools);
+            continue;
+        }
         let refinements = refinements_for(tp);
         let config_hash = crate::plan::config_hash(&tp.tool_config, &refinements);
         let mut llm_stats = None;
