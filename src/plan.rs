@@ -113,6 +113,9 @@ pub struct ToolPlan {
     pub config_hash: String,
     #[serde(skip)]
     pub tool_config: ToolConfig,
+    /// Every file the lock records for the tool, checked once against its sha256.
+    #[serde(skip)]
+    pub files: Vec<(String, FileState)>,
 }
 
 impl ToolPlan {
@@ -252,8 +255,10 @@ fn file_state(out_dir: &Path, path: &str, sha: &str, pending_sha: Option<&str>) 
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum FileState {
+/// How a file recorded in the lock looks on disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileState {
     Ok,
     Missing,
     Edited,
@@ -319,7 +324,22 @@ pub fn plan(inputs: &PlanInputs<'_>) -> Result<Plan, String> {
             entry: entry.clone(),
             config_hash: chash.clone(),
             tool_config: tc.clone(),
+            files: Vec::new(),
         };
+        // Each locked file is read and hashed exactly once per run: `check` on hundreds of tools
+        // stays fast.
+        let pending_entry = inputs.pending.and_then(|p| p.tools.get(&name));
+        if let Some(e) = &entry {
+            for w in &e.widgets {
+                let pending_sha = pending_entry
+                    .and_then(|p| p.widgets.iter().find(|pw| pw.path == w.path))
+                    .map(|pw| pw.sha256.as_str());
+                tp.files.push((
+                    w.path.clone(),
+                    file_state(out_dir, &w.path, &w.sha256, pending_sha),
+                ));
+            }
+        }
         let locked_files: Vec<String> = entry
             .as_ref()
             .map(|e| e.widgets.iter().map(|w| w.path.clone()).collect())
@@ -361,14 +381,10 @@ pub fn plan(inputs: &PlanInputs<'_>) -> Result<Plan, String> {
             continue;
         }
 
-        let pending_entry = inputs.pending.and_then(|p| p.tools.get(&name));
         let mut missing = false;
         let mut edited = false;
-        for w in &entry.widgets {
-            let pending_sha = pending_entry
-                .and_then(|p| p.widgets.iter().find(|pw| pw.path == w.path))
-                .map(|pw| pw.sha256.as_str());
-            match file_state(out_dir, &w.path, &w.sha256, pending_sha) {
+        for (_, state) in &tp.files {
+            match state {
                 FileState::Ok => {}
                 FileState::Missing => missing = true,
                 FileState::Edited => edited = true,

@@ -8,8 +8,7 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::cli::{Context, EXIT_FINDINGS};
-use crate::model::sha256_hex;
-use crate::plan::{StaleReason, Status};
+use crate::plan::{FileState, StaleReason, Status};
 use crate::report;
 use crate::validate;
 
@@ -86,52 +85,50 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> anyhow::Result<ExitCode> {
         });
     }
 
-    // Files first: these need no upstream and no generator.
+    // Files: the plan hashed each one once; only a validator upgrade reads them again.
     let revalidate = args.revalidate || lock.validator_version != validate::VALIDATOR_VERSION;
-    for (tool, w) in lock.files() {
-        let path = cfg.out_dir.join(&w.path);
-        let f = |kind, message: String| Finding {
-            kind,
-            tool: Some(tool.to_string()),
-            path: Some(w.path.clone()),
-            message,
-        };
-        let bytes = match std::fs::read(&path) {
-            Ok(b) => b,
-            Err(_) => {
-                findings.push(f(
+    for tp in &plan.tools {
+        let Some(entry) = &tp.entry else { continue };
+        for (path, state) in &tp.files {
+            let f = |kind, message: String| Finding {
+                kind,
+                tool: Some(tp.name.clone()),
+                path: Some(path.clone()),
+                message,
+            };
+            match state {
+                FileState::Missing => findings.push(f(
                     "missing-file",
-                    format!("{out}/{} is missing: run `mcp-gen-ui generate`", w.path),
-                ));
-                continue;
-            }
-        };
-        if sha256_hex(&bytes) != w.sha256 {
-            findings.push(f(
-                "hash-mismatch",
-                format!(
-                    "{out}/{} does not match its hash in the lock (edited by hand?): `mcp-gen-ui generate --force {}` restores it, `--adopt` keeps the edit",
-                    w.path,
-                    shell_words::quote(tool)
-                ),
-            ));
-            continue;
-        }
-        if revalidate {
-            let html = String::from_utf8_lossy(&bytes);
-            let opts = crate::generate::batch::validate_options(
-                &cfg,
-                tool,
-                w.generator.starts_with("llm"),
-            );
-            for v in validate::validate(&html, &opts) {
-                if v.severity == validate::Severity::Error {
-                    let line = v.line.map(|l| format!(":{l}")).unwrap_or_default();
-                    findings.push(f(
-                        "invalid-file",
-                        format!("{out}/{}{line}: {} [{}]", w.path, v.message, v.rule),
-                    ));
+                    format!("{out}/{path} is missing: run `mcp-gen-ui generate`"),
+                )),
+                FileState::Edited | FileState::FromInterruptedRun => findings.push(f(
+                    "hash-mismatch",
+                    format!(
+                        "{out}/{path} does not match its hash in the lock (edited by hand?): `mcp-gen-ui generate --force {}` restores it, `--adopt` keeps the edit",
+                        shell_words::quote(&tp.name)
+                    ),
+                )),
+                FileState::Ok if revalidate => {
+                    let Ok(bytes) = std::fs::read(cfg.out_dir.join(path)) else {
+                        continue;
+                    };
+                    let html = String::from_utf8_lossy(&bytes);
+                    let llm = entry
+                        .widgets
+                        .iter()
+                        .any(|w| &w.path == path && w.generator.starts_with("llm"));
+                    let opts = crate::generate::batch::validate_options(&cfg, &tp.name, llm);
+                    for v in validate::validate(&html, &opts) {
+                        if v.severity == validate::Severity::Error {
+                            let line = v.line.map(|l| format!(":{l}")).unwrap_or_default();
+                            findings.push(f(
+                                "invalid-file",
+                                format!("{out}/{path}{line}: {} [{}]", v.message, v.rule),
+                            ));
+                        }
+                    }
                 }
+                FileState::Ok => {}
             }
         }
     }
