@@ -9,7 +9,7 @@ cargo build --all-targets --quiet
 cargo test --all-targets --quiet
 
 # The committed weather example must be in sync with its server.
-cargo run --quiet -- --config examples/weather/mcp-gen-ui.toml check --server
+"${CARGO_TARGET_DIR:-target}/debug/mcp-gen-ui" --config examples/weather/mcp-gen-ui.toml check --server
 
 if [ ! -d tests/node_modules ]; then (cd tests && npm ci --no-audit --no-fund --loglevel=error); fi
 suites=()
