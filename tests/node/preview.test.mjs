@@ -380,9 +380,11 @@ csp = { connect_domains = ["https://api.example.com", "not an origin"] }
     assert.match(await page.locator("#notes").innerText(), /ignored "not an origin"/);
     assert.match(await page.locator("iframe#app").getAttribute("src"), /widget=card/);
     await page.selectOption("#tool", { label: "Echo (echo) / raw" });
+    // Switching reloads the frame asynchronously (teardown first): wait for it.
+    await page.waitForFunction(() => (document.querySelector("iframe#app")?.getAttribute("src") || "").includes("widget=raw"), null, { timeout: 10000 });
     const src = await page.locator("iframe#app").getAttribute("src");
     assert.match(src, /widget=raw/);
-    assert.match(page.url(), /tool=echo&widget=raw/);
+    await page.waitForURL(/tool=echo&widget=raw/, { timeout: 10000 });
     const resp = await page.request.get(new URL(src, p.url).href);
     assert.equal(resp.status(), 200);
     const csp = resp.headers()["content-security-policy"];
