@@ -16,11 +16,9 @@
   var out = document.getElementById('mcp-result');
   var form = G.buildForm(tool.inputSchema);
   var submit = h('button', { type: 'submit', class: 'btn primary', text: ann.destructiveHint ? 'Run…' : 'Run' });
-  var confirmBox = h('div', { class: 'confirm', hidden: true, role: 'alertdialog', 'aria-label': 'Confirm' });
+  var confirmBox = h('div.confirm', { hidden: true, role: 'alertdialog', 'aria-label': 'Confirm' });
   var pending = null;
-  formEl.appendChild(form.el);
-  formEl.appendChild(h('div', { class: 'actions' }, submit));
-  formEl.appendChild(confirmBox);
+  formEl.append(form.el, h('div.actions', submit), confirmBox);
 
   function say(msg, kind) {
     status.className = 'status' + (kind ? ' ' + kind : '');
@@ -36,16 +34,16 @@
     app.callServerTool({ name: tool.name, arguments: args }).then(show, function (e) {
       say('', '');
       out.textContent = '';
-      out.appendChild(h('div', { class: 'error', role: 'alert' }, h('strong', { text: 'The call failed: ' }), String(e && e.message || e)));
+      out.append(h('div.error', { role: 'alert' }, h('strong', 'The call failed: '), String(e && e.message || e)));
     }).then(function () { submit.disabled = false; });
   }
   // Destructive tools ask first; an in-page panel, since sandboxed frames may block confirm().
   function ask(args) {
     pending = args;
     confirmBox.textContent = '';
-    var yes = h('button', { type: 'button', class: 'btn danger', text: 'Yes, run it', onclick: function () { confirmBox.hidden = true; run(pending); } });
-    confirmBox.appendChild(h('p', null, h('strong', { text: tool.title || tool.name }), ' may change or delete data. Run it with these inputs?'));
-    confirmBox.appendChild(h('div', { class: 'actions' }, yes, h('button', { type: 'button', class: 'btn ghost', text: 'Cancel', onclick: function () { confirmBox.hidden = true; say('Cancelled.'); submit.focus(); } })));
+    var yes = h('button.btn.danger', { text: 'Yes, run it', onclick: function () { confirmBox.hidden = true; run(pending); } });
+    confirmBox.append(h('p', h('strong', tool.title || tool.name), ' may change or delete data. Run it with these inputs?'));
+    confirmBox.append(h('div.actions', yes, h('button.btn.ghost', { text: 'Cancel', onclick: function () { confirmBox.hidden = true; say('Cancelled.'); submit.focus(); } })));
     confirmBox.hidden = false;
     yes.focus();
   }

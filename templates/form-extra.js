@@ -6,22 +6,21 @@
   var field = F.field, group = F.group, setErr = F.setErr, fail = F.fail, jsonField = F.jsonField, nid = F.nid;
 
   function mapRows(vs, c, known) {
-    var wrap = h('div', { class: 'map' }), rows = [];
-    var list = h('div', { class: 'rows' });
-    var addBtn = h('button', { type: 'button', class: 'btn sm', text: '+ Add entry', onclick: function () { addRow('', undefined).key.focus(); } });
-    wrap.appendChild(list);
-    wrap.appendChild(addBtn);
+    var wrap = h('div.map'), rows = [];
+    var list = h('div.rows');
+    var addBtn = h('button.btn.sm', { text: '+ Add entry', onclick: function () { addRow('', undefined).key.focus(); } });
+    wrap.append(list, addBtn);
     function addRow(k, v) {
       var kid = nid();
       var key = h('input', { type: 'text', id: kid, value: k });
       var vf = field(vs, c, { label: 'Value', name: 'value', required: true, noDefault: v !== undefined });
       if (v !== undefined) vf.write(v);
-      var row = h('div', { class: 'row' },
-        h('div', { class: 'fld' }, h('label', { for: kid, text: 'Key' }), key), vf.el,
-        h('button', { type: 'button', class: 'btn sm ghost', 'aria-label': 'Remove entry', text: '✕', onclick: function () { list.removeChild(row); rows.splice(rows.indexOf(r), 1); } }));
+      var row = h('div.row',
+        h('div.fld', h('label', { for: kid, text: 'Key' }), key), vf.el,
+        h('button.btn.sm.ghost', { 'aria-label': 'Remove entry', text: '✕', onclick: function () { list.removeChild(row); rows.splice(rows.indexOf(r), 1); } }));
       var r = { key: key, f: vf };
       rows.push(r);
-      list.appendChild(row);
+      list.append(row);
       return r;
     }
     return {
@@ -52,11 +51,9 @@
       : Array.isArray(is.oneOf || is.anyOf) && (is.oneOf || is.anyOf).every(function (a) { return isObj(a) && 'const' in a; }) ? (is.oneOf || is.anyOf).map(function (a) { return a.const; }) : null;
     var fs = group(o, s, 'arr');
     if (opts) return multi(s, o, fs, opts, is);
-    var list = h('div', { class: 'rows' }), rows = [];
-    var addBtn = h('button', { type: 'button', class: 'btn sm', text: '+ Add ' + (is.title || 'item'), onclick: function () { addRow(undefined, true); sync(); } });
-    fs.appendChild(list);
-    fs.appendChild(addBtn);
-    fs.appendChild(fs.__tail);
+    var list = h('div.rows'), rows = [];
+    var addBtn = h('button.btn.sm', { text: '+ Add ' + (is.title || 'item'), onclick: function () { addRow(undefined, true); sync(); } });
+    fs.append(list, addBtn, fs.__tail);
     function sync() {
       rows.forEach(function (r, i) {
         r.num.textContent = '#' + (i + 1);
@@ -73,7 +70,7 @@
       if (j < 0 || j >= rows.length) return;
       rows.splice(i, 1);
       rows.splice(j, 0, r);
-      rows.forEach(function (x) { list.appendChild(x.el); });
+      rows.forEach(function (x) { list.append(x.el); });
       sync();
       (d < 0 ? r.up : r.down).focus();
     }
@@ -81,13 +78,13 @@
       var f = field(items, c, { label: is.title || (o.label ? o.label + ' item' : 'Item'), name: o.name, required: true, noDefault: v !== undefined });
       if (v !== undefined) f.write(v);
       var r = { f: f };
-      r.num = h('span', { class: 'num' });
-      r.up = h('button', { type: 'button', class: 'btn sm ghost', text: '↑', onclick: function () { move(r, -1); } });
-      r.down = h('button', { type: 'button', class: 'btn sm ghost', text: '↓', onclick: function () { move(r, 1); } });
-      r.del = h('button', { type: 'button', class: 'btn sm ghost', text: '✕', onclick: function () { list.removeChild(r.el); rows.splice(rows.indexOf(r), 1); sync(); } });
-      r.el = h('div', { class: 'row' }, h('div', { class: 'rowh' }, r.num, r.up, r.down, r.del), f.el);
+      r.num = h('span.num');
+      r.up = h('button.btn.sm.ghost', { text: '↑', onclick: function () { move(r, -1); } });
+      r.down = h('button.btn.sm.ghost', { text: '↓', onclick: function () { move(r, 1); } });
+      r.del = h('button.btn.sm.ghost', { text: '✕', onclick: function () { list.removeChild(r.el); rows.splice(rows.indexOf(r), 1); sync(); } });
+      r.el = h('div.row', h('div.rowh', r.num, r.up, r.down, r.del), f.el);
       rows.push(r);
-      list.appendChild(r.el);
+      list.append(r.el);
       if (focus) { var first = r.el.querySelector('input,select,textarea'); if (first) first.focus(); }
     }
     for (var i = 0; i < (s.minItems || 0) && i < 50; i++) addRow();
@@ -125,10 +122,10 @@
       var id = nid();
       var cb = h('input', { type: 'checkbox', id: id });
       var t = (is.oneOf || is.anyOf || [])[i];
-      fs.appendChild(h('div', { class: 'fld chk' }, cb, h('label', { for: id, text: (t && t.title) || names[i] || (typeof v === 'string' ? v : JSON.stringify(v)) })));
+      fs.append(h('div.fld.chk', cb, h('label', { for: id, text: (t && t.title) || names[i] || (typeof v === 'string' ? v : JSON.stringify(v)) })));
       return cb;
     });
-    fs.appendChild(fs.__tail);
+    fs.append(fs.__tail);
     return {
       el: fs,
       read: function (errs) {
@@ -171,12 +168,10 @@
     var fs = group(o, s, 'var');
     var sid = nid();
     var sel = h('select', { id: sid });
-    merged.forEach(function (a, i) { sel.appendChild(h('option', { value: String(i), text: altName(a, i) })); });
+    merged.forEach(function (a, i) { sel.append(h('option', { value: String(i), text: altName(a, i) })); });
     if (!o.required) { sel.insertBefore(h('option', { value: '', text: '(not set)' }), sel.firstChild); sel.value = ''; }
-    var holder = h('div', { class: 'alt' });
-    fs.appendChild(h('div', { class: 'fld' }, h('label', { for: sid, text: (o.label || 'Value') + ' — kind' }), sel));
-    fs.appendChild(holder);
-    fs.appendChild(fs.__tail);
+    var holder = h('div.alt');
+    fs.append(h('div.fld', h('label', { for: sid, text: (o.label || 'Value') + ' — kind' }), sel), holder, fs.__tail);
     var cur = null;
     function choose(i, v) {
       holder.textContent = '';
@@ -184,7 +179,7 @@
       if (i === '' || i == null) return;
       cur = field(merged[Number(i)], c, { label: o.label || 'Value', name: o.name, required: true, noDefault: v !== undefined, eager: true });
       if (v !== undefined) cur.write(v);
-      holder.appendChild(cur.el);
+      holder.append(cur.el);
     }
     sel.addEventListener('change', function () { choose(sel.value); });
     choose(sel.value);
@@ -208,22 +203,19 @@
   // Cycles ($ref back into an ancestor) expand one level per click, so the form stays finite.
   function lazy(s0, s, ctx, o) {
     var fs = group(o, s, 'lazy'), inner = null;
-    var btn = h('button', { type: 'button', class: 'btn sm', text: '+ Add ' + (o.label || 'value') });
-    var rm = h('button', { type: 'button', class: 'btn sm ghost', text: 'Remove', hidden: true });
+    var btn = h('button.btn.sm', '+ Add ' + (o.label || 'value'));
+    var rm = h('button.btn.sm.ghost', { text: 'Remove', hidden: true });
     var holder = h('div');
     function open(v) {
       inner = field(s0, { root: ctx.root, stack: [], depth: 0 }, { label: o.label, name: o.name, required: true, eager: true, noDefault: v !== undefined });
       if (v !== undefined) inner.write(v);
-      holder.appendChild(inner.el);
+      holder.append(inner.el);
       btn.hidden = true;
       rm.hidden = false;
     }
     btn.addEventListener('click', function () { open(); });
     rm.addEventListener('click', function () { holder.textContent = ''; inner = null; btn.hidden = false; rm.hidden = true; });
-    fs.appendChild(holder);
-    fs.appendChild(btn);
-    fs.appendChild(rm);
-    fs.appendChild(fs.__tail);
+    fs.append(holder, btn, rm, fs.__tail);
     return {
       el: fs,
       read: function (errs) {

@@ -32,14 +32,14 @@
   function leaf(o, ctl, id, s) {
     var help = o.desc || s.description;
     var hid = id + '-h', eid = id + '-e';
-    var err = h('p', { class: 'err', id: eid, hidden: true, role: 'alert' });
+    var err = h('p.err', { id: eid, hidden: true, role: 'alert' });
     ctl.id = id;
     ctl.setAttribute('aria-describedby', (help ? hid + ' ' : '') + eid);
     if (o.required) { ctl.setAttribute('aria-required', 'true'); if (ctl.type !== 'checkbox') ctl.required = true; }
-    var lab = h('label', { for: id }, o.label, o.required ? h('span', { class: 'req', 'aria-hidden': 'true', text: ' *' }) : null);
+    var lab = h('label', { for: id }, o.label, o.required ? h('span.req', { 'aria-hidden': 'true', text: ' *' }) : null);
     var box = ctl.type === 'checkbox'
-      ? h('div', { class: 'fld chk' }, ctl, lab, help ? h('p', { class: 'help', id: hid, text: help }) : null, err)
-      : h('div', { class: 'fld' }, lab, help ? h('p', { class: 'help', id: hid, text: help }) : null, ctl, err);
+      ? h('div.fld.chk', ctl, lab, help ? h('p.help', { id: hid, text: help }) : null, err)
+      : h('div.fld', lab, help ? h('p.help', { id: hid, text: help }) : null, ctl, err);
     box.__err = err;
     box.__ctl = ctl;
     return box;
@@ -47,10 +47,10 @@
 
   function group(o, s, cls) {
     var help = o.desc || s.description, id = nid();
-    var err = h('p', { class: 'err', id: id + '-e', hidden: true, role: 'alert' });
+    var err = h('p.err', { id: id + '-e', hidden: true, role: 'alert' });
     var fs = h('fieldset', { class: cls, 'aria-describedby': id + '-e' },
-      o.label ? h('legend', null, o.label, o.required ? h('span', { class: 'req', 'aria-hidden': 'true', text: ' *' }) : null) : null,
-      help ? h('p', { class: 'help', text: help }) : null);
+      o.label ? h('legend', o.label, o.required ? h('span.req', { 'aria-hidden': 'true', text: ' *' }) : null) : null,
+      help ? h('p.help', help) : null);
     fs.__err = err;
     fs.__tail = err;
     return fs;
@@ -67,13 +67,13 @@
   }
 
   function pick(s, c, o) {
-    if (Object.prototype.hasOwnProperty.call(s, 'const')) return constField(s, o);
+    if (S.own(s, 'const')) return constField(s, o);
     var names = s.enumNames || s['x-enumNames'];
     if (Array.isArray(s.enum)) return choice(s, o, s.enum, function (v, i) { return Array.isArray(names) && names[i] != null ? String(names[i]) : typeof v === 'string' ? v : JSON.stringify(v); });
     var alts = s.oneOf || s.anyOf;
     if (Array.isArray(alts) && alts.length) {
       var ns = alts.map(function (a) { return S.norm(a, c.root); });
-      if (ns.every(function (a) { return Object.prototype.hasOwnProperty.call(a, 'const'); })) {
+      if (ns.every(function (a) { return S.own(a, 'const'); })) {
         return choice(s, o, ns.map(function (a) { return a.const; }), function (v, i) { return ns[i].title || (typeof v === 'string' ? v : JSON.stringify(v)); });
       }
       return X('variants') ? X('variants')(s, ns, c, o) : jsonField(s, c, o);
@@ -94,8 +94,8 @@
 
   function constField(s, o) {
     var id = nid();
-    var out = h('output', { class: 'const', text: JSON.stringify(s.const) });
-    var box = h('div', { class: 'fld' }, h('span', { class: 'lab', id: id }, o.label), out);
+    var out = h('output.const', JSON.stringify(s.const));
+    var box = h('div.fld', h('span.lab', { id: id }, o.label), out);
     out.setAttribute('aria-labelledby', id);
     return { el: box, read: function () { return s.const; }, write: function () {} };
   }
@@ -165,7 +165,7 @@
   function bool(s, o) {
     // Optional with no default: tri-state, so "not set" stays distinguishable from false.
     if (!o.required && s.default === undefined) {
-      var sel = h('select', null, h('option', { value: '', text: '(not set)' }), h('option', { value: 'true', text: 'Yes' }), h('option', { value: 'false', text: 'No' }));
+      var sel = h('select', h('option', { value: '', text: '(not set)' }), h('option', { value: 'true', text: 'Yes' }), h('option', { value: 'false', text: 'No' }));
       var b = leaf(o, sel, nid(), s);
       return {
         el: b,
@@ -179,8 +179,8 @@
   }
 
   function choice(s, o, vals, title) {
-    var sel = h('select', null, h('option', { value: '', text: o.required ? '— choose —' : '(not set)' }));
-    vals.forEach(function (v, i) { sel.appendChild(h('option', { value: String(i), text: title(v, i) })); });
+    var sel = h('select', h('option', { value: '', text: o.required ? '— choose —' : '(not set)' }));
+    vals.forEach(function (v, i) { sel.append(h('option', { value: String(i), text: title(v, i) })); });
     var box = leaf(o, sel, nid(), s);
     return {
       el: box,
@@ -211,12 +211,12 @@
     var kids = keys.map(function (k) {
       var ps = props[k], n = S.norm(ps, c.root);
       var f = field(ps, c, { label: n.title || k, name: k, required: req.indexOf(k) >= 0 });
-      fs.appendChild(f.el);
+      fs.append(f.el);
       return { k: k, f: f };
     });
     var map = openMap && X('mapRows') ? X('mapRows')(isObj(ap) ? ap : {}, c, keys) : null;
-    if (map) fs.appendChild(map.el);
-    fs.appendChild(fs.__tail);
+    if (map) fs.append(map.el);
+    fs.append(fs.__tail);
     return {
       el: fs,
       read: function (errs) {
@@ -239,7 +239,7 @@
       },
       write: function (v) {
         if (!isObj(v)) return;
-        kids.forEach(function (x) { if (Object.prototype.hasOwnProperty.call(v, x.k)) x.f.write(v[x.k]); });
+        kids.forEach(function (x) { if (S.own(v, x.k)) x.f.write(v[x.k]); });
         if (map) map.write(v);
       }
     };
@@ -259,7 +259,8 @@
       }
       var v;
       try { v = JSON.parse(ta.value); } catch (e) { fail(box, errs, ['Not valid JSON: ' + e.message]); return undefined; }
-      var m = S.validate(s, v, c.root).map(function (x) { return x.path === '(root)' ? x.message : x.path + ': ' + x.message; });
+      // validate.js is embedded whenever this editor can appear; without it, JSON that parses is sent.
+      var m = (S.validate ? S.validate(s, v, c.root) : []).map(function (x) { return x.path === '(root)' ? x.message : x.path + ': ' + x.message; });
       if (m.length) { fail(box, errs, m.slice(0, 3)); return undefined; }
       return v;
     }
@@ -275,7 +276,7 @@
     var s = S.norm(root, root);
     var props = isObj(s.properties) ? s.properties : {};
     if (!Object.keys(props).length && !isObj(s.additionalProperties) && !s.oneOf && !s.anyOf) {
-      return { el: h('p', { class: 'help', text: 'This tool takes no input.' }), read: function () { return {}; }, write: function () {} };
+      return { el: h('p.help', 'This tool takes no input.'), read: function () { return {}; }, write: function () {} };
     }
     var f = field(root, ctx, { label: '', required: true, eager: true });
     return f;

@@ -35,11 +35,18 @@
   };
   var G = window.McpGenUi = window.McpGenUi || {};
 
-  function h(tag, attrs) {
-    var el = tag.indexOf('svg:') === 0
-      ? document.createElementNS('http://www.w3.org/2000/svg', tag.slice(4))
-      : document.createElement(tag);
-    for (var k in attrs || {}) {
+  // h('tag.class1.class2', attrs?, ...children): attrs is a plain object (text, on*, class and
+  // attributes); anything else in its place is the first child. Strings become text nodes.
+  // Buttons default to type=button so that only the Run button submits the form.
+  function h(tag, attrs, ...kids) {
+    var p = tag.split('.'), t = p[0];
+    var el = t.indexOf('svg:') === 0
+      ? document.createElementNS('http://www.w3.org/2000/svg', t.slice(4))
+      : document.createElement(t);
+    if (p.length > 1) el.setAttribute('class', p.slice(1).join(' '));
+    if (t === 'button') el.type = 'button';
+    if (attrs == null || typeof attrs !== 'object' || attrs.nodeType || Array.isArray(attrs)) kids.unshift(attrs);
+    else for (var k in attrs) {
       var v = attrs[k];
       if (v == null || v === false) continue;
       if (k === 'text') el.textContent = String(v);
@@ -48,13 +55,13 @@
       else if (k in el && typeof v !== 'string' && !(el instanceof SVGElement)) el[k] = v;
       else el.setAttribute(k, v === true ? '' : String(v));
     }
-    for (var i = 2; i < arguments.length; i++) add(el, arguments[i]);
+    add(el, kids);
     return el;
   }
   function add(el, c) {
     if (c == null || c === false) return;
     if (Array.isArray(c)) c.forEach(function (x) { add(el, x); });
-    else el.appendChild(typeof c === 'object' ? c : document.createTextNode(String(c)));
+    else el.append(typeof c === 'object' ? c : String(c));
   }
 
   function applyDocumentTheme(theme) {
@@ -74,7 +81,8 @@
   }
   function applyHostFonts(css) {
     if (typeof css !== 'string' || !css) return;
-    var s = document.getElementById('mcp-host-fonts') || document.head.appendChild(h('style', { id: 'mcp-host-fonts' }));
+    var s = document.getElementById('mcp-host-fonts');
+    if (!s) document.head.append(s = h('style', { id: 'mcp-host-fonts' }));
     s.textContent = css;
   }
   function applyContext(ctx) {
@@ -307,7 +315,8 @@
   }
 
   G.App = App;
-  G.PostMessageTransport = function PostMessageTransport() {};
+  // A class, so that "new PostMessageTransport(...)" in LLM-written code keeps working.
+  G.PostMessageTransport = class PostMessageTransport {};
   G.h = h;
   G.applyDocumentTheme = applyDocumentTheme;
   G.getDocumentTheme = getDocumentTheme;

@@ -1,5 +1,6 @@
 // JSON Schema helpers shared by the form and the result view: local $ref resolution (cycle-safe),
-// allOf merging, nullable detection, and a small validator for inline messages.
+// allOf merging, nullable detection, and the per-value checks behind inline messages. The full
+// validator is validate.js, embedded only for tools that need it.
 (function () {
   'use strict';
   var G = window.McpGenUi;
@@ -72,17 +73,6 @@
     return s;
   }
 
-  function typeOf(v) {
-    if (v === null) return 'null';
-    if (Array.isArray(v)) return 'array';
-    if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-    return typeof v;
-  }
-  function typeOk(t, v) {
-    var a = typeOf(v);
-    return t === a || (t === 'number' && a === 'integer');
-  }
-
   var FORMATS = {
     email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
     date: /^\d{4}-\d\d-\d\d$/,
@@ -94,7 +84,6 @@
   function regex(p) {
     try { return new RegExp(p, 'u'); } catch (e) { try { return new RegExp(p); } catch (e2) { return null; } }
   }
-  function show(v) { var s = JSON.stringify(v); return s && s.length > 40 ? s.slice(0, 40) + '…' : s; }
 
   // Messages for one value, as plain sentences. Only what a form can act on is checked.
   function scalarErrors(s, v) {
@@ -124,50 +113,5 @@
     return e;
   }
 
-  // Full (recursive) validation: a list of {path, message}.
-  function validate(s0, v, root, path, out, depth) {
-    out = out || [];
-    path = path || '';
-    depth = depth || 0;
-    root = root || s0;
-    if (depth > 64) return out;
-    var s = norm(s0, root);
-    var err = function (m) { out.push({ path: path || '(root)', message: m }); };
-    if (s.__null && v === null) return out;
-    if (s.not && isObj(s.not) && !Object.keys(s.not).length) { err('No value is allowed here.'); return out; }
-    if (s.type) {
-      var ts = Array.isArray(s.type) ? s.type : [s.type];
-      if (!ts.some(function (t) { return typeOk(t, v); })) { err('Expected ' + ts.join(' or ') + ', got ' + typeOf(v) + '.'); return out; }
-    }
-    if (own(s, 'const') && !same(s.const, v)) err('Must be ' + show(s.const) + '.');
-    if (Array.isArray(s.enum) && !s.enum.some(function (x) { return same(x, v); })) err('Must be one of ' + s.enum.map(show).join(', ') + '.');
-    scalarErrors(s, v).forEach(err);
-    var alts = s.oneOf || s.anyOf;
-    if (Array.isArray(alts) && alts.length) {
-      var ok = alts.some(function (a) { return !validate(a, v, root, path, [], depth + 1).length; });
-      if (!ok) err('Does not match any of the allowed variants.');
-    }
-    if (Array.isArray(v)) {
-      if (s.minItems != null && v.length < s.minItems) err('Add at least ' + s.minItems + ' item(s).');
-      if (s.maxItems != null && v.length > s.maxItems) err('Use at most ' + s.maxItems + ' item(s).');
-      if (s.uniqueItems) {
-        var seen = v.map(function (x) { return JSON.stringify(x); });
-        if (seen.some(function (x, i) { return seen.indexOf(x) !== i; })) err('Items must be unique.');
-      }
-      if (isObj(s.items) || s.items === false) v.forEach(function (x, i) { validate(s.items, x, root, path + '[' + i + ']', out, depth + 1); });
-    } else if (isObj(v)) {
-      var props = isObj(s.properties) ? s.properties : {};
-      (Array.isArray(s.required) ? s.required : []).forEach(function (k) { if (!own(v, k)) err('Missing required field ' + k + '.'); });
-      for (var k in v) {
-        var sub = path ? path + '.' + k : k;
-        if (own(props, k)) validate(props[k], v[k], root, sub, out, depth + 1);
-        else if (s.additionalProperties === false) out.push({ path: sub, message: 'Unexpected field.' });
-        else if (isObj(s.additionalProperties)) validate(s.additionalProperties, v[k], root, sub, out, depth + 1);
-      }
-    }
-    return out;
-  }
-
-  G.schema = { norm: norm, validate: validate, scalarErrors: scalarErrors, pointer: pointer, isObj: isObj, same: same, typeOf: typeOf };
-  G.validate = function (schema, value) { return validate(schema, value, schema); };
+  G.schema = { norm: norm, scalarErrors: scalarErrors, pointer: pointer, isObj: isObj, same: same, own: own };
 })();

@@ -26,24 +26,23 @@
   // Text longer than "max" shows its start and a button that reveals the rest.
   function more(full, max, make) {
     if (full.length <= max) return make(full);
-    var box = h('div', { class: 'trunc' });
+    var box = h('div.trunc');
     var part = make(full.slice(0, max) + '…');
-    var btn = h('button', {
-      type: 'button', class: 'btn sm', text: 'Show more (' + (full.length - max) + ' more characters)',
-      onclick: function () { box.replaceChild(make(full), part); box.removeChild(btn); }
+    var btn = h('button.btn.sm', {
+      text: 'Show more (' + (full.length - max) + ' more characters)',
+      onclick: function () { box.replaceChildren(make(full)); }
     });
-    box.appendChild(part);
-    box.appendChild(btn);
+    box.append(part, btn);
     return box;
   }
 
   function scalar(v) {
-    if (v === null || v === undefined) return h('span', { class: 'nil', text: v === null ? 'null' : '—' });
+    if (v === null || v === undefined) return h('span.nil', v === null ? 'null' : '—');
     if (typeof v === 'string') {
       if (URL_RE.test(v)) return link(v);
-      return more(v, 300, function (t) { return h('span', { class: 'str', text: t }); });
+      return more(v, 300, function (t) { return h('span.str', t); });
     }
-    if (typeof v === 'object') return more(JSON.stringify(v), 200, function (t) { return h('code', { text: t }); });
+    if (typeof v === 'object') return more(JSON.stringify(v), 200, function (t) { return h('code', t); });
     return h('span', { class: typeof v, text: String(v) });
   }
 
@@ -52,8 +51,8 @@
     var out = [], re = /(\*\*([^*]+)\*\*|\x60([^\x60]+)\x60|\[([^\]]+)\]\(([^)\s]+)\)|https?:\/\/[^\s<>()"]+)/g, last = 0, m;
     while ((m = re.exec(text))) {
       if (m.index > last) out.push(text.slice(last, m.index));
-      if (m[2]) out.push(h('strong', { text: m[2] }));
-      else if (m[3]) out.push(h('code', { text: m[3] }));
+      if (m[2]) out.push(h('strong', m[2]));
+      else if (m[3]) out.push(h('code', m[3]));
       else if (m[4]) out.push(URL_RE.test(m[5]) ? link(m[5], m[4]) : m[0]);
       else out.push(link(m[0]));
       last = re.lastIndex;
@@ -62,22 +61,22 @@
     return out;
   }
   function markdown(text) {
-    var box = h('div', { class: 'md' }), lines = text.split(/\r?\n/), i = 0, para = [], list = null;
-    var flush = function () { if (para.length) { box.appendChild(h('p', null, inline(para.join('\n')))); para = []; } list = null; };
+    var box = h('div.md'), lines = text.split(/\r?\n/), i = 0, para = [], list = null;
+    var flush = function () { if (para.length) { box.append(h('p', inline(para.join('\n')))); para = []; } list = null; };
     while (i < lines.length) {
       var l = lines[i];
       if (/^\x60{3}/.test(l)) {
         flush();
         var code = [];
         for (i++; i < lines.length && !/^\x60{3}/.test(lines[i]); i++) code.push(lines[i]);
-        box.appendChild(h('pre', null, h('code', { text: code.join('\n') })));
+        box.append(h('pre', h('code', code.join('\n'))));
       } else if (/^#{1,6}\s/.test(l)) {
         flush();
-        box.appendChild(h('p', { class: 'mdh' }, h('strong', null, inline(l.replace(/^#+\s*/, '')))));
+        box.append(h('p.mdh', h('strong', inline(l.replace(/^#+\s*/, '')))));
       } else if (/^\s*([-*]|\d+\.)\s+/.test(l)) {
         if (para.length) flush();
-        if (!list) { list = h(/^\s*\d/.test(l) ? 'ol' : 'ul'); box.appendChild(list); }
-        list.appendChild(h('li', null, inline(l.replace(/^\s*([-*]|\d+\.)\s+/, ''))));
+        if (!list) { list = h(/^\s*\d/.test(l) ? 'ol' : 'ul'); box.append(list); }
+        list.append(h('li', inline(l.replace(/^\s*([-*]|\d+\.)\s+/, ''))));
       } else if (!l.trim()) flush();
       else { list = null; para.push(l); }
       i++;
@@ -134,32 +133,31 @@
     var svg = h('svg:svg', { viewBox: '0 0 ' + W + ' ' + H, class: 'chart', role: 'img', 'aria-label': (kind === 'bar' ? 'Bar' : 'Line') + ' chart of ' + ser.ys.map(function (k) { return lab(k, o); }).join(', ') + (ser.x ? ' by ' + lab(ser.x, o) : '') });
     [0, 0.5, 1].forEach(function (f) {
       var v = lo + (hi - lo) * f, y = Y(v);
-      svg.appendChild(h('svg:line', { x1: L, x2: W - R, y1: y, y2: y, class: 'grid' }));
-      svg.appendChild(h('svg:text', { x: L - 6, y: y + 4, 'text-anchor': 'end', class: 'axis', text: fmt(v) }));
+      svg.append(h('svg:line', { x1: L, x2: W - R, y1: y, y2: y, class: 'grid' }), h('svg:text', { x: L - 6, y: y + 4, 'text-anchor': 'end', class: 'axis', text: fmt(v) }));
     });
     var ticks = n <= 1 ? [0] : [0, Math.floor((n - 1) / 2), n - 1];
     ticks.forEach(function (i, j) {
-      svg.appendChild(h('svg:text', { x: X(i), y: H - 10, 'text-anchor': j === 0 && kind !== 'bar' ? 'start' : j === 2 && kind !== 'bar' ? 'end' : 'middle', class: 'axis', text: xl(i).slice(0, 24) }));
+      svg.append(h('svg:text', { x: X(i), y: H - 10, 'text-anchor': j === 0 && kind !== 'bar' ? 'start' : j === 2 && kind !== 'bar' ? 'end' : 'middle', class: 'axis', text: xl(i).slice(0, 24) }));
     });
     ser.ys.forEach(function (k, si) {
       var cls = 's' + (si % 6);
       if (kind === 'line') {
         var pts = [];
         rows.forEach(function (r, i) { if (num(r[k])) pts.push(X(i).toFixed(1) + ',' + Y(r[k]).toFixed(1)); });
-        svg.appendChild(h('svg:polyline', { points: pts.join(' '), class: 'ln ' + cls }));
+        svg.append(h('svg:polyline', { points: pts.join(' '), class: 'ln ' + cls }));
       }
       var bw = pw / n / (ser.ys.length + 0.5);
       rows.forEach(function (r, i) {
         if (!num(r[k])) return;
-        var tip = h('svg:title', { text: lab(k, o) + ' @ ' + xl(i) + ': ' + r[k] });
+        var tip = h('svg:title', lab(k, o) + ' @ ' + xl(i) + ': ' + r[k]);
         if (kind === 'bar') {
           var y0 = Y(Math.max(0, r[k])), y1 = Y(Math.min(0, r[k]));
-          svg.appendChild(h('svg:rect', { x: (X(i) - pw / n / 2 + bw * (si + 0.25)).toFixed(1), y: y0.toFixed(1), width: Math.max(bw - 1, 1).toFixed(1), height: Math.max(y1 - y0, 0.5).toFixed(1), class: 'bar ' + cls }, tip));
-        } else if (n <= 120) svg.appendChild(h('svg:circle', { cx: X(i).toFixed(1), cy: Y(r[k]).toFixed(1), r: 3, class: 'pt ' + cls }, tip));
+          svg.append(h('svg:rect', { x: (X(i) - pw / n / 2 + bw * (si + 0.25)).toFixed(1), y: y0.toFixed(1), width: Math.max(bw - 1, 1).toFixed(1), height: Math.max(y1 - y0, 0.5).toFixed(1), class: 'bar ' + cls }, tip));
+        } else if (n <= 120) svg.append(h('svg:circle', { cx: X(i).toFixed(1), cy: Y(r[k]).toFixed(1), r: 3, class: 'pt ' + cls }, tip));
       });
     });
-    var legend = h('ul', { class: 'legend' }, ser.ys.map(function (k, si) { return h('li', null, h('span', { class: 'sw s' + (si % 6), 'aria-hidden': 'true' }), lab(k, o)); }));
-    el.appendChild(h('figure', { class: 'chartbox' }, svg, legend));
+    var legend = h('ul.legend', ser.ys.map(function (k, si) { return h('li', h('span', { class: 'sw s' + (si % 6), 'aria-hidden': 'true' }), lab(k, o)); }));
+    el.append(h('figure.chartbox', svg, legend));
     return el;
   }
 
@@ -170,13 +168,13 @@
     if (o.sort) { var p = String(o.sort).split(/\s+/); sortKey = p[0]; dir = p[1] === 'desc' ? -1 : 1; }
     var fid = 'flt' + Math.random().toString(36).slice(2, 8);
     var filter = h('input', { type: 'search', id: fid, placeholder: 'Filter rows…' });
-    var count = h('span', { class: 'count', 'aria-live': 'polite' });
+    var count = h('span.count', { 'aria-live': 'polite' });
     var ths = cols.map(function (k) {
-      var b = h('button', { type: 'button', class: 'sort', text: lab(k, o), onclick: function () { dir = sortKey === k ? -dir : 1; sortKey = k; draw(); } });
+      var b = h('button.sort', { text: lab(k, o), onclick: function () { dir = sortKey === k ? -dir : 1; sortKey = k; draw(); } });
       return h('th', { scope: 'col' }, b);
     });
-    var tbody = h('tbody'), foot = h('div', { class: 'tfoot' });
-    var table = h('table', null, h('thead', null, h('tr', null, ths)), tbody);
+    var tbody = h('tbody'), foot = h('div.tfoot');
+    var table = h('table', h('thead', h('tr', ths)), tbody);
     function cmp(a, b) {
       var x = a[sortKey], y = b[sortKey];
       if (x == null) return 1;
@@ -191,31 +189,31 @@
       ths.forEach(function (th, i) { th.setAttribute('aria-sort', cols[i] === sortKey ? (dir > 0 ? 'ascending' : 'descending') : 'none'); });
       tbody.textContent = '';
       vis.slice(0, limit).forEach(function (r) {
-        tbody.appendChild(h('tr', null, cols.map(function (k) { var v = r[k]; return h('td', { class: num(v) ? 'n' : null }, scalar(v)); })));
+        tbody.append(h('tr', cols.map(function (k) { var v = r[k]; return h('td', { class: num(v) ? 'n' : null }, scalar(v)); })));
       });
       count.textContent = vis.length + ' of ' + rows.length + ' rows';
       foot.textContent = '';
-      if (vis.length > limit) foot.appendChild(h('button', { type: 'button', class: 'btn sm', text: 'Show ' + Math.min(vis.length - limit, 200) + ' more rows', onclick: function () { limit += 200; draw(); } }));
+      if (vis.length > limit) foot.append(h('button.btn.sm', { text: 'Show ' + Math.min(vis.length - limit, 200) + ' more rows', onclick: function () { limit += 200; draw(); } }));
     }
     filter.addEventListener('input', function () { q = filter.value; limit = ROWS; draw(); });
     draw();
-    el.appendChild(h('div', { class: 'tablebox' },
-      rows.length > 5 ? h('div', { class: 'tools' }, h('label', { for: fid, class: 'sr', text: 'Filter rows' }), filter, count) : null,
-      h('div', { class: 'scroll' }, table), foot));
+    el.append(h('div.tablebox',
+      rows.length > 5 ? h('div.tools', h('label', { for: fid, class: 'sr', text: 'Filter rows' }), filter, count) : null,
+      h('div.scroll', table), foot));
     return el;
   }
 
   function toggleBox(views) {
-    var box = h('div', { class: 'multi' }), bar = h('div', { class: 'tools', role: 'group', 'aria-label': 'View' }), panes = [];
+    var box = h('div.multi'), bar = h('div.tools', { role: 'group', 'aria-label': 'View' }), panes = [];
     views.forEach(function (v, i) {
       var pane = h('div', { hidden: i > 0 });
-      var b = h('button', { type: 'button', class: 'btn sm', 'aria-pressed': String(i === 0), text: v[0], onclick: function () {
+      var b = h('button.btn.sm', { 'aria-pressed': String(i === 0), text: v[0], onclick: function () {
         panes.forEach(function (p, j) { p.pane.hidden = j !== i; p.b.setAttribute('aria-pressed', String(j === i)); if (j === i && !p.done) { p.done = true; v[1](p.pane); } });
       } });
       panes.push({ pane: pane, b: b, done: i === 0 });
       if (i === 0) v[1](pane);
-      bar.appendChild(b);
-      box.appendChild(pane);
+      bar.append(b);
+      box.append(pane);
     });
     box.insertBefore(bar, box.firstChild);
     return box;
@@ -224,31 +222,31 @@
   function renderCards(el, obj, o, depth) {
     o = o || {};
     depth = depth || 0;
-    var dl = h('dl', { class: 'cards' });
+    var dl = h('dl.cards');
     Object.keys(obj).forEach(function (k) {
       if (hidden(k, o)) return;
       var v = obj[k], dd = h('dd');
       if (v !== null && typeof v === 'object' && depth < 8) {
-        var det = h('details', { open: depth < 2 }, h('summary', { text: lab(k, o) + (Array.isArray(v) ? ' (' + v.length + ')' : '') }));
-        det.appendChild(node(v, sub(o), depth + 1));
-        dd.appendChild(det);
-        dl.appendChild(h('div', { class: 'kv wide' }, h('dt', { class: 'sr', text: lab(k, o) }), dd));
+        var det = h('details', { open: depth < 2 }, h('summary', lab(k, o) + (Array.isArray(v) ? ' (' + v.length + ')' : '')));
+        det.append(node(v, sub(o), depth + 1));
+        dd.append(det);
+        dl.append(h('div.kv.wide', h('dt.sr', lab(k, o)), dd));
       } else {
-        dd.appendChild(scalar(v));
-        dl.appendChild(h('div', { class: 'kv' }, h('dt', { text: lab(k, o) }), dd));
+        dd.append(scalar(v));
+        dl.append(h('div.kv', h('dt', lab(k, o)), dd));
       }
     });
-    el.appendChild(dl);
+    el.append(dl);
     return el;
   }
   function sub(o) { return { labels: o.labels, hidden: o.hidden }; }
 
   function list(v, o, depth) {
-    var ul = h('ul', { class: 'list' }), limit = ROWS;
+    var ul = h('ul.list'), limit = ROWS;
     function draw() {
       ul.textContent = '';
-      v.slice(0, limit).forEach(function (x) { ul.appendChild(h('li', null, x !== null && typeof x === 'object' ? node(x, sub(o), depth + 1) : scalar(x))); });
-      if (v.length > limit) ul.appendChild(h('li', null, h('button', { type: 'button', class: 'btn sm', text: 'Show ' + (v.length - limit) + ' more', onclick: function () { limit = v.length; draw(); } })));
+      v.slice(0, limit).forEach(function (x) { ul.append(h('li', x !== null && typeof x === 'object' ? node(x, sub(o), depth + 1) : scalar(x))); });
+      if (v.length > limit) ul.append(h('li', h('button.btn.sm', { text: 'Show ' + (v.length - limit) + ' more', onclick: function () { limit = v.length; draw(); } })));
     }
     draw();
     return ul;
@@ -256,13 +254,13 @@
 
   function renderJson(el, v) {
     var s = JSON.stringify(v, null, 2);
-    el.appendChild(more(s === undefined ? 'undefined' : s, RAW, function (t) { return h('pre', { class: 'raw' }, h('code', { text: t })); }));
+    el.append(more(s === undefined ? 'undefined' : s, RAW, function (t) { return h('pre.raw', h('code', t)); }));
     return el;
   }
 
   // Picks a view for any JSON value; hints (o.view, o.x, o.y, …) only apply at the top level.
   function node(v, o, depth) {
-    var view = depth ? null : o.view, box = h('div', { class: 'val' });
+    var view = depth ? null : o.view, box = h('div.val');
     if (view === 'json') return renderJson(box, v);
     if (isObj(v) && view && view !== 'cards') {
       var key = Object.keys(v).find(function (k) { return Array.isArray(v[k]) && v[k].length; });
@@ -270,13 +268,12 @@
         var rest = Object.assign({}, v);
         delete rest[key];
         if (Object.keys(rest).length) renderCards(box, rest, o, 1);
-        box.appendChild(h('p', { class: 'sub', text: lab(key, o) }));
-        box.appendChild(node(v[key], o, 0));
+        box.append(h('p.sub', lab(key, o)), node(v[key], o, 0));
         return box;
       }
     }
     if (Array.isArray(v)) {
-      if (!v.length) return h('p', { class: 'help', text: 'No items.' });
+      if (!v.length) return h('p.help', 'No items.');
       if (view === 'list') return list(v, o, depth);
       var objs = v.every(isObj);
       var ser = series(v, o, view === 'line' || view === 'bar');
@@ -292,45 +289,44 @@
       // A wrapper around one array ({items: [...]}) shows the array itself.
       var ks = Object.keys(v);
       if (!depth && ks.length === 1 && Array.isArray(v[ks[0]]) && v[ks[0]].length) {
-        box.appendChild(h('p', { class: 'sub', text: lab(ks[0], o) }));
-        box.appendChild(node(v[ks[0]], o, 0));
+        box.append(h('p.sub', lab(ks[0], o)), node(v[ks[0]], o, 0));
         return box;
       }
       return renderCards(box, v, o, depth);
     }
     if (typeof v === 'string') return depth ? scalar(v) : text(v);
-    box.appendChild(scalar(v));
+    box.append(scalar(v));
     return box;
   }
 
-  function render(el, v, o) { el.appendChild(node(v, o || {}, 0)); return el; }
+  function render(el, v, o) { el.append(node(v, o || {}, 0)); return el; }
 
   function media(c) {
     var mime = String(c.mimeType || ''), data = String(c.data || '');
-    if (!/^[A-Za-z0-9+/=\s]*$/.test(data)) return h('p', { class: 'warn', text: 'Skipped ' + c.type + ' content: its data is not base64.' });
+    if (!/^[A-Za-z0-9+/=\s]*$/.test(data)) return h('p.warn', 'Skipped ' + c.type + ' content: its data is not base64.');
     if (c.type === 'image' && /^image\/[\w.+-]+$/.test(mime)) return h('img', { src: 'data:' + mime + ';base64,' + data.replace(/\s/g, ''), alt: 'Image returned by the tool', class: 'media' });
     if (c.type === 'audio' && /^audio\/[\w.+-]+$/.test(mime)) return h('audio', { controls: true, src: 'data:' + mime + ';base64,' + data.replace(/\s/g, ''), 'aria-label': 'Audio returned by the tool' });
-    return h('p', { class: 'warn', text: 'Skipped ' + c.type + ' content of type ' + mime + '.' });
+    return h('p.warn', 'Skipped ' + c.type + ' content of type ' + mime + '.');
   }
 
   function resource(c, o) {
-    var r = c.resource || c, uri = String(r.uri || ''), box = h('div', { class: 'res' });
+    var r = c.resource || c, uri = String(r.uri || ''), box = h('div.res');
     var name = r.name || r.title || uri;
-    box.appendChild(h('p', { class: 'sub' }, URL_RE.test(uri) ? link(uri, name) : h('code', { text: name })));
-    if (r.description) box.appendChild(h('p', { class: 'help', text: r.description }));
+    box.append(h('p.sub', URL_RE.test(uri) ? link(uri, name) : h('code', name)));
+    if (r.description) box.append(h('p.help', r.description));
     if (typeof r.text === 'string') {
       var j = /json/.test(r.mimeType || '') || /^[[{]/.test(r.text.trim()) ? tryJson(r.text) : undefined;
-      box.appendChild(j !== undefined ? node(j, o, 0) : more(r.text, TEXT, function (t) { return h('pre', { class: 'raw' }, h('code', { text: t })); }));
-    } else if (typeof r.blob === 'string') box.appendChild(media({ type: /^audio/.test(r.mimeType) ? 'audio' : 'image', mimeType: r.mimeType, data: r.blob }));
+      box.append(j !== undefined ? node(j, o, 0) : more(r.text, TEXT, function (t) { return h('pre.raw', h('code', t)); }));
+    } else if (typeof r.blob === 'string') box.append(media({ type: /^audio/.test(r.mimeType) ? 'audio' : 'image', mimeType: r.mimeType, data: r.blob }));
     return box;
   }
 
   function copy(textValue, status) {
     var done = function () { status.textContent = 'Copied.'; };
     var fallback = function () {
-      var ta = h('textarea', { class: 'sr', 'aria-hidden': 'true' });
+      var ta = h('textarea.sr', { 'aria-hidden': 'true' });
       ta.value = textValue;
-      document.body.appendChild(ta);
+      document.body.append(ta);
       ta.select();
       var ok = false;
       try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
@@ -350,18 +346,18 @@
     var content = Array.isArray(r.content) ? r.content : [];
     var sc = r.structuredContent;
     if (r.isError) {
-      var panel = h('div', { class: 'error', role: 'alert' }, h('strong', { text: 'The tool reported an error' }));
-      content.forEach(function (c) { if (c && c.type === 'text') panel.appendChild(text(String(c.text))); });
-      if (sc !== undefined) panel.appendChild(node(sc, {}, 1));
-      body.appendChild(panel);
+      var panel = h('div.error', { role: 'alert' }, h('strong', 'The tool reported an error'));
+      content.forEach(function (c) { if (c && c.type === 'text') panel.append(text(String(c.text))); });
+      if (sc !== undefined) panel.append(node(sc, {}, 1));
+      body.append(panel);
     } else {
       if (sc !== undefined) {
-        if (o.outputSchema) {
+        if (o.outputSchema && G.validate) {
           var errs = G.validate(o.outputSchema, sc);
-          if (errs.length) body.appendChild(h('div', { class: 'warn', role: 'note' }, h('strong', { text: 'The result does not match the tool\'s outputSchema: ' }),
+          if (errs.length) body.append(h('div.warn', { role: 'note' }, h('strong', 'The result does not match the tool\'s outputSchema: '),
             errs.slice(0, 5).map(function (e) { return e.path + ': ' + e.message; }).join('; ')));
         }
-        body.appendChild(node(sc, o, 0));
+        body.append(node(sc, o, 0));
       }
       content.forEach(function (c) {
         if (!c || typeof c !== 'object') return;
@@ -369,24 +365,23 @@
           var j = tryJson(c.text);
           // Servers often repeat structuredContent (or its one payload) as JSON text: show it once.
           if (sc !== undefined && j !== undefined && (S.same(j, sc) || (isObj(sc) && Object.keys(sc).some(function (k) { return S.same(sc[k], j); })))) return;
-          body.appendChild(j !== undefined ? node(j, o, 0) : text(String(c.text == null ? '' : c.text)));
-        } else if (c.type === 'image' || c.type === 'audio') body.appendChild(media(c));
-        else if (c.type === 'resource_link' || c.type === 'resource') body.appendChild(resource(c, o));
-        else body.appendChild(renderJson(h('div'), c));
+          body.append(j !== undefined ? node(j, o, 0) : text(String(c.text == null ? '' : c.text)));
+        } else if (c.type === 'image' || c.type === 'audio') body.append(media(c));
+        else if (c.type === 'resource_link' || c.type === 'resource') body.append(resource(c, o));
+        else body.append(renderJson(h('div'), c));
       });
-      if (sc === undefined && !content.length) body.appendChild(h('p', { class: 'help', text: 'The tool returned no content.' }));
+      if (sc === undefined && !content.length) body.append(h('p.help', 'The tool returned no content.'));
     }
-    var raw = h('div', { hidden: true, class: 'rawbox' }), status = h('span', { class: 'help', role: 'status' });
+    var raw = h('div', { hidden: true, class: 'rawbox' }), status = h('span.help', { role: 'status' });
     var rawText = JSON.stringify(r, null, 2) || '';
-    var rawBtn = h('button', { type: 'button', class: 'btn sm ghost', 'aria-expanded': 'false', text: 'Raw JSON', onclick: function () {
+    var rawBtn = h('button.btn.sm.ghost', { 'aria-expanded': 'false', text: 'Raw JSON', onclick: function () {
       raw.hidden = !raw.hidden;
       rawBtn.setAttribute('aria-expanded', String(!raw.hidden));
       if (!raw.hidden && !raw.firstChild) renderJson(raw, r);
     } });
-    var cp = h('button', { type: 'button', class: 'btn sm ghost', text: 'Copy JSON', onclick: function () { copy(rawText, status); } });
-    body.appendChild(h('div', { class: 'tools end' }, rawBtn, cp, status));
-    body.appendChild(raw);
-    el.appendChild(body);
+    var cp = h('button.btn.sm.ghost', { text: 'Copy JSON', onclick: function () { copy(rawText, status); } });
+    body.append(h('div.tools.end', rawBtn, cp, status), raw);
+    el.append(body);
     return el;
   }
 
@@ -401,5 +396,5 @@
   };
   G.renderCards = function (el, obj, o) { return isObj(obj) ? renderCards(el, obj, o || {}, 0) : render(el, obj, o); };
   G.renderJson = renderJson;
-  G.renderText = function (el, t) { el.appendChild(text(String(t))); return el; };
+  G.renderText = function (el, t) { el.append(text(String(t))); return el; };
 })();

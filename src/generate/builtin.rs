@@ -13,11 +13,12 @@ use super::{GENERATOR_VERSION, GenerateError, WidgetRequest};
 use crate::model::header_comment;
 
 /// The readable sources under `templates/` that a user's override directory may replace.
-const TEMPLATE_NAMES: [&str; 8] = [
+const TEMPLATE_NAMES: [&str; 9] = [
     "page.html",
     "styles.css",
     "runtime.js",
     "schema.js",
+    "validate.js",
     "view.js",
     "form.js",
     "form-extra.js",
@@ -25,12 +26,17 @@ const TEMPLATE_NAMES: [&str; 8] = [
 ];
 
 /// What the binary embeds: the page and styles as written, and each script minified into
-/// `templates/min/` (committed; `tests/builtin.rs` fails when a minified file is stale).
-const EMBEDDED: [(&str, &str); 8] = [
+/// `templates/min/` (committed; `node tests/tools/minify.mjs` writes them, and the Node suite
+/// fails when one is stale).
+const EMBEDDED: [(&str, &str); 9] = [
     ("page.html", include_str!("../../templates/page.html")),
     ("styles.css", include_str!("../../templates/styles.css")),
     ("runtime.js", include_str!("../../templates/min/runtime.js")),
     ("schema.js", include_str!("../../templates/min/schema.js")),
+    (
+        "validate.js",
+        include_str!("../../templates/min/validate.js"),
+    ),
     ("view.js", include_str!("../../templates/min/view.js")),
     ("form.js", include_str!("../../templates/min/form.js")),
     (
@@ -41,9 +47,10 @@ const EMBEDDED: [(&str, &str); 8] = [
 ];
 
 /// The scripts that make up `window.McpGenUi`, in load order (everything but the page glue).
-const RUNTIME_FILES: [&str; 5] = [
+const RUNTIME_FILES: [&str; 6] = [
     "runtime.js",
     "schema.js",
+    "validate.js",
     "view.js",
     "form.js",
     "form-extra.js",
@@ -119,11 +126,11 @@ impl Templates {
         self.files.get(name).map(String::as_str).unwrap_or("")
     }
 
-    /// The runtime scripts joined; `form-extra.js` only when the form needs it.
-    fn runtime(&self, with_extra: bool) -> String {
+    /// The runtime scripts a page needs, joined.
+    fn runtime(&self, parts: Parts) -> String {
         RUNTIME_FILES
             .iter()
-            .filter(|n| with_extra || **n != "form-extra.js")
+            .filter(|n| parts.wants(n))
             .map(|n| self.get(n).trim_end())
             .collect::<Vec<_>>()
             .join("\n")
@@ -150,7 +157,7 @@ pub fn template_version(templates: &Templates) -> String {
 /// builder), as a `<script>` body. The llm generator injects it into LLM-written pages.
 pub fn runtime_js() -> &'static str {
     static RUNTIME: OnceLock<String> = OnceLock::new();
-    RUNTIME.get_or_init(|| Templates::embedded().runtime(true))
+    RUNTIME.get_or_init(|| Templates::embedded().runtime(Parts::ALL))
 }
 
 /// The complete HTML file, starting with the generated-file header. Deterministic bytes.
@@ -183,13 +190,155 @@ pub fn render(req: &WidgetRequest<'_>, templates: &Templates) -> Result<String, 
         widget => req.widget,
         data => script_json(&data),
         styles => minify_css(templates.get("styles.css")),
-        runtime => guard_script(&templates.runtime(needs_form_extra(tool.input_schema()))),
+        runtime => guard_script(&templates.runtime(Parts::for_tool(tool))),
         app => guard_script(templates.get("app.js")),
     };
     let body = tpl
         .render(ctx)
         .map_err(|e| template_err(name, format!("page.html failed to render: {e}")))?;
     Ok(format!("{}{}", header_comment(name), body))
+}
+
+/// The optional scripts of a page. Each one is left out only when the tool's schemas prove the
+/// page cannot use it, which keeps a typical page small; the code that would call a missing part
+/// degrades instead of failing (the JSON editor, then no client-side validation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Parts {
+    form_extra: bool,
+    validator: bool,
+}
+
+impl Parts {
+    const ALL: Parts = Parts {
+        form_extra: true,
+        validator: true,
+    };
+
+    fn for_tool(tool: &crate::model::Tool) -> Parts {
+        let input = tool.input_schema();
+        let form_extra = needs_form_extra(input);
+        // The validator checks structuredContent against an outputSchema, backs the JSON editor
+        // and picks a variant for a pre-filled value (form-extra.js).
+        let validator = form_extra
+            || tool.raw.get("outputSchema").is_some_and(Value::is_object)
+            || !input.is_none_or(plain_form);
+        Parts {
+            form_extra,
+            validator,
+        }
+    }
+
+    fn wants(self, script: &str) -> bool {
+        match script {
+            "form-extra.js" => self.form_extra,
+            "validate.js" => self.validator,
+            _ => true,
+        }
+    }
+}
+
+/// Whether every input field becomes a control without the JSON editor: scalars, enums, consts,
+/// "T or null", and objects of those, through local `$ref`s (mirroring `pick()` in form.js).
+/// Anything else counts as "may need the editor", to stay on the safe side.
+fn plain_form(root: &Value) -> bool {
+    let Value::Object(m) = root else {
+        return false;
+    };
+    let no_fields = m
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_none_or(|p| p.is_empty());
+    let open = matches!(m.get("additionalProperties"), Some(Value::Object(_)))
+        || ["oneOf", "anyOf", "allOf", "$ref"]
+            .iter()
+            .any(|k| m.contains_key(*k));
+    // buildForm() shows "This tool takes no input." for an object with nothing to fill in.
+    if no_fields && !open {
+        return true;
+    }
+    plain_field(root, root, 0)
+}
+
+fn plain_field(s: &Value, root: &Value, depth: usize) -> bool {
+    if depth > 20 {
+        return false;
+    }
+    let Value::Object(m) = s else {
+        return false;
+    };
+    if let Some(r) = m.get("$ref") {
+        // form.js merges the target under the sibling keywords.
+        let Some(Value::Object(target)) = r
+            .as_str()
+            .and_then(|r| r.strip_prefix('#'))
+            .and_then(|p| root.pointer(p))
+        else {
+            return false;
+        };
+        let mut merged = target.clone();
+        merged.extend(
+            m.iter()
+                .filter(|(k, _)| *k != "$ref")
+                .map(|(k, v)| (k.clone(), v.clone())),
+        );
+        return plain_field(&Value::Object(merged), root, depth + 1);
+    }
+    if m.get("enum").is_some_and(Value::is_array) || m.contains_key("const") {
+        return true;
+    }
+    if m.contains_key("allOf") || m.contains_key("not") {
+        return false;
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(alts) = m.get(key) {
+            // Only "T or null" is a plain field (nullable T); real variants are form-extra's.
+            let Some(alts) = alts.as_array() else {
+                return false;
+            };
+            let real: Vec<&Value> = alts.iter().filter(|a| !is_null_schema(a)).collect();
+            let [one] = real.as_slice() else {
+                return false;
+            };
+            let mut merged = m.clone();
+            merged.remove(key);
+            if let Value::Object(alt) = one {
+                merged.extend(alt.iter().map(|(k, v)| (k.clone(), v.clone())));
+            } else {
+                return false;
+            }
+            return plain_field(&Value::Object(merged), root, depth + 1);
+        }
+    }
+    let ty = match m.get("type") {
+        Some(Value::String(t)) => Some(t.as_str()),
+        Some(Value::Array(ts)) => {
+            let real: Vec<&str> = ts
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|t| *t != "null")
+                .collect();
+            match real.as_slice() {
+                [one] if real.len() + 1 == ts.len() => Some(*one),
+                _ => return false,
+            }
+        }
+        Some(_) => return false,
+        None if m.contains_key("properties") => Some("object"),
+        None => None,
+    };
+    match ty {
+        Some("string" | "number" | "integer" | "boolean" | "null") => true,
+        Some("object") => {
+            let Some(Value::Object(props)) = m.get("properties") else {
+                return false;
+            };
+            !props.is_empty()
+                && !matches!(m.get("additionalProperties"), Some(Value::Object(_)))
+                && !m.contains_key("patternProperties")
+                && props.values().all(|p| plain_field(p, root, depth + 1))
+        }
+        _ => false,
+    }
 }
 
 /// Whether the input schema uses anything `form-extra.js` implements: arrays, real variants
@@ -510,6 +659,61 @@ mod tests {
             "a :hover,b>c{content:\" ▲ ; \";width:calc(1px + 2px)}\n"
         );
         assert_eq!(minify_css("a{b:'x\\' y'}"), "a{b:'x\\' y'}\n");
+    }
+
+    fn parts(raw: Value) -> Parts {
+        Parts::for_tool(&crate::model::Tool::from_raw(raw).unwrap())
+    }
+
+    #[test]
+    fn validator_only_when_a_page_can_use_it() {
+        let plain = json!({"type":"object","properties":{
+            "city":{"type":"string"},
+            "days":{"type":["integer","null"],"minimum":1},
+            "units":{"$ref":"#/$defs/U","default":"metric"},
+            "opt":{"anyOf":[{"type":"boolean"},{"type":"null"}]},
+            "where":{"type":"object","properties":{"lat":{"type":"number"}}},
+            "k":{"const":1}
+        },"$defs":{"U":{"enum":["metric","imperial"]}}});
+        let p = parts(json!({"name":"a","inputSchema":plain}));
+        assert_eq!(
+            p,
+            Parts {
+                form_extra: false,
+                validator: false
+            }
+        );
+        assert!(!p.wants("validate.js") && !p.wants("form-extra.js") && p.wants("view.js"));
+        // No input at all, or an empty object: the form says "takes no input".
+        assert!(!parts(json!({"name":"a","inputSchema":{"type":"object"}})).validator);
+        assert!(!parts(json!({"name":"a"})).validator);
+        // An outputSchema is checked in the page.
+        let with_out = json!({"name":"a","inputSchema":plain,"outputSchema":{"type":"object"}});
+        assert!(parts(with_out).validator);
+        // Fields that end in the JSON editor: untyped, free objects, unknown types, allOf,
+        // unresolvable refs; and everything form-extra.js handles.
+        for field in [
+            json!({}),
+            json!({"description":"anything"}),
+            json!({"type":"object"}),
+            json!({"type":"object","properties":{}}),
+            json!({"type":"file"}),
+            json!({"allOf":[{"type":"string"}]}),
+            json!({"$ref":"#/$defs/missing"}),
+            json!({"type":"array","items":{"type":"string"}}),
+            json!({"anyOf":[{"type":"string"},{"type":"number"}]}),
+            json!({"type":"object","properties":{"x":{}}}),
+        ] {
+            let raw = json!({"name":"a","inputSchema":{"type":"object","properties":{"f":field}}});
+            assert!(parts(raw).validator, "{field}");
+        }
+        assert_eq!(
+            Parts::ALL,
+            Parts {
+                form_extra: true,
+                validator: true
+            }
+        );
     }
 
     #[test]
