@@ -1,5 +1,7 @@
 //! Benchmark of the builtin generator: prints generation time per tool and file size for every
-//! tool fixture (targets: under 5 ms and 40 KB for a typical tool). Not a test: numbers only.
+//! tool fixture, then the page sizes over a corpus of real servers' tools (the tools.json
+//! snapshots in `tests/fixtures/corpus/`: the example servers and server-everything), whose
+//! median is the "typical tool" (targets: under 5 ms and 40 KB). Not a test: numbers only.
 //! `cargo run --release --example bench-builtin [N_ITERATIONS]`
 
 use std::time::Instant;
@@ -58,6 +60,52 @@ fn main() -> anyhow::Result<()> {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         println!("{name:<24} {per:>12.3} {:>10.1}", size as f64 / 1024.0);
+    }
+    corpus(&templates)
+}
+
+/// Page sizes for every tool of the corpus snapshots, and their spread.
+fn corpus(templates: &Templates) -> anyhow::Result<()> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/corpus");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let mut sizes = Vec::new();
+    println!("\n{:<48} {:>10} {:>10}", "corpus tool", "bytes", "KiB");
+    for path in files {
+        let tools: Vec<serde_json::Value> = serde_json::from_str(&std::fs::read_to_string(&path)?)?;
+        let server = path
+            .file_name()
+            .map(|s| s.to_string_lossy().replace(".tools.json", ""))
+            .unwrap_or_default();
+        for raw in tools {
+            let tool = Tool::from_raw(raw)?;
+            let cfg = ToolConfig::default();
+            let req = WidgetRequest {
+                tool: &tool,
+                tool_config: &cfg,
+                widget: None,
+                hints: Hints::default(),
+                refinements: &[],
+                server_name: "bench",
+            };
+            let size = render(&req, templates)?.len();
+            let label = format!("{server}/{}", tool.name);
+            println!("{label:<48} {size:>10} {:>10.1}", size as f64 / 1024.0);
+            sizes.push(size);
+        }
+    }
+    sizes.sort_unstable();
+    if let (Some(min), Some(max)) = (sizes.first(), sizes.last()) {
+        let median = sizes[sizes.len() / 2];
+        println!(
+            "{} tools: median {median} bytes ({:.1} KiB), min {min}, max {max}",
+            sizes.len(),
+            median as f64 / 1024.0
+        );
     }
     Ok(())
 }

@@ -14,7 +14,8 @@
   var formEl = document.getElementById('mcp-form');
   var status = document.getElementById('mcp-status');
   var out = document.getElementById('mcp-result');
-  var form = G.buildForm(tool.inputSchema);
+  // form.js is left out of pages whose tool takes no input.
+  var form = G.buildForm ? G.buildForm(tool.inputSchema) : { el: h('p.help', 'This tool takes no input.'), read: function () { return {}; }, write: function () {} };
   var submit = h('button', { type: 'submit', class: 'btn primary', text: ann.destructiveHint ? 'Run…' : 'Run' });
   var confirmBox = h('div.confirm', { hidden: true, role: 'alertdialog', 'aria-label': 'Confirm' });
   var pending = null;

@@ -9,6 +9,12 @@
   // them; without it those fields fall back to the JSON editor.
   var X = function (name) { return G.formx && G.formx[name]; };
   var nid = function () { return 'f' + (++uid); };
+  // The JSON editor (for fields no control can express) lives in validate.js with the validator
+  // it needs; the generator embeds that file whenever a field can end up in the editor.
+  var json = function (s, c, o) {
+    if (G.form.jsonField) return G.form.jsonField(s, c, o);
+    return { el: h('p.help', (o.label || 'Value') + ': this field cannot be edited here.'), read: function () {}, write: function () {} };
+  };
   var TEXTY = /^(text|body|content|message|prompt|description|notes?|code|query|sql|markdown|html|json|comment|summary)$/i;
 
   function setErr(box, msgs) {
@@ -59,7 +65,7 @@
   function field(s0, ctx, o) {
     var s = S.norm(s0, ctx.root);
     var cyclic = s.__refs.some(function (r) { return ctx.stack.indexOf(r) >= 0; });
-    if ((cyclic || ctx.depth > 24) && !o.eager) return X('lazy') ? X('lazy')(s0, s, ctx, o) : jsonField(s, ctx, o);
+    if ((cyclic || ctx.depth > 24) && !o.eager) return X('lazy') ? X('lazy')(s0, s, ctx, o) : json(s, ctx, o);
     var c = { root: ctx.root, stack: ctx.stack.concat(s.__refs), depth: ctx.depth + 1 };
     var f = pick(s, c, o);
     if (s.default !== undefined && !o.noDefault) f.write(s.default);
@@ -76,20 +82,20 @@
       if (ns.every(function (a) { return S.own(a, 'const'); })) {
         return choice(s, o, ns.map(function (a) { return a.const; }), function (v, i) { return ns[i].title || (typeof v === 'string' ? v : JSON.stringify(v)); });
       }
-      return X('variants') ? X('variants')(s, ns, c, o) : jsonField(s, c, o);
+      return X('variants') ? X('variants')(s, ns, c, o) : json(s, c, o);
     }
     var t = s.type || (s.properties || isObj(s.additionalProperties) ? 'object' : s.items ? 'array' : null);
     if (Array.isArray(t)) {
       var base = Object.assign({}, s);
       delete base.__refs;
-      return X('variants') ? X('variants')(s, t.map(function (x) { return Object.assign({}, base, { type: x, title: x }); }), c, o) : jsonField(s, c, o);
+      return X('variants') ? X('variants')(s, t.map(function (x) { return Object.assign({}, base, { type: x, title: x }); }), c, o) : json(s, c, o);
     }
     if (t === 'string' || t === 'number' || t === 'integer') return input(s, o, t);
     if (t === 'boolean') return bool(s, o);
     if (t === 'object') return object(s, c, o);
-    if (t === 'array') return X('array') ? X('array')(s, c, o) : jsonField(s, c, o);
+    if (t === 'array') return X('array') ? X('array')(s, c, o) : json(s, c, o);
     if (t === 'null') return constField({ const: null }, o);
-    return jsonField(s, c, o);
+    return json(s, c, o);
   }
 
   function constField(s, o) {
@@ -206,7 +212,7 @@
     var keys = Object.keys(props);
     var ap = s.additionalProperties;
     var openMap = isObj(ap) || (ap === true && keys.length > 0);
-    if (!keys.length && !isObj(ap) && !s.patternProperties && o.label) return jsonField(s, c, o);
+    if (!keys.length && !isObj(ap) && !s.patternProperties && o.label) return json(s, c, o);
     var fs = group(o, s, 'obj');
     var kids = keys.map(function (k) {
       var ps = props[k], n = S.norm(ps, c.root);
@@ -245,31 +251,8 @@
     };
   }
 
-  // A field we cannot express as controls: JSON with live validation against its schema.
-  function jsonField(s, c, o) {
-    var ta = h('textarea', { rows: 3, class: 'mono', spellcheck: 'false' });
-    var ph = placeholder(s);
-    ta.placeholder = ph || 'JSON value';
-    var box = leaf({ label: o.label || 'Value', required: o.required, desc: (o.desc || s.description || '') + (s.description ? ' ' : '') + '(JSON)' }, ta, nid(), s);
-    function parse(errs) {
-      setErr(box, []);
-      if (!ta.value.trim()) {
-        if (o.required) fail(box, errs, ['This field is required (JSON).']);
-        return undefined;
-      }
-      var v;
-      try { v = JSON.parse(ta.value); } catch (e) { fail(box, errs, ['Not valid JSON: ' + e.message]); return undefined; }
-      // validate.js is embedded whenever this editor can appear; without it, JSON that parses is sent.
-      var m = (S.validate ? S.validate(s, v, c.root) : []).map(function (x) { return x.path === '(root)' ? x.message : x.path + ': ' + x.message; });
-      if (m.length) { fail(box, errs, m.slice(0, 3)); return undefined; }
-      return v;
-    }
-    ta.addEventListener('input', function () { parse([]); });
-    return { el: box, read: parse, write: function (v) { ta.value = v === undefined ? '' : JSON.stringify(v, null, 2); } };
-  }
-
   // The whole form for a tool's inputSchema (always an object at the top level).
-  G.form = { field: field, group: group, leaf: leaf, setErr: setErr, fail: fail, jsonField: jsonField, nid: nid };
+  G.form = { field: field, group: group, leaf: leaf, setErr: setErr, fail: fail, nid: nid, placeholder: placeholder };
   G.buildForm = function (schema) {
     var root = isObj(schema) ? schema : { type: 'object' };
     var ctx = { root: root, stack: [], depth: 0 };

@@ -19,7 +19,8 @@
 //     getHostContext(), getHostCapabilities(), getHostVersion(), hostKind ("mcp"|"openai"|null)
 //   applyDocumentTheme(theme), getDocumentTheme(), applyHostStyleVariables(vars),
 //   applyHostFonts(css), PostMessageTransport (accepted and ignored)
-//   h(tag, attrs, children...): builds DOM from text only (never HTML)
+//   h('tag.class1.class2', attrs?, ...children): builds DOM from text only (never HTML);
+//     attrs is a plain object, anything else in its place is the first child
 //   render(el, value, opts) / renderTable / renderChart / renderCards / renderJson /
 //   renderResult(el, callToolResult, opts): the builtin result views (view.js)
 (function () {
@@ -268,14 +269,14 @@
     return Promise.reject(new Error(method + ' is not supported by this host'));
   };
 
-  P.callServerTool = function (p, o) { return this._request('tools/call', p, o); };
-  P.readServerResource = function (p, o) { return this._request('resources/read', p, o); };
-  P.listServerResources = function (p, o) { return this._request('resources/list', p || {}, o); };
-  P.sendMessage = function (p, o) { return this._request('ui/message', p, o); };
+  // Requests to the host: method(params, {timeout}?) -> Promise of the result.
+  [
+    ['callServerTool', 'tools/call'], ['readServerResource', 'resources/read'],
+    ['listServerResources', 'resources/list'], ['sendMessage', 'ui/message'],
+    ['updateModelContext', 'ui/update-model-context'], ['openLink', 'ui/open-link'],
+    ['sendOpenLink', 'ui/open-link'], ['requestDisplayMode', 'ui/request-display-mode']
+  ].forEach(function (x) { P[x[0]] = function (p, o) { return this._request(x[1], p, o); }; });
   P.sendLog = function (p) { return this._notify('notifications/message', p); };
-  P.updateModelContext = function (p, o) { return this._request('ui/update-model-context', p, o); };
-  P.openLink = P.sendOpenLink = function (p, o) { return this._request('ui/open-link', p, o); };
-  P.requestDisplayMode = function (p, o) { return this._request('ui/request-display-mode', p, o); };
   P.sendSizeChanged = function (p) { return this._notify('ui/notifications/size-changed', p); };
   P.getHostContext = function () { return this._ctx; };
   P.getHostCapabilities = function () { return this._hostCaps; };

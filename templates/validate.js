@@ -1,7 +1,7 @@
-// The full JSON Schema validator: checks structuredContent against a tool's outputSchema and
-// values typed into the JSON editor. Embedded only for tools that can need it (an outputSchema,
-// or an input schema with fields the form cannot express as controls); without it those checks
-// are skipped and the server's own validation still applies.
+// The full JSON Schema validator, and the form's JSON editor that relies on it: checks
+// structuredContent against a tool's outputSchema and values typed into the editor. Embedded only
+// for tools that can need it (an outputSchema, or an input schema with fields the form cannot
+// express as controls); loaded after form.js.
 (function () {
   'use strict';
   var G = window.McpGenUi, S = G.schema, own = S.own, isObj = S.isObj, same = S.same, norm = S.norm, scalarErrors = S.scalarErrors;
@@ -63,6 +63,30 @@
     return out;
   }
 
+  // A field we cannot express as controls: JSON with live validation against its schema.
+  function jsonField(s, c, o) {
+    var F = G.form, h = G.h, setErr = F.setErr, fail = F.fail;
+    var ta = h('textarea.mono', { rows: 3, spellcheck: 'false' });
+    var ph = F.placeholder(s);
+    ta.placeholder = ph || 'JSON value';
+    var box = F.leaf({ label: o.label || 'Value', required: o.required, desc: (o.desc || s.description || '') + (s.description ? ' ' : '') + '(JSON)' }, ta, F.nid(), s);
+    function parse(errs) {
+      setErr(box, []);
+      if (!ta.value.trim()) {
+        if (o.required) fail(box, errs, ['This field is required (JSON).']);
+        return undefined;
+      }
+      var v;
+      try { v = JSON.parse(ta.value); } catch (e) { fail(box, errs, ['Not valid JSON: ' + e.message]); return undefined; }
+      var m = validate(s, v, c.root).map(function (x) { return x.path === '(root)' ? x.message : x.path + ': ' + x.message; });
+      if (m.length) { fail(box, errs, m.slice(0, 3)); return undefined; }
+      return v;
+    }
+    ta.addEventListener('input', function () { parse([]); });
+    return { el: box, read: parse, write: function (v) { ta.value = v === undefined ? '' : JSON.stringify(v, null, 2); } };
+  }
+
+  if (G.form) G.form.jsonField = jsonField;
   S.validate = validate;
   S.typeOf = typeOf;
   G.validate = function (schema, value) { return validate(schema, value, schema); };

@@ -46,13 +46,17 @@ const EMBEDDED: [(&str, &str); 9] = [
     ("app.js", include_str!("../../templates/min/app.js")),
 ];
 
+/// Where the styles only form-extra.js uses begin in `styles.css`.
+const FORM_EXTRA_CSS: &str = "/* @part form-extra";
+
 /// The scripts that make up `window.McpGenUi`, in load order (everything but the page glue).
+/// validate.js adds the JSON editor to form.js's exports, which form-extra.js takes at load.
 const RUNTIME_FILES: [&str; 6] = [
     "runtime.js",
     "schema.js",
-    "validate.js",
     "view.js",
     "form.js",
+    "validate.js",
     "form-extra.js",
 ];
 
@@ -126,6 +130,16 @@ impl Templates {
         self.files.get(name).map(String::as_str).unwrap_or("")
     }
 
+    /// The styles a page needs: everything before the `@part form-extra` marker comment, and the
+    /// rest only with form-extra.js (an override without the marker is used whole).
+    fn styles(&self, parts: Parts) -> &str {
+        let css = self.get("styles.css");
+        match css.find(FORM_EXTRA_CSS) {
+            Some(at) if !parts.form_extra => &css[..at],
+            _ => css,
+        }
+    }
+
     /// The runtime scripts a page needs, joined.
     fn runtime(&self, parts: Parts) -> String {
         RUNTIME_FILES
@@ -172,6 +186,7 @@ pub fn render(req: &WidgetRequest<'_>, templates: &Templates) -> Result<String, 
         .and_then(Value::as_bool)
         .unwrap_or(false);
 
+    let parts = Parts::for_tool(tool);
     let mut env = minijinja::Environment::new();
     // Every template is HTML: values are escaped unless the template says `|safe`.
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
@@ -189,8 +204,8 @@ pub fn render(req: &WidgetRequest<'_>, templates: &Templates) -> Result<String, 
         version => GENERATOR_VERSION,
         widget => req.widget,
         data => script_json(&data),
-        styles => minify_css(templates.get("styles.css")),
-        runtime => guard_script(&templates.runtime(Parts::for_tool(tool))),
+        styles => minify_css(templates.styles(parts)),
+        runtime => guard_script(&templates.runtime(parts)),
         app => guard_script(templates.get("app.js")),
     };
     let body = tpl
@@ -200,16 +215,19 @@ pub fn render(req: &WidgetRequest<'_>, templates: &Templates) -> Result<String, 
 }
 
 /// The optional scripts of a page. Each one is left out only when the tool's schemas prove the
-/// page cannot use it, which keeps a typical page small; the code that would call a missing part
-/// degrades instead of failing (the JSON editor, then no client-side validation).
+/// page cannot use it, which keeps a typical page small. The code that would call a missing part
+/// still degrades instead of failing: no form.js means "takes no input", no form-extra.js means
+/// the JSON editor, no validate.js means no client-side check (the server still validates).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Parts {
+    form: bool,
     form_extra: bool,
     validator: bool,
 }
 
 impl Parts {
     const ALL: Parts = Parts {
+        form: true,
         form_extra: true,
         validator: true,
     };
@@ -217,12 +235,13 @@ impl Parts {
     fn for_tool(tool: &crate::model::Tool) -> Parts {
         let input = tool.input_schema();
         let form_extra = needs_form_extra(input);
-        // The validator checks structuredContent against an outputSchema, backs the JSON editor
+        // validate.js checks structuredContent against an outputSchema, holds the JSON editor
         // and picks a variant for a pre-filled value (form-extra.js).
         let validator = form_extra
             || tool.raw.get("outputSchema").is_some_and(Value::is_object)
             || !input.is_none_or(plain_form);
         Parts {
+            form: input.is_some_and(|s| !takes_no_input(s)),
             form_extra,
             validator,
         }
@@ -230,6 +249,7 @@ impl Parts {
 
     fn wants(self, script: &str) -> bool {
         match script {
+            "form.js" => self.form,
             "form-extra.js" => self.form_extra,
             "validate.js" => self.validator,
             _ => true,
@@ -241,6 +261,12 @@ impl Parts {
 /// "T or null", and objects of those, through local `$ref`s (mirroring `pick()` in form.js).
 /// Anything else counts as "may need the editor", to stay on the safe side.
 fn plain_form(root: &Value) -> bool {
+    takes_no_input(root) || plain_field(root, root, 0)
+}
+
+/// An input schema with nothing to fill in, for which buildForm() in form.js would only say
+/// "This tool takes no input." (app.js says it without form.js).
+fn takes_no_input(root: &Value) -> bool {
     let Value::Object(m) = root else {
         return false;
     };
@@ -252,11 +278,7 @@ fn plain_form(root: &Value) -> bool {
         || ["oneOf", "anyOf", "allOf", "$ref"]
             .iter()
             .any(|k| m.contains_key(*k));
-    // buildForm() shows "This tool takes no input." for an object with nothing to fill in.
-    if no_fields && !open {
-        return true;
-    }
-    plain_field(root, root, 0)
+    no_fields && !open
 }
 
 fn plain_field(s: &Value, root: &Value, depth: usize) -> bool {
@@ -679,14 +701,33 @@ mod tests {
         assert_eq!(
             p,
             Parts {
+                form: true,
                 form_extra: false,
                 validator: false
             }
         );
         assert!(!p.wants("validate.js") && !p.wants("form-extra.js") && p.wants("view.js"));
-        // No input at all, or an empty object: the form says "takes no input".
-        assert!(!parts(json!({"name":"a","inputSchema":{"type":"object"}})).validator);
-        assert!(!parts(json!({"name":"a"})).validator);
+        // No input at all, or an empty object: app.js says "takes no input" without form.js.
+        for raw in [
+            json!({"name":"a","inputSchema":{"type":"object"}}),
+            json!({"name":"a","inputSchema":{"type":"object","properties":{}}}),
+            json!({"name":"a"}),
+        ] {
+            let p = parts(raw);
+            assert!(!p.form && !p.validator && !p.wants("form.js"), "{p:?}");
+        }
+        // Anything that could still produce fields keeps the form.
+        for input in [
+            json!({"type":"object","additionalProperties":{"type":"string"}}),
+            json!({"$ref":"#/$defs/a","$defs":{"a":{"properties":{"x":{}}}}}),
+            json!({"anyOf":[{"properties":{"x":{}}}]}),
+            json!(true),
+        ] {
+            assert!(
+                parts(json!({"name":"a","inputSchema":input})).form,
+                "{input}"
+            );
+        }
         // An outputSchema is checked in the page.
         let with_out = json!({"name":"a","inputSchema":plain,"outputSchema":{"type":"object"}});
         assert!(parts(with_out).validator);
@@ -710,9 +751,34 @@ mod tests {
         assert_eq!(
             Parts::ALL,
             Parts {
+                form: true,
                 form_extra: true,
                 validator: true
             }
+        );
+    }
+
+    #[test]
+    fn form_extra_styles_only_with_form_extra() {
+        let t = Templates::embedded();
+        let all = t.styles(Parts::ALL);
+        let plain = t.styles(Parts {
+            form: true,
+            form_extra: false,
+            validator: false,
+        });
+        assert!(all.contains(".rowh") && !plain.contains(".rowh"));
+        assert!(plain.contains(".fld") && all.starts_with(plain));
+        // An override without the marker is embedded whole.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("styles.css"), ".rowh{color:red}").unwrap();
+        let t = Templates::from_dir(dir.path()).unwrap();
+        assert_eq!(
+            t.styles(Parts::ALL),
+            t.styles(Parts {
+                form_extra: false,
+                ..Parts::ALL
+            })
         );
     }
 

@@ -69,7 +69,9 @@ impl SseParser {
     pub fn push(&mut self, chunk: &[u8]) -> Vec<Result<SseEvent, SseTooLarge>> {
         let mut out = Vec::new();
         let mut rest = chunk;
-        if self.after_cr {
+        // A "\r\n" split across reads may arrive with empty reads in between: only a byte
+        // decides whether the "\n" half follows.
+        if self.after_cr && !rest.is_empty() {
             self.after_cr = false;
             if let Some(tail) = rest.strip_prefix(b"\n") {
                 rest = tail;
@@ -298,6 +300,16 @@ mod tests {
         assert_eq!(ev.len(), 2);
         assert_eq!(ev[0].data, "");
         assert_eq!(ev[1].data, "\n");
+    }
+
+    #[test]
+    fn crlf_split_by_an_empty_read_is_one_line_end() {
+        let mut p = SseParser::new(1024);
+        let mut out = p.push(b"data: a\r");
+        out.extend(p.push(b""));
+        out.extend(p.push(b"\ndata: b\r\n\r\n"));
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert_eq!(out[0].as_ref().unwrap().data, "a\nb");
     }
 
     #[test]
