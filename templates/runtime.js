@@ -27,13 +27,6 @@
   'use strict';
   var PROTOCOL = '2026-01-26';
   var EVENTS = ['toolinput', 'toolinputpartial', 'toolresult', 'toolcancelled', 'hostcontextchanged', 'teardown'];
-  var NOTE = {
-    'ui/notifications/tool-input': 'toolinput',
-    'ui/notifications/tool-input-partial': 'toolinputpartial',
-    'ui/notifications/tool-result': 'toolresult',
-    'ui/notifications/tool-cancelled': 'toolcancelled',
-    'ui/notifications/host-context-changed': 'hostcontextchanged'
-  };
   var G = window.McpGenUi = window.McpGenUi || {};
 
   // h('tag.class1.class2', attrs?, ...children): attrs is a plain object (text, on*, class and
@@ -168,7 +161,9 @@
       return reply(null, { code: -32601, message: 'Method not found: ' + m.method });
     }
     if (m.method) {
-      var ev2 = NOTE[m.method];
+      // ui/notifications/tool-input -> toolinput, …; teardown is a request, never a notification.
+      var ev2 = /^ui\/notifications\/[a-z-]+$/.test(m.method) ? m.method.slice(17).replace(/-/g, '') : '';
+      if (ev2 === 'teardown' || EVENTS.indexOf(ev2) < 0) ev2 = '';
       if (ev2 === 'hostcontextchanged') {
         for (var k in m.params || {}) this._ctx[k] = m.params[k];
         applyContext(m.params);
