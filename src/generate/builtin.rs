@@ -261,7 +261,10 @@ impl Parts {
 /// "T or null", and objects of those, through local `$ref`s (mirroring `pick()` in form.js).
 /// Anything else counts as "may need the editor", to stay on the safe side.
 fn plain_form(root: &Value) -> bool {
-    takes_no_input(root) || plain_field(root, root, 0)
+    // Shared `$ref`s can make a small schema an exponentially large tree: past this many fields,
+    // assume the editor may be needed.
+    let mut budget = 10_000;
+    takes_no_input(root) || plain_field(root, root, 0, &mut budget)
 }
 
 /// An input schema with nothing to fill in, for which buildForm() in form.js would only say
@@ -281,10 +284,11 @@ fn takes_no_input(root: &Value) -> bool {
     no_fields && !open
 }
 
-fn plain_field(s: &Value, root: &Value, depth: usize) -> bool {
-    if depth > 20 {
+fn plain_field(s: &Value, root: &Value, depth: usize, budget: &mut usize) -> bool {
+    if depth > 20 || *budget == 0 {
         return false;
     }
+    *budget -= 1;
     let Value::Object(m) = s else {
         return false;
     };
@@ -303,7 +307,7 @@ fn plain_field(s: &Value, root: &Value, depth: usize) -> bool {
                 .filter(|(k, _)| *k != "$ref")
                 .map(|(k, v)| (k.clone(), v.clone())),
         );
-        return plain_field(&Value::Object(merged), root, depth + 1);
+        return plain_field(&Value::Object(merged), root, depth + 1, budget);
     }
     if m.get("enum").is_some_and(Value::is_array) || m.contains_key("const") {
         return true;
@@ -328,7 +332,7 @@ fn plain_field(s: &Value, root: &Value, depth: usize) -> bool {
             } else {
                 return false;
             }
-            return plain_field(&Value::Object(merged), root, depth + 1);
+            return plain_field(&Value::Object(merged), root, depth + 1, budget);
         }
     }
     let ty = match m.get("type") {
@@ -357,7 +361,9 @@ fn plain_field(s: &Value, root: &Value, depth: usize) -> bool {
             !props.is_empty()
                 && !matches!(m.get("additionalProperties"), Some(Value::Object(_)))
                 && !m.contains_key("patternProperties")
-                && props.values().all(|p| plain_field(p, root, depth + 1))
+                && props
+                    .values()
+                    .all(|p| plain_field(p, root, depth + 1, budget))
         }
         _ => false,
     }
@@ -755,6 +761,22 @@ mod tests {
             let raw = json!({"name":"a","inputSchema":{"type":"object","properties":{"f":field}}});
             assert!(parts(raw).validator, "{field}");
         }
+        // A DAG of shared refs, 30^8 fields if expanded: bounded, and treated as "may need it".
+        let mut defs = serde_json::Map::new();
+        for i in 0..8 {
+            let props: serde_json::Map<String, Value> = (0..30)
+                .map(|k| {
+                    (
+                        format!("p{k}"),
+                        json!({"$ref": format!("#/$defs/d{}", i + 1)}),
+                    )
+                })
+                .collect();
+            defs.insert(format!("d{i}"), json!({"type":"object","properties":props}));
+        }
+        defs.insert("d8".into(), json!({"type":"string"}));
+        let dag = json!({"type":"object","properties":{"x":{"$ref":"#/$defs/d0"}},"$defs":defs});
+        assert!(parts(json!({"name":"a","inputSchema":dag})).validator);
         assert_eq!(
             Parts::ALL,
             Parts {
