@@ -33,7 +33,7 @@
     submit.disabled = true;
     say('Running ' + (tool.title || tool.name) + '…', 'busy');
     app.callServerTool({ name: tool.name, arguments: args }).then(show, function (e) {
-      say('', '');
+      say('');
       out.textContent = '';
       out.append(h('div.error', { role: 'alert' }, h('strong', 'The call failed: '), String(e && e.message || e)));
     }).then(function () { submit.disabled = false; });
@@ -48,7 +48,11 @@
     confirmBox.hidden = false;
     yes.focus();
   }
-  formEl.addEventListener('submit', function (e) {
+  // Runs from the Run button's click, which Enter in a field also produces: hosts that sandbox
+  // the frame without allow-forms (the reference host grants only allow-scripts) block form
+  // submission before any submit event fires. Cancelling the click keeps the form from submitting
+  // where it could; the submit listener covers anything else that submits it.
+  function go(e) {
     e.preventDefault();
     var errs = [];
     var args = form.read(errs);
@@ -57,9 +61,11 @@
       if (errs[0].el && errs[0].el.focus) errs[0].el.focus();
       return;
     }
-    if (args === undefined || args === null || typeof args !== 'object' || Array.isArray(args)) args = {};
+    if (!G.schema.isObj(args)) args = {};
     if (ann.destructiveHint) ask(args); else run(args);
-  });
+  }
+  submit.addEventListener('click', go);
+  formEl.addEventListener('submit', go);
 
   app.ontoolinput = function (p) { if (p && p.arguments) form.write(p.arguments); };
   app.ontoolinputpartial = function (p) { if (p && p.arguments) form.write(p.arguments); };

@@ -13,10 +13,11 @@ use super::{GENERATOR_VERSION, GenerateError, WidgetRequest};
 use crate::model::header_comment;
 
 /// The readable sources under `templates/` that a user's override directory may replace.
-const TEMPLATE_NAMES: [&str; 9] = [
+const TEMPLATE_NAMES: [&str; 10] = [
     "page.html",
     "styles.css",
     "runtime.js",
+    "forms.js",
     "schema.js",
     "validate.js",
     "view.js",
@@ -28,10 +29,11 @@ const TEMPLATE_NAMES: [&str; 9] = [
 /// What the binary embeds: the page and styles as written, and each script minified into
 /// `templates/min/` (committed; `node tests/tools/minify.mjs` writes them, and the Node suite
 /// fails when one is stale).
-const EMBEDDED: [(&str, &str); 9] = [
+const EMBEDDED: [(&str, &str); 10] = [
     ("page.html", include_str!("../../templates/page.html")),
     ("styles.css", include_str!("../../templates/styles.css")),
     ("runtime.js", include_str!("../../templates/min/runtime.js")),
+    ("forms.js", include_str!("../../templates/min/forms.js")),
     ("schema.js", include_str!("../../templates/min/schema.js")),
     (
         "validate.js",
@@ -51,8 +53,9 @@ const FORM_EXTRA_CSS: &str = "/* @part form-extra";
 
 /// The scripts that make up `window.McpGenUi`, in load order (everything but the page glue).
 /// validate.js adds the JSON editor to form.js's exports, which form-extra.js takes at load.
-const RUNTIME_FILES: [&str; 6] = [
+const RUNTIME_FILES: [&str; 7] = [
     "runtime.js",
+    "forms.js",
     "schema.js",
     "view.js",
     "form.js",
@@ -220,6 +223,8 @@ pub fn render(req: &WidgetRequest<'_>, templates: &Templates) -> Result<String, 
 /// the JSON editor, no validate.js means no client-side check (the server still validates).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Parts {
+    /// forms.js: form submission in hosts without allow-forms, for LLM-written pages.
+    submit_shim: bool,
     form: bool,
     form_extra: bool,
     validator: bool,
@@ -227,6 +232,7 @@ struct Parts {
 
 impl Parts {
     const ALL: Parts = Parts {
+        submit_shim: true,
         form: true,
         form_extra: true,
         validator: true,
@@ -241,6 +247,8 @@ impl Parts {
             || tool.raw.get("outputSchema").is_some_and(Value::is_object)
             || !input.is_none_or(plain_form);
         Parts {
+            // The builtin page runs from its button's click and needs no shim.
+            submit_shim: false,
             form: input.is_some_and(|s| !takes_no_input(s)),
             form_extra,
             validator,
@@ -249,6 +257,7 @@ impl Parts {
 
     fn wants(self, script: &str) -> bool {
         match script {
+            "forms.js" => self.submit_shim,
             "form.js" => self.form,
             "form-extra.js" => self.form_extra,
             "validate.js" => self.validator,
@@ -714,6 +723,7 @@ mod tests {
         assert_eq!(
             p,
             Parts {
+                submit_shim: false,
                 form: true,
                 form_extra: false,
                 validator: false
@@ -780,6 +790,7 @@ mod tests {
         assert_eq!(
             Parts::ALL,
             Parts {
+                submit_shim: true,
                 form: true,
                 form_extra: true,
                 validator: true
@@ -792,6 +803,7 @@ mod tests {
         let t = Templates::embedded();
         let all = t.styles(Parts::ALL);
         let plain = t.styles(Parts {
+            submit_shim: false,
             form: true,
             form_extra: false,
             validator: false,

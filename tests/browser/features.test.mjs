@@ -53,6 +53,14 @@ describe('form', () => {
       await page.waitForFunction(() => window.__calls.length === 1);
       const args = (await calls(page))[0].arguments;
       assert.deepEqual(args, { name: 'Ada', age: 42, ratio: 0.5, agree: true, newsletter: false, color: 'green', kind: 'demo' });
+      // Enter in a field runs the tool too, although the frame (sandboxed like the reference
+      // host's, without allow-forms) can never submit a form.
+      await frame.waitForFunction(() => !document.querySelector('button[type=submit]').disabled);
+      await frame.getByLabel('Full name').fill('Grace');
+      await frame.getByLabel('Full name').press('Enter');
+      await page.waitForFunction(() => window.__calls.length === 2, null, { timeout: 10000 });
+      assert.equal((await calls(page))[1].arguments.name, 'Grace');
+      assert.equal(await page.evaluate(() => document.querySelector('iframe').getAttribute('sandbox')), 'allow-scripts');
       assert.deepEqual(errors, []);
     } finally { await page.close(); }
   });

@@ -15,7 +15,8 @@ window.addEventListener('message', (e) => {
 
 window.startHost = async (src, hostContext) => {
   const iframe = document.createElement('iframe');
-  iframe.setAttribute('sandbox', 'allow-scripts allow-forms');
+  // What the reference host grants (ext-apps: sandbox "allow-scripts"): no forms, no same origin.
+  iframe.setAttribute('sandbox', 'allow-scripts');
   iframe.title = 'app';
   document.body.appendChild(iframe);
   const bridge = new AppBridge(null, { name: 'mcp-gen-ui-test-host', version: '1.0.0' },

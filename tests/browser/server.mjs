@@ -71,7 +71,7 @@ export function startServer(guestDir) {
     try {
       if (url.pathname === '/favicon.ico') return send(204, 'image/x-icon', '');
       // A parent page that never answers MCP Apps (like a ChatGPT Apps SDK frame).
-      if (url.pathname === '/plain.html') return send(200, TYPES['.html'], '<!doctype html><title>plain</title><iframe sandbox="allow-scripts allow-forms" style="width:800px;height:600px" src="' + encodeURI(url.searchParams.get('src') || '') .replace(/"/g, '%22') + '"></iframe>');
+      if (url.pathname === '/plain.html') return send(200, TYPES['.html'], '<!doctype html><title>plain</title><iframe sandbox="allow-scripts" style="width:800px;height:600px" src="' + encodeURI(url.searchParams.get('src') || '') .replace(/"/g, '%22') + '"></iframe>');
       if (url.pathname === '/host.html') return send(200, TYPES['.html'], fs.readFileSync(path.join(here, 'host.html')));
       if (url.pathname === '/host.js') return send(200, TYPES['.js'], rewrite(fs.readFileSync(path.join(here, 'host.js'), 'utf8'), path.join(here, 'host.js')));
       if (url.pathname.startsWith('/guest/')) {

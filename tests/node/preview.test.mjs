@@ -80,7 +80,7 @@ const RAW_APP = `<!doctype html>
 <html><head><meta charset="utf-8"><title>raw test app</title></head>
 <body><h1>raw test app</h1>
 <div id="out">waiting</div><div id="theme"></div><div id="toolresult"></div><div id="fetch">not tried</div>
-<form id="form"><input id="q" value="typed"><button id="go">Go</button></form><div id="formout"></div>
+<form id="form"><input id="q" value="typed"><button id="go">Go</button></form><div id="formout"></div><div id="submitted">no</div>
 <script>
 var pending = {}, next = 0;
 function send(m) { window.parent.postMessage(m, "*"); }
@@ -107,6 +107,9 @@ window.addEventListener("message", function (e) {
 });
 document.getElementById("form").addEventListener("submit", function (e) {
   e.preventDefault();
+  document.getElementById("submitted").textContent = "yes";
+});
+document.getElementById("go").addEventListener("click", function () {
   request("tools/call", { name: "echo", arguments: { text: "form " + document.getElementById("q").value } }).then(function (r) {
     document.getElementById("formout").textContent = text(r.result);
   });
@@ -179,7 +182,7 @@ test("the generated UI is loaded in a sandboxed iframe under the MCP Apps CSP", 
   try {
     await page.goto(preview.url);
     const frame = page.locator("iframe#app");
-    assert.equal(await frame.getAttribute("sandbox"), "allow-scripts allow-forms");
+    assert.equal(await frame.getAttribute("sandbox"), "allow-scripts");
     assert.match(await page.locator("#tool").innerText(), /echo/);
     assert.match(await page.locator("#tool-info").innerText(), /Echoes its arguments back\.\s*read-only/);
     const src = await frame.getAttribute("src");
@@ -226,9 +229,12 @@ test("a tool called by the UI reaches the upstream and its result is shown", asy
     await app.locator("#fetch").filter({ hasText: "blocked" }).waitFor({ timeout: 5000 });
     assert.equal(new URL(page.url()).host, `127.0.0.1:${preview.port}`, "the page did not navigate");
 
-    // A form inside the app works as in real hosts (its submit event fires).
+    // The frame is sandboxed like the reference host's (allow-scripts only): a click handler
+    // works, but form submission is blocked before any submit event fires.
     await app.locator("#go").click();
     await app.locator("#formout").filter({ hasText: 'echo called with {"text":"form typed"}' }).waitFor({ timeout: 10000 });
+    assert.equal(await app.locator("#submitted").innerText(), "no", "a sandboxed form must not submit");
+    assert.equal(await page.locator("iframe#app").getAttribute("sandbox"), "allow-scripts");
 
     // Theme toggle reaches the app as host-context-changed.
     assert.equal(await app.locator("#theme").innerText(), "light");

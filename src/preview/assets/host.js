@@ -368,10 +368,11 @@
       var f = document.createElement("iframe");
       f.id = "app";
       f.title = "UI of " + tool.name;
-      // What real hosts grant an app (scripts and forms: without allow-forms a form's submit
-      // event never fires), minus allow-same-origin: the document comes from this server, so
-      // same-origin would hand the app this page and its token. No popups, no top navigation.
-      f.setAttribute("sandbox", "allow-scripts allow-forms");
+      // What the reference host grants an app (ext-apps: sandbox "allow-scripts"), so a UI that
+      // works here works there: no forms (submission is blocked, with no submit event), no
+      // popups, no top navigation, and no allow-same-origin: the document comes from this server,
+      // so same-origin would hand the app this page and its token.
+      f.setAttribute("sandbox", "allow-scripts");
       f.setAttribute("referrerpolicy", "no-referrer");
       f.src = frameUrl(tool, widget);
       state.frame = f;
