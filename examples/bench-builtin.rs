@@ -40,19 +40,10 @@ fn main() -> anyhow::Result<()> {
             .transpose()?
             .unwrap_or_default();
         let tool = Tool::from_raw(raw)?;
-        let cfg = ToolConfig::default();
-        let req = WidgetRequest {
-            tool: &tool,
-            tool_config: &cfg,
-            widget: None,
-            hints,
-            refinements: &[],
-            server_name: "bench",
-        };
         let mut size = 0;
         let start = Instant::now();
         for _ in 0..iterations {
-            size = render(&req, &templates)?.len();
+            size = page_size(&tool, hints.clone(), &templates)?;
         }
         let per = start.elapsed().as_secs_f64() * 1e3 / f64::from(iterations);
         let name = path
@@ -83,16 +74,7 @@ fn corpus(templates: &Templates) -> anyhow::Result<()> {
             .unwrap_or_default();
         for raw in tools {
             let tool = Tool::from_raw(raw)?;
-            let cfg = ToolConfig::default();
-            let req = WidgetRequest {
-                tool: &tool,
-                tool_config: &cfg,
-                widget: None,
-                hints: Hints::default(),
-                refinements: &[],
-                server_name: "bench",
-            };
-            let size = render(&req, templates)?.len();
+            let size = page_size(&tool, Hints::default(), templates)?;
             let label = format!("{server}/{}", tool.name);
             println!("{label:<48} {size:>10} {:>10.1}", size as f64 / 1024.0);
             sizes.push(size);
@@ -108,4 +90,18 @@ fn corpus(templates: &Templates) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The bytes of the builtin page for one tool, with default settings and these hints.
+fn page_size(tool: &Tool, hints: Hints, templates: &Templates) -> anyhow::Result<usize> {
+    let cfg = ToolConfig::default();
+    let req = WidgetRequest {
+        tool,
+        tool_config: &cfg,
+        widget: None,
+        hints,
+        refinements: &[],
+        server_name: "bench",
+    };
+    Ok(render(&req, templates)?.len())
 }
