@@ -20,7 +20,8 @@
 //   applyDocumentTheme(theme), getDocumentTheme(), applyHostStyleVariables(vars),
 //   applyHostFonts(css), PostMessageTransport (accepted and ignored)
 //   h('tag.class1.class2', attrs?, ...children): builds DOM from text only (never HTML);
-//     attrs is a plain object, anything else in its place is the first child
+//     attrs is a plain object, anything else in its place is the first child; a button is
+//     type=button unless attrs say otherwise
 //   render(el, value, opts) / renderTable / renderChart / renderCards / renderJson /
 //   renderResult(el, callToolResult, opts): the builtin result views (view.js)
 (function () {

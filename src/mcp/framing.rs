@@ -153,6 +153,14 @@ mod tests {
         assert!(matches!(f.as_slice(), [Frame::TooLarge { .. }]));
     }
 
+    /// A case the property below once found (it used to live in proptest-regressions/): an empty
+    /// line, then a `\r\n` read one byte at a time with a one-byte cap.
+    #[tokio::test]
+    async fn crlf_after_an_empty_line_read_byte_by_byte() {
+        let f = frames(b"\n\r\n", 1, 1).await;
+        assert_eq!(f, vec![Frame::Line(Vec::new()), Frame::Line(Vec::new())]);
+    }
+
     proptest::proptest! {
         /// Any bytes, any cap, any buffer size: no panic, and without oversized lines the
         /// lines put back together are the input.
