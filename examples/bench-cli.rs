@@ -1,7 +1,7 @@
 //! Prints the CLI speed figures of SPEC 10: `check` on 500 tools (target under 100 ms), and what a
 //! no-op `generate` adds to the upstream's own `tools/list` (target under 50 ms).
 //!
-//! cargo build --release --bin mcp-gen-ui --example fixture-server --example bench-cli
+//! cargo build --release --workspace --bins --example bench-cli
 //! target/release/examples/bench-cli [TOOLS] [RUNS]
 
 use std::path::{Path, PathBuf};
@@ -49,7 +49,10 @@ fn main() {
         .parent()
         .map(|p| p.join("mcp-gen-ui"))
         .unwrap_or_default();
-    let fixture = examples.join("fixture-server");
+    let fixture = examples
+        .parent()
+        .map(|p| p.join("fixture-server"))
+        .unwrap_or_default();
     let Ok(dir) = tempfile::tempdir() else {
         eprintln!("bench-cli: no temporary directory");
         std::process::exit(1);

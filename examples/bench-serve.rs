@@ -3,7 +3,7 @@
 //! and absolute difference), `resources/read` of a UI answered from memory, and the idle memory
 //! of the `serve` process.
 //!
-//! Run: `cargo build --release --bin mcp-gen-ui --example weather-server --example bench-serve &&
+//! Run: `cargo build --release --workspace --bins --example bench-serve &&
 //! target/release/examples/bench-serve [ITERATIONS]` (debug builds work too, the binaries are
 //! looked up next to this one).
 
@@ -159,11 +159,11 @@ async fn run(n: usize) -> std::io::Result<()> {
         .parent()
         .ok_or_else(|| std::io::Error::other("no profile dir"))?;
     let serve_bin = profile.join("mcp-gen-ui");
-    let weather = examples.join("weather-server");
+    let weather = profile.join("weather-server");
     for p in [&serve_bin, &weather] {
         if !p.exists() {
             return Err(std::io::Error::other(format!(
-                "{} is missing: cargo build [--release] --bin mcp-gen-ui --example weather-server",
+                "{} is missing: cargo build [--release] --workspace --bins --examples",
                 p.display()
             )));
         }

@@ -1,7 +1,7 @@
 //! An MCP server over a real embedded SQLite database (rmcp + rusqlite), seeded with a small
 //! shop schema (customers, orders). `query` is read-only for real; `insert_row` writes.
 //!
-//! `cargo run --example db-server [-- --db PATH]` (default: in memory), `--http ADDR` for
+//! `cargo run -p mcp-gen-ui-examples --features sqlite --bin db-server [-- --db PATH]` (default: in memory), `--http ADDR` for
 //! streamable HTTP at `/mcp`.
 
 use std::sync::{Arc, Mutex};

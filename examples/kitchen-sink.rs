@@ -2,7 +2,7 @@
 //! feature of the builtin generator, and results of every shape the result view handles (tables,
 //! series, nested objects, images, audio, links, errors, huge outputs, hostile strings).
 //!
-//! `cargo run --example kitchen-sink` speaks MCP on stdio and exits when stdin closes.
+//! `cargo run -p mcp-gen-ui-examples --bin kitchen-sink` speaks MCP on stdio and exits when stdin closes.
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,

@@ -1,7 +1,7 @@
 //! A small, deterministic weather MCP server (rmcp) used as the reference upstream in docs and
 //! tests: the same city always gets the same weather, so generated UIs and snapshots are stable.
 //!
-//! `cargo run --example weather-server` speaks stdio; `-- --http 127.0.0.1:3001` serves
+//! `cargo run -p mcp-gen-ui-examples --bin weather-server` speaks stdio; `-- --http 127.0.0.1:3001` serves
 //! streamable HTTP at `/mcp` (add `--json-response` for stateless JSON answers instead of SSE).
 
 use rmcp::handler::server::router::tool::ToolRouter;

@@ -123,7 +123,7 @@ impl Context {
     pub fn require_server_value(&self) -> anyhow::Result<()> {
         if self.bare_server() {
             anyhow::bail!(
-                "--server needs the server's command line here, e.g. --server \"cargo run --quiet --example weather-server\""
+                "--server needs the server's command line here, e.g. --server \"target/debug/weather-server\""
             );
         }
         Ok(())

@@ -693,7 +693,7 @@ enabled_tools = []
 
 [upstream]
 command = "cargo"
-args = ["run", "--quiet", "--example", "weather-server"]
+args = ["run", "--quiet", "-p", "mcp-gen-ui-examples", "--bin", "weather-server"]
 
 [llm]
 provider = "anthropic"

@@ -15,20 +15,12 @@ fn bin() -> Command {
     c
 }
 
-/// An example binary, built next to the main binary by `cargo test`.
-fn example(name: &str) -> PathBuf {
-    let main = PathBuf::from(env!("CARGO_BIN_EXE_mcp-gen-ui"));
-    let dir = main.parent().map(Path::to_path_buf).unwrap_or_default();
-    dir.join("examples").join(name)
-}
+#[path = "support/examples.rs"]
+mod examples;
+use examples::example;
 
 fn server(name: &str, args: &str) -> String {
     let path = example(name);
-    assert!(
-        path.exists(),
-        "{} is missing: run `cargo build --examples`",
-        path.display()
-    );
     format!("{} {args}", shell_words::quote(&path.display().to_string()))
 }
 

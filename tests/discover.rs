@@ -3,59 +3,15 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use mcp_gen_ui::discover::{DiscoverError, discover};
 use mcp_gen_ui::mcp::{HttpSpec, HttpTransport, StdioSpec, UpstreamSpec};
 use tokio::io::AsyncBufReadExt;
 
-const EXAMPLES: [&str; 3] = ["fixture-server", "weather-server", "db-server"];
-
-/// The example binaries, built once per test run (cargo does not build examples for `--test`).
-fn example(name: &str) -> PathBuf {
-    static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
-    let built = BUILT.get_or_init(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let mut cmd = std::process::Command::new(cargo);
-        // `cargo test` sets CARGO_PKG_*, CARGO_MANIFEST_* … for the test; passing them on makes
-        // the inner build's fingerprints differ from a plain `cargo build`, rebuilding each time.
-        for (k, _) in std::env::vars_os() {
-            let k = k.to_string_lossy().into_owned();
-            let set_for_tests = [
-                "CARGO_PKG_",
-                "CARGO_MANIFEST_",
-                "CARGO_CRATE_",
-                "CARGO_BIN_",
-                "CARGO_TARGET_TMPDIR",
-                "CARGO_PRIMARY_PACKAGE",
-                "CARGO_RUSTC_CURRENT_DIR",
-            ];
-            if set_for_tests.iter().any(|p| k.starts_with(p)) {
-                cmd.env_remove(&k);
-            }
-        }
-        let status = cmd
-            .args(["build", "--quiet"])
-            .args(EXAMPLES.iter().flat_map(|e| ["--example", e]))
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .map_err(|e| e.to_string())?;
-        if status.success() {
-            Ok(())
-        } else {
-            Err(format!("cargo build --examples failed: {status}"))
-        }
-    });
-    if let Err(e) = built {
-        panic!("{e}");
-    }
-    assert!(EXAMPLES.contains(&name), "add {name} to EXAMPLES");
-    // The test binary lives in <target>/debug/deps/; examples in <target>/debug/examples/.
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().unwrap().parent().unwrap();
-    profile_dir.join("examples").join(name)
-}
+#[path = "support/examples.rs"]
+mod examples;
+use examples::example;
 
 fn stdio(name: &str, args: &[&str]) -> UpstreamSpec {
     UpstreamSpec::Stdio(StdioSpec {

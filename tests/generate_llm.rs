@@ -10,14 +10,14 @@ use serde_json::json;
 use wiremock::matchers::{body_string_contains, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
+#[path = "support/examples.rs"]
+mod examples;
+use examples::example;
+
 const KEY: &str = "sk-test-SECRET-key-0123456789";
 
 fn fixture_path() -> PathBuf {
-    let main = PathBuf::from(env!("CARGO_BIN_EXE_mcp-gen-ui"));
-    main.parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default()
-        .join("examples/fixture-server")
+    example("fixture-server")
 }
 
 fn completion(text: &str) -> ResponseTemplate {

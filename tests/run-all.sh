@@ -1,21 +1,69 @@
 #!/usr/bin/env bash
-# Every test of the project: Rust unit, CLI and integration tests (against the real example
-# servers), the committed example's `check --server` gate, then the Node suites (real chromium,
-# the real MCP Apps AppBridge, @modelcontextprotocol/server-everything).
+# Every test of the project, from a fresh clone: first installs what the tests need (the npm
+# packages of tests/, and Debian's chromium when it is missing and can be installed), then runs
+# the Rust unit, CLI and integration tests (against the real example servers), the committed
+# example's `check --server` gate, and the Node suites (real chromium, the real MCP Apps AppBridge,
+# @modelcontextprotocol/server-everything). `.ci/run` calls exactly this after its lints.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
-cargo build --all-targets --quiet
-cargo test --all-targets --quiet
+step() { printf '== %s\n' "$*"; }
 
-# The committed weather example must be in sync with its server.
+# --- What the tests need ---------------------------------------------------------------------
+
+step "node and npm"
+for tool in node npm; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "error: $tool is missing; install Node.js 20 or newer (Debian: apt-get install nodejs npm)" >&2
+    exit 2
+  fi
+done
+node --version
+
+step "npm packages (tests/)"
+# Reinstall exactly when tests/package-lock.json changed since the last install.
+lock_sum=$(sha256sum tests/package-lock.json | cut -d' ' -f1)
+stamp=tests/node_modules/.mcp-gen-ui-installed
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_sum" ]; then
+  (cd tests && npm ci --no-audit --no-fund --loglevel=error)
+  echo "$lock_sum" >"$stamp"
+else
+  echo "up to date"
+fi
+
+step "chromium"
+if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
+  install=(apt-get install -y -qq --no-install-recommends chromium)
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    "${install[@]}" >/dev/null
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && command -v apt-get >/dev/null 2>&1; then
+    sudo -n env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    sudo -n env DEBIAN_FRONTEND=noninteractive "${install[@]}" >/dev/null
+  else
+    echo "error: the browser suites need Debian's chromium at /usr/bin/chromium; install it with:" >&2
+    echo "  sudo apt-get install --no-install-recommends chromium" >&2
+    exit 2
+  fi
+fi
+/usr/bin/chromium --version
+
+# --- The tests -------------------------------------------------------------------------------
+
+step "build (the CLI, the example servers, the tests, the benches)"
+cargo build --workspace --all-targets --all-features --quiet
+
+step "cargo tests"
+cargo test --workspace --all-targets --all-features --quiet
+
+step "the committed weather example is in sync with its server"
 "${CARGO_TARGET_DIR:-target}/debug/mcp-gen-ui" --config examples/weather/mcp-gen-ui.toml check --server
 
-if [ ! -d tests/node_modules ]; then (cd tests && npm ci --no-audit --no-fund --loglevel=error); fi
+step "node suites (browser, protocol)"
 suites=()
 for d in browser node; do
   if compgen -G "tests/$d/*.test.mjs" >/dev/null; then suites+=("$d/"); fi
 done
-if [ ${#suites[@]} -gt 0 ]; then
-  (cd tests && node --test --test-concurrency=1 "${suites[@]}")
-fi
+(cd tests && node --test --test-concurrency=1 "${suites[@]}")

@@ -5,7 +5,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use mcp_gen_ui::lock::{LOCK_VERSION, Lock, ToolEntry, WidgetEntry};
@@ -23,34 +22,9 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-gen-ui");
 const MCP_APP: &str = "text/html;profile=mcp-app";
 
-/// The example binaries, built once per test run (cargo does not build examples for `--test`).
-fn example(name: &str) -> PathBuf {
-    static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
-    let built = BUILT.get_or_init(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = std::process::Command::new(cargo)
-            .args(["build", "--quiet", "--example", "weather-server"])
-            .args(["--example", "fixture-server"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .map_err(|e| e.to_string())?;
-        if status.success() {
-            Ok(())
-        } else {
-            Err(format!("cargo build --example failed: {status}"))
-        }
-    });
-    if let Err(e) = built {
-        panic!("{e}");
-    }
-    let exe = std::env::current_exe().unwrap();
-    exe.parent()
-        .unwrap()
-        .parent()
-        .unwrap()
-        .join("examples")
-        .join(name)
-}
+#[path = "support/examples.rs"]
+mod examples;
+use examples::example;
 
 /// `@modelcontextprotocol/server-everything` from `tests/node_modules` (`npm ci` in tests/).
 fn everything() -> PathBuf {

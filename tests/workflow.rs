@@ -8,6 +8,10 @@ use assert_cmd::prelude::*;
 use predicates::prelude::*;
 use serde_json::{Value, json};
 
+#[path = "support/examples.rs"]
+mod examples;
+use examples::example;
+
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_mcp-gen-ui"));
     c.env_remove("ANTHROPIC_API_KEY")
@@ -17,11 +21,7 @@ fn bin() -> Command {
 }
 
 fn fixture_path() -> PathBuf {
-    let main = PathBuf::from(env!("CARGO_BIN_EXE_mcp-gen-ui"));
-    main.parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default()
-        .join("examples/fixture-server")
+    example("fixture-server")
 }
 
 fn tools() -> Value {

@@ -14,19 +14,22 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO = path.resolve(here, '..', '..');
 export const TARGET = process.env.CARGO_TARGET_DIR || path.join(REPO, 'target');
 export const BIN = process.env.MCP_GEN_UI_BIN || path.join(TARGET, 'debug', 'mcp-gen-ui');
+// Dev aids of the main package (render-tool, the benches).
 export const EXAMPLES = path.join(TARGET, 'debug', 'examples');
+// The example servers: bins of the mcp-gen-ui-examples package (sources in examples/).
+export const SERVERS = path.join(TARGET, 'debug');
 
 let built = false;
-// One cargo invocation builds the CLI and every example the suite needs (a no-op when fresh).
+// The same build as tests/run-all.sh: the CLI, the example servers and the dev aids (a no-op after it).
 export function buildRust() {
   if (built || process.env.MCP_GEN_UI_SKIP_BUILD) return;
-  const r = spawnSync('cargo', ['build', '-q', '--bin', 'mcp-gen-ui', '--examples'], { cwd: REPO, stdio: 'inherit' });
+  const r = spawnSync('cargo', ['build', '-q', '--workspace', '--all-targets', '--all-features'], { cwd: REPO, stdio: 'inherit' });
   if (r.status !== 0) throw new Error('cargo build failed');
   built = true;
 }
 
 export function exampleServer(name) {
-  const p = path.join(EXAMPLES, name);
+  const p = path.join(SERVERS, name);
   return fs.existsSync(p) ? [p] : null;
 }
 

@@ -16,7 +16,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..", "..");
 const targetDir = process.env.CARGO_TARGET_DIR || path.join(repo, "target");
 const BIN = process.env.MCP_GEN_UI_BIN || path.join(targetDir, "debug", "mcp-gen-ui");
-const FIXTURE = path.join(targetDir, "debug", "examples", "fixture-server");
+const FIXTURE = path.join(targetDir, "debug", "fixture-server");
 const SERVER = `${JSON.stringify(FIXTURE)} --mode ok`;
 const EXT_APPS = path.join(here, "..", "node_modules", "@modelcontextprotocol", "ext-apps", "dist", "src", "app-with-deps.js");
 
@@ -158,7 +158,7 @@ document.getElementById("host").textContent = app.getHostVersion().name + " " + 
 
 before(async () => {
   for (const f of [BIN, FIXTURE]) {
-    assert.ok(fs.existsSync(f), `${f} is missing: run \`cargo build --all-targets\` first`);
+    assert.ok(fs.existsSync(f), `${f} is missing: run \`cargo build --workspace --all-targets --all-features\` first`);
   }
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "mcp-gen-ui-preview-"));
   const gen = spawnSync(BIN, ["generate", "--server", SERVER], { cwd: dir, encoding: "utf8" });
