@@ -1,10 +1,13 @@
 //! Command line: parse arguments, run one command, and decide the exit code in one place.
 //!
 //! Exit codes (SPEC 12): 0 success or clean (warnings included), 1 drift or findings (`check`,
-//! `diff --exit-code`, `validate` with errors), 2 usage, config, connection or internal error.
+//! `diff --exit-code`, `validate` with errors, `generate`/`refine` leaving a tool without a new
+//! page), 2 usage, config, connection or internal error. Commands never pick a code: they return
+//! an [`Outcome`] or an error, and [`main`] maps it.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::OnceLock;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -13,9 +16,47 @@ use crate::config::{Config, Overrides, TransportName};
 use crate::report::Printer;
 
 /// Drift or findings: the command worked and found something to fix.
-pub const EXIT_FINDINGS: u8 = 1;
+const EXIT_FINDINGS: u8 = 1;
 /// Usage, configuration, connection or internal error.
-pub const EXIT_ERROR: u8 = 2;
+const EXIT_ERROR: u8 = 2;
+
+/// How a command ended, when it did not fail outright (an error is exit 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Done, or clean: exit 0 (warnings included).
+    Success,
+    /// The command worked and found something to fix: drift, invalid files, a tool left without
+    /// a new page. Exit 1.
+    Findings,
+}
+
+impl Outcome {
+    /// `Findings` when `found`, else `Success`.
+    pub fn findings_if(found: bool) -> Outcome {
+        if found {
+            Outcome::Findings
+        } else {
+            Outcome::Success
+        }
+    }
+
+    fn exit_code(self) -> ExitCode {
+        match self {
+            Outcome::Success => ExitCode::SUCCESS,
+            Outcome::Findings => ExitCode::from(EXIT_FINDINGS),
+        }
+    }
+}
+
+/// The kind of async runtime a command needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuntimeFlavor {
+    /// Two worker threads: connections, child processes, concurrent LLM requests, HTTP serving.
+    MultiThread,
+    /// One thread: `serve` over stdio is a single stream of messages, and one thread avoids a
+    /// cross-thread wake-up on every hop (the latency target of SPEC 12).
+    CurrentThread,
+}
 
 #[derive(Debug, Parser)]
 #[command(
@@ -91,10 +132,12 @@ pub enum Command {
     Preview(commands::preview::PreviewArgs),
 }
 
-/// What every command gets: the parsed global options, and the printer.
+/// What every command gets: the parsed global options, the printer, and the process's one async
+/// runtime (built on first use, shut down when the command returns).
 pub struct Context {
     pub global: GlobalArgs,
     pub printer: Printer,
+    runtime: OnceLock<tokio::runtime::Runtime>,
 }
 
 impl Context {
@@ -129,12 +172,49 @@ impl Context {
         Ok(())
     }
 
-    /// A runtime for the commands that talk to the network or child processes.
-    pub fn runtime(&self) -> anyhow::Result<tokio::runtime::Runtime> {
-        Ok(tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
+    pub fn new(global: GlobalArgs) -> Context {
+        Context {
+            printer: Printer::new(global.quiet),
+            global,
+            runtime: OnceLock::new(),
+        }
+    }
+
+    /// The runtime for commands that talk to the network or child processes.
+    pub fn runtime(&self) -> anyhow::Result<&tokio::runtime::Runtime> {
+        self.runtime_of(RuntimeFlavor::MultiThread)
+    }
+
+    /// The process's one runtime, built with `flavor` on first use (the only place a runtime is
+    /// built).
+    pub fn runtime_of(&self, flavor: RuntimeFlavor) -> anyhow::Result<&tokio::runtime::Runtime> {
+        if let Some(rt) = self.runtime.get() {
+            return Ok(rt);
+        }
+        let mut builder = match flavor {
+            RuntimeFlavor::MultiThread => {
+                let mut b = tokio::runtime::Builder::new_multi_thread();
+                b.worker_threads(2);
+                b
+            }
+            RuntimeFlavor::CurrentThread => tokio::runtime::Builder::new_current_thread(),
+        };
+        let rt = builder
             .enable_all()
-            .build()?)
+            .build()
+            .map_err(|e| anyhow::anyhow!("cannot start the async runtime: {e}"))?;
+        let _ = self.runtime.set(rt);
+        self.runtime
+            .get()
+            .ok_or_else(|| anyhow::anyhow!("the async runtime could not be kept"))
+    }
+
+    /// Ends the runtime: child processes must not outlive the command, and a blocked stdin read
+    /// must not keep the process alive once the host is gone.
+    fn shutdown(self) {
+        if let Some(rt) = self.runtime.into_inner() {
+            rt.shutdown_timeout(std::time::Duration::from_secs(1));
+        }
     }
 }
 
@@ -167,25 +247,26 @@ fn try_main() -> anyhow::Result<ExitCode> {
             });
         }
     };
-    let ctx = Context {
-        printer: Printer::new(cli.global.quiet),
-        global: cli.global,
-    };
-    match &cli.command {
-        Command::Init(args) => commands::init::run(&ctx, args),
-        Command::Generate(args) => commands::generate::run(&ctx, args),
-        Command::Refine(args) => commands::refine::run(&ctx, args),
-        Command::Diff(args) => commands::diff::run(&ctx, args),
-        Command::Check(args) => commands::check::run(&ctx, args),
-        Command::List(args) => commands::list::run(&ctx, args),
-        Command::Inspect(args) => commands::inspect::run(&ctx, args),
-        Command::Validate(args) => commands::validate::run(&ctx, args),
-        Command::Hook(args) => commands::hook::run(&ctx, args),
-        Command::Serve(args) => {
-            ctx.require_server_value()?;
-            commands::serve::run(&ctx.config()?, args)
-        }
-        Command::Preview(args) => commands::preview::run(&ctx, args),
+    let ctx = Context::new(cli.global);
+    let outcome = run(&ctx, &cli.command);
+    ctx.shutdown();
+    outcome.map(Outcome::exit_code)
+}
+
+/// Runs one command.
+fn run(ctx: &Context, command: &Command) -> anyhow::Result<Outcome> {
+    match command {
+        Command::Init(args) => commands::init::run(ctx, args),
+        Command::Generate(args) => commands::generate::run(ctx, args),
+        Command::Refine(args) => commands::refine::run(ctx, args),
+        Command::Diff(args) => commands::diff::run(ctx, args),
+        Command::Check(args) => commands::check::run(ctx, args),
+        Command::List(args) => commands::list::run(ctx, args),
+        Command::Inspect(args) => commands::inspect::run(ctx, args),
+        Command::Validate(args) => commands::validate::run(ctx, args),
+        Command::Hook(args) => commands::hook::run(ctx, args),
+        Command::Serve(args) => commands::serve::run(ctx, args),
+        Command::Preview(args) => commands::preview::run(ctx, args),
     }
 }
 

@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::mcp::{HttpSpec, HttpTransport, StdioSpec, UpstreamSpec};
+// The hint vocabulary belongs to the model; the config only reads it.
+pub use crate::model::{Density, Hints, ThemeHint, ViewKind};
 
 /// The default name of the configuration file, looked up in the current directory.
 pub const CONFIG_FILE: &str = "mcp-gen-ui.toml";
@@ -215,78 +217,6 @@ pub struct ToolConfig {
     pub widgets: Vec<WidgetConfig>,
     #[serde(default, skip_serializing_if = "CspConfig::is_empty")]
     pub csp: CspConfig,
-}
-
-/// View hints for the builtin generator (and context for the llm generator).
-#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct Hints {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub view: Option<ViewKind>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub x: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Vec::is_empty",
-        deserialize_with = "one_or_many"
-    )]
-    pub y: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub hidden: Vec<String>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub labels: BTreeMap<String, String>,
-    /// A field name, optionally followed by ` asc` or ` desc` (`"date desc"`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sort: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub theme: Option<ThemeHint>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub density: Option<Density>,
-}
-
-impl Hints {
-    pub fn is_empty(&self) -> bool {
-        *self == Hints::default()
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ViewKind {
-    Table,
-    Line,
-    Bar,
-    Cards,
-    List,
-    Json,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ThemeHint {
-    Light,
-    Dark,
-    Host,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Density {
-    Compact,
-    Comfortable,
-}
-
-fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        One(String),
-        Many(Vec<String>),
-    }
-    Ok(match OneOrMany::deserialize(d)? {
-        OneOrMany::One(s) => vec![s],
-        OneOrMany::Many(v) => v,
-    })
 }
 
 /// One of several UIs for a tool (`ui/<tool>/<name>.html`).

@@ -6,12 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-/// The lock's file name inside the output directory.
-pub const LOCK_FILE: &str = "mcp-gen-ui.lock";
-/// The snapshot of every tool definition as last generated (what `diff` compares against).
-pub const TOOLS_FILE: &str = "mcp-gen-ui.tools.json";
-/// Taken while a run writes to the output directory, so two runs never interleave.
-pub const RUN_LOCK_FILE: &str = ".mcp-gen-ui.run-lock";
+pub use crate::model::{LOCK_FILE, RUN_LOCK_FILE, TOOLS_FILE};
 /// The format version of the lock file itself.
 pub const LOCK_VERSION: u32 = 1;
 

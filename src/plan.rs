@@ -8,10 +8,12 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::config::{Config, Hints, ToolConfig};
+use crate::config::{Config, ToolConfig};
 use crate::lock::{DEFAULT_WIDGET, Lock, ToolEntry};
-use crate::model::{Tool, canonical_json, sha256_hex, valid_widget_name, widget_path};
-use crate::write::is_managed_name;
+use crate::model::Hints;
+use crate::model::{
+    Tool, canonical_json, is_managed_name, sha256_hex, valid_widget_name, widget_path,
+};
 
 /// Why a tool must be regenerated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -27,18 +29,6 @@ pub enum StaleReason {
     WidgetsChanged,
     /// The last LLM generation fell back after a transient failure: try again.
     TransientFallback,
-}
-
-impl StaleReason {
-    pub fn describe(self) -> &'static str {
-        match self {
-            StaleReason::ToolChanged => "tool changed upstream",
-            StaleReason::ConfigChanged => "tool settings or refinements changed",
-            StaleReason::GeneratorChanged => "generator changed",
-            StaleReason::WidgetsChanged => "widgets changed",
-            StaleReason::TransientFallback => "last LLM attempt fell back after a transient error",
-        }
-    }
 }
 
 /// The state of one tool.
@@ -201,41 +191,11 @@ pub fn widgets_for(tool_name: &str, tc: &ToolConfig) -> Result<Vec<WidgetPlan>, 
             name: w.name.clone(),
             path: widget_path(tool_name, Some(&w.name)),
             default: w.default || (!has_default && i == 0),
-            hints: merge_hints(&tc.hints, &w.hints),
+            hints: tc.hints.overlaid_with(&w.hints),
             widget_name: Some(w.name.clone()),
         });
     }
     Ok(out)
-}
-
-/// The widget's hints over the tool's: a widget setting wins where it says something.
-pub fn merge_hints(base: &Hints, over: &Hints) -> Hints {
-    let mut h = base.clone();
-    if over.view.is_some() {
-        h.view = over.view;
-    }
-    if over.x.is_some() {
-        h.x = over.x.clone();
-    }
-    if !over.y.is_empty() {
-        h.y = over.y.clone();
-    }
-    if !over.hidden.is_empty() {
-        h.hidden = over.hidden.clone();
-    }
-    for (k, v) in &over.labels {
-        h.labels.insert(k.clone(), v.clone());
-    }
-    if over.sort.is_some() {
-        h.sort = over.sort.clone();
-    }
-    if over.theme.is_some() {
-        h.theme = over.theme;
-    }
-    if over.density.is_some() {
-        h.density = over.density;
-    }
-    h
 }
 
 /// Checks the on-disk state of a widget file against the lock (and the pending lock).

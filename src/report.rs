@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::plan::StaleReason;
+
 /// How a command prints its result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Format {
@@ -56,6 +58,11 @@ impl Printer {
     /// A warning on stderr (never suppressed: warnings matter).
     pub fn warn(&self, line: impl AsRef<str>) {
         eprintln!("warning: {}", line.as_ref());
+    }
+
+    /// An error on stderr that does not end the command (it goes on, and ends with findings).
+    pub fn error(&self, line: impl AsRef<str>) {
+        eprintln!("error: {}", line.as_ref());
     }
 
     /// A spinner on a terminal; nothing otherwise. Finish it with `finish_and_clear`.
@@ -136,6 +143,56 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
         line(row.iter().map(String::as_str).collect(), &mut out);
     }
     out.trim_end().to_string()
+}
+
+/// The one wording of each reason a tool is stale, wherever it is printed.
+pub fn stale_reason(r: StaleReason) -> &'static str {
+    match r {
+        StaleReason::ToolChanged => "tool changed upstream",
+        StaleReason::ConfigChanged => "tool settings or refinements changed",
+        StaleReason::GeneratorChanged => "generator changed",
+        StaleReason::WidgetsChanged => "widgets changed",
+        StaleReason::TransientFallback => "last LLM attempt fell back after a transient error",
+    }
+}
+
+/// `stale (tool changed upstream, generator changed)`: a status label with its reasons.
+pub fn status_with_reasons(status: &str, reasons: &[StaleReason]) -> String {
+    if reasons.is_empty() {
+        status.to_string()
+    } else {
+        let why: Vec<&str> = reasons.iter().map(|r| stale_reason(*r)).collect();
+        format!("{status} ({})", why.join(", "))
+    }
+}
+
+/// A unified diff of one file, coloured when the printer colours.
+pub fn unified(p: &Printer, before: &str, after: &str, path: &str) -> String {
+    let diff = similar::TextDiff::from_lines(before, after);
+    let text = diff
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{path}"), &format!("b/{path}"))
+        .to_string();
+    if !p.color {
+        return text.trim_end().to_string();
+    }
+    text.lines()
+        .map(|l| {
+            if l.starts_with("+++") || l.starts_with("---") {
+                p.paint(l, Color::Dim)
+            } else if l.starts_with('+') {
+                p.paint(l, Color::Green)
+            } else if l.starts_with('-') {
+                p.paint(l, Color::Red)
+            } else if l.starts_with("@@") {
+                p.paint(l, Color::Cyan)
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// `12.3 KB` style sizes (1 KB = 1024 bytes).

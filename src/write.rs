@@ -10,12 +10,10 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::lock::{LOCK_FILE, Lock, RUN_LOCK_FILE, TOOLS_FILE};
+use crate::lock::Lock;
+use crate::model::{LOCK_FILE, RUN_LOCK_FILE, TOOLS_FILE};
 
-/// Suffix of temporary files; leftovers are ignored by `check` and removed by the next run.
-pub const TEMP_SUFFIX: &str = ".tmp-mcp-gen-ui";
-/// The lock an unfinished run was about to write.
-pub const PENDING_LOCK_FILE: &str = ".mcp-gen-ui.lock.pending";
+pub use crate::model::{PENDING_LOCK_FILE, TEMP_SUFFIX};
 
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
@@ -35,16 +33,6 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> WriteError + '_ {
         path: path.to_path_buf(),
         source,
     }
-}
-
-/// Whether a path inside the output directory belongs to mcp-gen-ui's bookkeeping rather than to
-/// a tool (never reported as stray).
-pub fn is_managed_name(rel: &str) -> bool {
-    rel == LOCK_FILE
-        || rel == TOOLS_FILE
-        || rel == RUN_LOCK_FILE
-        || rel == PENDING_LOCK_FILE
-        || rel.ends_with(TEMP_SUFFIX)
 }
 
 /// Held for the duration of a run that writes to the output directory.
@@ -194,6 +182,7 @@ pub fn apply(out_dir: &Path, update: Update, lock: &Lock) -> Result<(), WriteErr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::is_managed_name;
 
     #[test]
     fn run_lock_excludes_a_second_run() {

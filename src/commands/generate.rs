@@ -1,14 +1,12 @@
 //! `generate`: discover → plan → generate → validate → write, incrementally.
 
-use std::process::ExitCode;
-
 use anyhow::Context as _;
 use clap::Args;
 
-use crate::cli::Context;
+use crate::cli::{Context, Outcome};
 use crate::config::GeneratorKind;
-use crate::generate::Generator;
-use crate::generate::batch::{self, Action, BatchOptions, Row};
+use crate::pipeline::batch::{self, Action, BatchOptions, Row};
+use crate::pipeline::{self, State};
 use crate::report::{self, Format};
 use crate::write::{self, RunLock};
 
@@ -41,30 +39,12 @@ pub struct GenerateArgs {
     pub format: Format,
 }
 
-/// Loads the generator a command should use (`--generator` over the config).
-pub fn load_generator(
-    cfg: &crate::config::Config,
-    kind: Option<GeneratorKind>,
-    jobs: Option<usize>,
-) -> anyhow::Result<Generator> {
-    let kind = kind.unwrap_or(cfg.file.generator);
-    let mut g = Generator::new(
-        kind,
-        cfg.templates_dir().as_deref(),
-        &cfg.file.llm,
-        cfg.prompts_dir().as_deref(),
-    )?;
-    if let Some(j) = jobs {
-        g.llm = g.llm.take().map(|l| l.with_jobs(j));
-    }
-    Ok(g)
-}
-
-/// Runs `generate`. Returns 0 also when hand-edited files were kept (they are reported).
-pub fn run(ctx: &Context, args: &GenerateArgs) -> anyhow::Result<ExitCode> {
+/// Runs `generate`. Success also when hand-edited files were kept (they are reported); findings
+/// when a tool was left without a new page (named; its previous page and lock entry stay).
+pub fn run(ctx: &Context, args: &GenerateArgs) -> anyhow::Result<Outcome> {
     ctx.require_server_value()?;
     let cfg = ctx.config()?;
-    let generator = load_generator(&cfg, args.generator, args.jobs)?;
+    let generator = pipeline::load_generator(&cfg, args.generator, args.jobs)?;
     let discovery = super::discover(ctx, &cfg)?;
     // Hold the run lock from reading the state to writing it, so two runs cannot interleave.
     let _run_lock = if args.dry_run {
@@ -74,14 +54,9 @@ pub fn run(ctx: &Context, args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         write::clean_temp_files(&cfg.out_dir);
         Some(lock)
     };
-    let state = super::read_state(&cfg)?;
+    let state = State::read(&cfg)?;
     let samples = if args.sample && generator.llm.is_some() {
-        let plan = super::make_plan(
-            &cfg,
-            &state,
-            Some(&discovery.tools),
-            &generator.fingerprint(),
-        )?;
+        let plan = state.plan(&cfg, Some(&discovery.tools), &generator.fingerprint())?;
         let names: Vec<&str> = plan
             .tools
             .iter()
@@ -98,6 +73,7 @@ pub fn run(ctx: &Context, args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         Default::default()
     };
     let pb = ctx.printer.progress(0, "Generating");
+    let rt = ctx.runtime()?;
     let batch = batch::build(
         &cfg,
         &generator,
@@ -111,8 +87,10 @@ pub fn run(ctx: &Context, args: &GenerateArgs) -> anyhow::Result<ExitCode> {
             samples,
         },
         &pb,
+        rt.handle(),
     )?;
     pb.finish_and_clear();
+    let outcome = Outcome::findings_if(batch.failed().next().is_some());
     if !args.dry_run && !batch.nothing_to_do {
         write::apply(&cfg.out_dir, batch.update, &batch.lock)
             .with_context(|| format!("writing {}", cfg.out_dir.display()))?;
@@ -125,7 +103,7 @@ pub fn run(ctx: &Context, args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         batch.lock.tools.len(),
         batch.nothing_to_do,
     )?;
-    Ok(ExitCode::SUCCESS)
+    Ok(outcome)
 }
 
 /// Prints the warnings for kept and dropped things, then the summary table.
@@ -150,7 +128,8 @@ pub fn summarize(
     warn_rows(ctx, rows);
     let plural = |n: usize| if n == 1 { "" } else { "s" };
     let kept = rows.iter().filter(|r| r.action == Action::Kept).count();
-    if nothing_to_do {
+    let failed = rows.iter().filter(|r| r.action == Action::Failed).count();
+    if nothing_to_do && failed == 0 {
         if kept == 0 {
             p.out(format!(
                 "Up to date: {total} tool{} in {}, nothing to generate.",
@@ -169,8 +148,13 @@ pub fn summarize(
     print_rows(ctx, rows)?;
     let count = |a: Action| rows.iter().filter(|r| r.action == a).count();
     let verb = if args.dry_run { "would write" } else { "wrote" };
+    let failed_note = if failed > 0 {
+        format!(", {failed} failed")
+    } else {
+        String::new()
+    };
     p.out(format!(
-        "{} {verb}: {} generated, {} regenerated, {} removed, {} kept; {total} tool{} in the lock.",
+        "{} {verb}: {} generated, {} regenerated, {} removed, {} kept{failed_note}; {total} tool{} in the lock.",
         if args.dry_run { "Dry run," } else { "Done," },
         count(Action::Generated),
         count(Action::Regenerated),
@@ -178,6 +162,14 @@ pub fn summarize(
         kept,
         plural(total),
     ))?;
+    if failed > 0 {
+        p.warn(format!(
+            "{failed} tool{} kept {} previous page (see the errors above); `mcp-gen-ui check` reports {} stale until a run succeeds",
+            plural(failed),
+            if failed == 1 { "its" } else { "their" },
+            if failed == 1 { "it" } else { "them" },
+        ));
+    }
     Ok(())
 }
 
@@ -199,6 +191,13 @@ pub fn warn_rows(ctx: &Context, rows: &[Row]) {
                 ));
             }
         }
+        if r.action == Action::Failed {
+            ctx.printer.error(format!(
+                "no new page for tool `{}`: {}",
+                report::display_name(&r.tool),
+                r.error.as_deref().unwrap_or("unknown error")
+            ));
+        }
         if r.dropped_refinements > 0 {
             ctx.printer.warn(format!(
                 "tool `{}` is gone: its {} refinement{} went with it (git history keeps them)",
@@ -218,7 +217,8 @@ pub fn print_rows(ctx: &Context, rows: &[Row]) -> anyhow::Result<()> {
             let why = if r.reasons.is_empty() {
                 String::new()
             } else {
-                format!(" ({})", r.reasons.join(", "))
+                let why: Vec<&str> = r.reasons.iter().map(|x| report::stale_reason(*x)).collect();
+                format!(" ({})", why.join(", "))
             };
             let why = match &r.llm {
                 Some(l) if !l.fallbacks.is_empty() => format!("{why} (builtin fallback)"),

@@ -2,12 +2,11 @@
 //! never gets committed. It never clobbers a hook it did not write.
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
 use clap::{Args, Subcommand};
 
-use crate::cli::Context;
+use crate::cli::{Context, Outcome};
 
 /// The line that marks a hook as ours.
 const MARKER: &str = "# Installed by mcp-gen-ui";
@@ -29,7 +28,7 @@ pub enum HookAction {
 }
 
 /// Runs `hook install`.
-pub fn run(ctx: &Context, args: &HookArgs) -> anyhow::Result<ExitCode> {
+pub fn run(ctx: &Context, args: &HookArgs) -> anyhow::Result<Outcome> {
     match args.action {
         HookAction::Install { force } => {
             let path = install(Path::new("."), ctx.global.config.as_deref(), force)?;
@@ -37,7 +36,7 @@ pub fn run(ctx: &Context, args: &HookArgs) -> anyhow::Result<ExitCode> {
                 "Installed the pre-commit hook at {}: commits now run `mcp-gen-ui check`.",
                 path.display()
             ))?;
-            Ok(ExitCode::SUCCESS)
+            Ok(Outcome::Success)
         }
     }
 }

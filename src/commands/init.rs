@@ -3,12 +3,11 @@
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
 use clap::Args;
 
-use crate::cli::Context;
+use crate::cli::{Context, Outcome};
 use crate::config::{self, CONFIG_FILE, GeneratorKind};
 use crate::mcp::{HttpTransport, UpstreamSpec};
 
@@ -40,7 +39,7 @@ pub fn gitattributes_line(out_dir: &str) -> String {
 }
 
 /// Runs `init`.
-pub fn run(ctx: &Context, args: &InitArgs) -> anyhow::Result<ExitCode> {
+pub fn run(ctx: &Context, args: &InitArgs) -> anyhow::Result<Outcome> {
     ctx.require_server_value()?;
     let path = ctx
         .global
@@ -122,7 +121,7 @@ pub fn run(ctx: &Context, args: &InitArgs) -> anyhow::Result<ExitCode> {
         }
     }
     p.out("Next: `mcp-gen-ui generate`, then commit the config and the UIs.")?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Success)
 }
 
 struct Answers {
@@ -150,7 +149,6 @@ fn ask(ctx: &Context, args: &InitArgs, a: &mut Answers) -> anyhow::Result<()> {
             &spec,
             config::DEFAULT_CONNECT_TIMEOUT,
         ));
-        rt.shutdown_timeout(std::time::Duration::from_secs(1));
         match found {
             Ok(d) => {
                 let names: Vec<String> = d

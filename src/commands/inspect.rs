@@ -1,14 +1,13 @@
 //! `inspect TOOL`: everything known about one tool — status, files, hashes, refinements, hints,
 //! and the definition it was generated from.
 
-use std::process::ExitCode;
-
 use anyhow::bail;
 use clap::Args;
 use serde_json::{Value, json};
 
-use crate::cli::Context;
+use crate::cli::{Context, Outcome};
 use crate::model::ui_uri;
+use crate::pipeline;
 use crate::report::{self, Format};
 
 #[derive(Debug, Args)]
@@ -23,16 +22,14 @@ pub struct InspectArgs {
 }
 
 /// Runs `inspect`.
-pub fn run(ctx: &Context, args: &InspectArgs) -> anyhow::Result<ExitCode> {
+pub fn run(ctx: &Context, args: &InspectArgs) -> anyhow::Result<Outcome> {
     let cfg = ctx.config()?;
-    let state = super::read_state(&cfg)?;
-    let generator = super::offline_generator(&cfg)?;
     let upstream = if super::wants_online(ctx, &cfg, args.online) {
         Some(super::discover(ctx, &cfg)?.tools)
     } else {
         None
     };
-    let plan = super::make_plan(&cfg, &state, upstream.as_deref(), &generator.fingerprint())?;
+    let (state, plan) = pipeline::look(&cfg, upstream.as_deref())?;
     let Some(tp) = plan.tools.iter().find(|t| t.name == args.tool) else {
         let names: Vec<String> = plan
             .tools
@@ -55,7 +52,7 @@ pub fn run(ctx: &Context, args: &InspectArgs) -> anyhow::Result<ExitCode> {
             }
         );
     };
-    let row = super::list::tool_row(&cfg, tp);
+    let row = pipeline::tool_row(&cfg, tp);
     let server = state
         .lock
         .as_ref()
@@ -122,7 +119,7 @@ pub fn run(ctx: &Context, args: &InspectArgs) -> anyhow::Result<ExitCode> {
     let p = &ctx.printer;
     if args.format == Format::Json {
         p.json(&info)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Outcome::Success);
     }
     let t = tp.tool.as_ref();
     p.out(format!("tool:         {}", report::display_name(&tp.name)))?;
@@ -133,11 +130,7 @@ pub fn run(ctx: &Context, args: &InspectArgs) -> anyhow::Result<ExitCode> {
         let first = d.lines().next().unwrap_or("");
         p.out(format!("description:  {}", report::display_name(first)))?;
     }
-    let status = if row.reasons.is_empty() {
-        row.status.clone()
-    } else {
-        format!("{} ({})", row.status, row.reasons.join(", "))
-    };
+    let status = report::status_with_reasons(&row.status, &row.reasons);
     p.out(format!("status:       {status}"))?;
     if !inputs.is_empty() {
         p.out(format!("inputs:       {}", inputs.join(", ")))?;
@@ -185,5 +178,5 @@ pub fn run(ctx: &Context, args: &InspectArgs) -> anyhow::Result<ExitCode> {
             serde_json::to_string(&tp.tool_config.hints).unwrap_or_default()
         ))?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Success)
 }

@@ -1,12 +1,11 @@
 //! `preview`: try the generated UIs in a local browser host against the live upstream.
 
 use std::io::IsTerminal;
-use std::process::ExitCode;
 
 use anyhow::Context as _;
 use clap::Args;
 
-use crate::cli::Context;
+use crate::cli::{Context, Outcome};
 use crate::lock::Lock;
 use crate::preview::{Preview, PreviewOptions, shutdown_signal};
 
@@ -24,7 +23,7 @@ pub struct PreviewArgs {
 }
 
 /// Runs `preview` until Ctrl-C (or SIGTERM), then shuts the upstream down.
-pub fn run(ctx: &Context, args: &PreviewArgs) -> anyhow::Result<ExitCode> {
+pub fn run(ctx: &Context, args: &PreviewArgs) -> anyhow::Result<Outcome> {
     ctx.require_server_value()?;
     let cfg = ctx.config()?;
     let lock = Lock::read(&cfg.out_dir)?;
@@ -86,9 +85,7 @@ pub fn run(ctx: &Context, args: &PreviewArgs) -> anyhow::Result<ExitCode> {
         printer.status("Preview stopped; upstream shut down.");
         anyhow::Ok(())
     });
-    // The upstream was shut down by `serve`; nothing left may keep the process alive.
-    rt.shutdown_timeout(std::time::Duration::from_secs(1));
-    result.map(|()| ExitCode::SUCCESS)
+    result.map(|()| Outcome::Success)
 }
 
 /// Opens `url` in the desktop's browser when an opener exists; silently does nothing otherwise

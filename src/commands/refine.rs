@@ -1,16 +1,13 @@
 //! `refine TOOL "FEEDBACK"`: append to the tool's refinement history (in the lock), regenerate
 //! that tool, and print the unified diff of what changed.
 
-use std::process::ExitCode;
-
 use anyhow::{Context as _, bail};
 use clap::Args;
 
-use crate::cli::Context;
+use crate::cli::{Context, Outcome};
 use crate::config::GeneratorKind;
-use crate::generate::batch::{self, BatchOptions};
-use crate::generate::phrases;
-use crate::plan::Status;
+use crate::pipeline::refine::{Change, refine};
+use crate::pipeline::{self, State};
 use crate::report;
 use crate::write::{self, RunLock};
 
@@ -38,159 +35,84 @@ pub struct RefineArgs {
     pub sample: bool,
 }
 
-/// Runs `refine`. Feedback the builtin generator cannot read is kept and reported (exit 0).
-pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<ExitCode> {
+/// Runs `refine`. Feedback the builtin generator cannot read is kept and reported (success).
+pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
     ctx.require_server_value()?;
-    let feedback = match (&args.feedback, args.undo || args.clear) {
-        (Some(f), _) if !f.trim().is_empty() => Some(f.trim().to_string()),
-        (_, true) => None,
+    let change = match (&args.feedback, args.undo, args.clear) {
+        (Some(f), _, _) if !f.trim().is_empty() => Change::Add {
+            feedback: f.trim().to_string(),
+            widget: args.widget.clone(),
+        },
+        (_, true, _) => Change::Undo,
+        (_, _, true) => Change::Clear,
         _ => bail!(
             "say what to change, e.g. mcp-gen-ui refine {} \"line chart\" (or use --undo / --clear)",
             shell_words::quote(&args.tool)
         ),
     };
     let cfg = ctx.config()?;
-    let generator = super::generate::load_generator(&cfg, args.generator, None)?;
+    let generator = pipeline::load_generator(&cfg, args.generator, None)?;
     let discovery = super::discover(ctx, &cfg)?;
     let _run_lock = RunLock::acquire(&cfg.out_dir)?;
     write::clean_temp_files(&cfg.out_dir);
-    let state = super::read_state(&cfg)?;
-    let plan = super::make_plan(
-        &cfg,
-        &state,
-        Some(&discovery.tools),
-        &generator.fingerprint(),
-    )?;
-    let name = report::display_name(&args.tool);
-    let Some(tp) = plan.tools.iter().find(|t| t.name == args.tool) else {
-        bail!(
-            "no tool named `{name}` upstream; available: {}",
-            plan.tools
-                .iter()
-                .map(|t| report::display_name(&t.name))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+    let state = State::read(&cfg)?;
+    let samples = if args.sample && generator.llm.is_some() {
+        super::collect_samples(ctx, &cfg, &discovery.tools, &[args.tool.as_str()])?
+    } else {
+        Default::default()
     };
-    match tp.status {
-        Status::Removed | Status::Disabled | Status::UpstreamUi => {
-            bail!("tool `{name}` has no UI to refine ({})", tp.status.label())
-        }
-        Status::Edited => bail!(
-            "{} was edited by hand: refining would overwrite the edit. Run `mcp-gen-ui generate --force {}` first, or keep the edit with --adopt",
-            tp.widgets
-                .iter()
-                .map(|w| w.path.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-            shell_words::quote(&args.tool)
-        ),
-        Status::Pinned => bail!(
-            "tool `{name}` is pinned to a hand edit; `mcp-gen-ui generate --force {}` unpins it",
-            shell_words::quote(&args.tool)
-        ),
-        _ => {}
-    }
-    if let Some(w) = &args.widget
-        && !tp
-            .widgets
-            .iter()
-            .any(|pw| pw.widget_name.as_deref() == Some(w.as_str()))
-    {
-        bail!(
-            "tool `{name}` has no widget `{w}`; its widgets: {}",
-            tp.widgets
-                .iter()
-                .map(|w| w.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-
-    let mut history = tp
-        .entry
-        .as_ref()
-        .map(|e| e.refinements.clone())
-        .unwrap_or_default();
-    if args.clear {
-        history.clear();
-    } else if args.undo {
-        if history.pop().is_none() {
-            bail!("tool `{name}` has no refinements to undo");
-        }
-    } else if let Some(f) = &feedback {
-        history.push(phrases::scoped(args.widget.as_deref(), f));
-    }
-
-    let mut unreadable = None;
-    if let Some(f) = &feedback
-        && generator.kind == GeneratorKind::Builtin
-        && let Err(e) = phrases::interpret(f)
-    {
-        unreadable = Some(e);
-    }
-
-    let old: Vec<(String, Option<String>)> = tp
-        .widgets
-        .iter()
-        .map(|w| {
-            (
-                w.path.clone(),
-                std::fs::read_to_string(cfg.out_dir.join(&w.path)).ok(),
-            )
-        })
-        .collect();
-    let tools = [args.tool.clone()];
-    let batch = batch::build(
+    let rt = ctx.runtime()?;
+    let r = refine(
         &cfg,
         &generator,
         &discovery,
         &state,
-        &BatchOptions {
-            tools: &tools,
-            force: false,
-            adopt: &[],
-            history: Some((args.tool.clone(), history.clone())),
-            samples: if args.sample && generator.llm.is_some() {
-                super::collect_samples(ctx, &cfg, &discovery.tools, &[args.tool.as_str()])?
-            } else {
-                Default::default()
-            },
-        },
-        &indicatif::ProgressBar::hidden(),
+        &args.tool,
+        &change,
+        samples,
+        rt.handle(),
     )?;
-    let new_files: Vec<(String, String)> = batch
+    let new_files: Vec<(String, String)> = r
+        .batch
         .update
         .files
         .iter()
         .map(|(p, b)| (p.clone(), String::from_utf8_lossy(b).into_owned()))
         .collect();
-    if !batch.nothing_to_do {
-        write::apply(&cfg.out_dir, batch.update, &batch.lock)
+    let failed: Vec<String> = r
+        .batch
+        .failed()
+        .map(|row| row.error.clone().unwrap_or_default())
+        .collect();
+    if !r.batch.nothing_to_do {
+        write::apply(&cfg.out_dir, r.batch.update, &r.batch.lock)
             .with_context(|| format!("writing {}", cfg.out_dir.display()))?;
     }
 
     let p = &ctx.printer;
-    for (path, before) in &old {
+    let name = report::display_name(&args.tool);
+    for (path, before) in &r.before {
         let Some((_, after)) = new_files.iter().find(|(np, _)| np == path) else {
             continue;
         };
         let before = before.as_deref().unwrap_or("");
-        p.out(super::diff::unified(p, before, after, path))?;
+        p.out(report::unified(p, before, after, path))?;
     }
-    if let Some(e) = unreadable {
+    if let Some(e) = &r.unreadable {
         p.warn(format!(
             "{e}: it is kept in the history and the llm generator will read it (`mcp-gen-ui refine {} ... --generator llm`). The builtin generator understands phrases such as \"line chart\", \"bar chart of revenue by month\", \"table\", \"cards\", \"dark theme\", \"compact\", \"hide field x\", \"rename x to y\", \"sort by date descending\"",
             shell_words::quote(&args.tool)
         ));
     }
+    for e in &failed {
+        p.error(format!("no new page for tool `{name}`: {e}"));
+    }
     let changed = new_files.len();
+    let n = r.history.len();
     p.status(format!(
-        "Refined `{name}`: {} refinement{} in the history, {} file{} changed.",
-        history.len(),
-        if history.len() == 1 { "" } else { "s" },
-        changed,
+        "Refined `{name}`: {n} refinement{} in the history, {changed} file{} changed.",
+        if n == 1 { "" } else { "s" },
         if changed == 1 { "" } else { "s" }
     ));
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::findings_if(!failed.is_empty()))
 }

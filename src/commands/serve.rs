@@ -2,12 +2,11 @@
 //! HTTP), or print the Claude Desktop config that launches it.
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::sync::Arc;
 
-use anyhow::Context as _;
 use serde_json::{Value, json};
 
+use crate::cli::{Context, Outcome, RuntimeFlavor};
 use crate::config::Config;
 use crate::lock::Lock;
 use crate::mcp::{ConnectOptions, HttpTransport, UpstreamSpec};
@@ -42,10 +41,12 @@ pub struct ServeArgs {
 
 /// Runs `serve`. Start-up problems (config, lock, files, upstream) are errors (exit 2); once
 /// serving, upstream failures are handled by restarting it.
-pub fn run(cfg: &Config, args: &ServeArgs) -> anyhow::Result<ExitCode> {
+pub fn run(ctx: &Context, args: &ServeArgs) -> anyhow::Result<Outcome> {
+    ctx.require_server_value()?;
+    let cfg = &ctx.config()?;
     if args.print_config {
-        println!("{}", desktop_config(cfg)?);
-        return Ok(ExitCode::SUCCESS);
+        ctx.printer.out(desktop_config(cfg)?)?;
+        return Ok(Outcome::Success);
     }
     init_logging();
     let spec = cfg.upstream()?.clone();
@@ -65,21 +66,15 @@ pub fn run(cfg: &Config, args: &ServeArgs) -> anyhow::Result<ExitCode> {
     };
     // One host over stdio is a single stream of messages: one thread avoids cross-thread
     // wake-ups on every hop. HTTP serves many sessions at once.
-    let mut builder = if http.is_some() {
-        let mut b = tokio::runtime::Builder::new_multi_thread();
-        b.worker_threads(2);
-        b
+    let flavor = if http.is_some() {
+        RuntimeFlavor::MultiThread
     } else {
-        tokio::runtime::Builder::new_current_thread()
+        RuntimeFlavor::CurrentThread
     };
-    let runtime = builder
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    let result = runtime.block_on(serve(cfg.clone(), spec, catalog, args.watch, http));
-    // A blocked stdin read must not keep the process alive once the host is gone.
-    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
-    result.map(|()| ExitCode::SUCCESS)
+    let runtime = ctx.runtime_of(flavor)?;
+    runtime
+        .block_on(serve(cfg.clone(), spec, catalog, args.watch, http))
+        .map(|()| Outcome::Success)
 }
 
 /// The async body of `serve`, also used by tests and benchmarks through the binary.

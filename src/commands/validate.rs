@@ -1,13 +1,11 @@
 //! `validate FILE…`: the validator on any HTML file, generated or hand-written.
 
-use std::path::PathBuf;
-use std::process::ExitCode;
-
 use anyhow::Context as _;
 use clap::Args;
 use serde_json::json;
+use std::path::PathBuf;
 
-use crate::cli::{Context, EXIT_FINDINGS};
+use crate::cli::{Context, Outcome};
 use crate::report::Format;
 use crate::validate::{self, Severity};
 
@@ -26,8 +24,8 @@ pub struct ValidateArgs {
     pub format: Format,
 }
 
-/// Runs `validate`: exit 1 when any file has an error, 2 when a file cannot be read.
-pub fn run(ctx: &Context, args: &ValidateArgs) -> anyhow::Result<ExitCode> {
+/// Runs `validate`: findings when any file has an error; an error when a file cannot be read.
+pub fn run(ctx: &Context, args: &ValidateArgs) -> anyhow::Result<Outcome> {
     let opts = validate::Options {
         allowed_origins: args.allow_origin.clone(),
         llm_output: args.llm,
@@ -80,9 +78,5 @@ pub fn run(ctx: &Context, args: &ValidateArgs) -> anyhow::Result<ExitCode> {
             ));
         }
     }
-    Ok(if any_error {
-        ExitCode::from(EXIT_FINDINGS)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(Outcome::findings_if(any_error))
 }

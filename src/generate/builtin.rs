@@ -629,7 +629,8 @@ fn compact_lines(src: &str, is_comment: impl Fn(&str) -> bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Hints, ToolConfig};
+    use crate::config::ToolConfig;
+    use crate::model::Hints;
     use crate::model::Tool;
 
     fn req_for<'a>(tool: &'a Tool, cfg: &'a ToolConfig) -> WidgetRequest<'a> {

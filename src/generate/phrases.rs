@@ -19,7 +19,7 @@
 //! | `dark theme`, `light theme`, `host theme` (also `… mode`) | theme |
 //! | `compact`, `dense`, `comfortable`, `spacious` | density |
 
-use crate::config::{Density, Hints, ThemeHint, ViewKind};
+use crate::model::{Density, Hints, ThemeHint, ViewKind};
 
 /// One effect of a clause on the hints.
 #[derive(Debug, Clone, PartialEq)]

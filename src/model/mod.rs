@@ -1,9 +1,16 @@
-//! The tool model: a tool as the upstream sent it, its hash, and the names derived from it.
+//! The model: a tool as the upstream sent it, its hash, the names derived from it, the view hints
+//! vocabulary, and the names of the files mcp-gen-ui manages in the output directory.
 
 mod canonical;
+mod hints;
+mod layout;
 mod naming;
 mod tool;
 
 pub use canonical::{canonical_json, sha256_hex};
+pub use hints::{Density, Hints, ThemeHint, ViewKind};
+pub use layout::{
+    LOCK_FILE, PENDING_LOCK_FILE, RUN_LOCK_FILE, TEMP_SUFFIX, TOOLS_FILE, is_managed_name,
+};
 pub use naming::{file_stem, header_comment, server_slug, ui_uri, valid_widget_name, widget_path};
 pub use tool::{HASHED_FIELDS, Tool, ToolError, tools_from_raw};

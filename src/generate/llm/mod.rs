@@ -25,8 +25,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::config::{Hints, LlmConfig, ToolConfig};
+use crate::config::{LlmConfig, ToolConfig};
 use crate::generate::{UiType, WidgetRequest};
+use crate::model::Hints;
 use crate::model::{Tool, sha256_hex};
 
 pub use pipeline::{Backstop, Check};

@@ -1,0 +1,190 @@
+//! What `check` finds: every file of the lock present and matching its hash, nothing stray, every
+//! file valid (re-validated only when the validator changed, SPEC 12), the snapshot in step with
+//! the lock, and — online — every tool in step with the upstream.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::State;
+use crate::config::Config;
+use crate::plan::{FileState, Plan, StaleReason, Status};
+use crate::report;
+use crate::validate;
+
+/// One reason the check fails.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    /// Stable identifier for scripts: `missing-file`, `hash-mismatch`, `stray-file`, …
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    pub message: String,
+}
+
+/// Everything wrong with the committed output directory. `plan` was made from `state` (online
+/// when it was given the upstream's tools); `revalidate` re-runs the validator on every file.
+pub fn findings(cfg: &Config, state: &State, plan: &Plan, revalidate: bool) -> Vec<Finding> {
+    let out = cfg.out_dir.display().to_string();
+    let mut findings = Vec::new();
+    let Some(lock) = state.lock.as_ref() else {
+        findings.push(Finding {
+            kind: "no-lock",
+            tool: None,
+            path: Some(crate::model::LOCK_FILE.into()),
+            message: format!(
+                "{out}/{} does not exist: run `mcp-gen-ui generate` and commit the result",
+                crate::model::LOCK_FILE
+            ),
+        });
+        return findings;
+    };
+    if state.pending.is_some() {
+        findings.push(Finding {
+            kind: "interrupted-run",
+            tool: None,
+            path: Some(crate::model::PENDING_LOCK_FILE.into()),
+            message:
+                "a `generate` run was interrupted before it finished: run `mcp-gen-ui generate`"
+                    .into(),
+        });
+    }
+
+    // Files: the plan hashed each one once; only a validator upgrade reads them again.
+    let revalidate = revalidate || lock.validator_version != validate::VALIDATOR_VERSION;
+    for tp in &plan.tools {
+        let Some(entry) = &tp.entry else { continue };
+        for (path, state) in &tp.files {
+            let f = |kind, message: String| Finding {
+                kind,
+                tool: Some(tp.name.clone()),
+                path: Some(path.clone()),
+                message,
+            };
+            match state {
+                FileState::Missing => findings.push(f(
+                    "missing-file",
+                    format!("{out}/{path} is missing: run `mcp-gen-ui generate`"),
+                )),
+                FileState::Edited | FileState::FromInterruptedRun => findings.push(f(
+                    "hash-mismatch",
+                    format!(
+                        "{out}/{path} does not match its hash in the lock (edited by hand?): `mcp-gen-ui generate --force {}` restores it, `--adopt` keeps the edit",
+                        shell_words::quote(&tp.name)
+                    ),
+                )),
+                FileState::Ok if revalidate => {
+                    let Ok(bytes) = std::fs::read(cfg.out_dir.join(path)) else {
+                        continue;
+                    };
+                    let html = String::from_utf8_lossy(&bytes);
+                    let llm = entry
+                        .widgets
+                        .iter()
+                        .any(|w| &w.path == path && w.generator.starts_with("llm"));
+                    let opts = super::validate_options(cfg, &tp.name, llm);
+                    for v in validate::validate(&html, &opts) {
+                        if v.severity == validate::Severity::Error {
+                            let line = v.line.map(|l| format!(":{l}")).unwrap_or_default();
+                            findings.push(f(
+                                "invalid-file",
+                                format!("{out}/{path}{line}: {} [{}]", v.message, v.rule),
+                            ));
+                        }
+                    }
+                }
+                FileState::Ok => {}
+            }
+        }
+    }
+
+    for rel in &plan.stray {
+        findings.push(Finding {
+            kind: "stray-file",
+            tool: None,
+            path: Some(rel.clone()),
+            message: format!(
+                "{out}/{rel} is not in the lock: delete it, or run `mcp-gen-ui generate` if it should be generated"
+            ),
+        });
+    }
+
+    // The snapshot must describe exactly the tools of the lock, with the same hashes.
+    let snap: BTreeMap<&str, String> = state
+        .snapshot
+        .as_deref()
+        .unwrap_or(&[])
+        .iter()
+        .map(|t| (t.name.as_str(), t.tool_hash()))
+        .collect();
+    for (name, entry) in &lock.tools {
+        if snap.get(name.as_str()) != Some(&entry.tool_hash) {
+            findings.push(Finding {
+                kind: "snapshot-mismatch",
+                tool: Some(name.clone()),
+                path: Some(crate::model::TOOLS_FILE.into()),
+                message: format!(
+                    "{out}/{} does not hold the definition tool `{}` was generated from: run `mcp-gen-ui generate`",
+                    crate::model::TOOLS_FILE,
+                    report::display_name(name)
+                ),
+            });
+        }
+    }
+
+    for tp in &plan.tools {
+        let name = report::display_name(&tp.name);
+        let mut push = |kind, message: String| {
+            findings.push(Finding {
+                kind,
+                tool: Some(tp.name.clone()),
+                path: None,
+                message,
+            })
+        };
+        match &tp.status {
+            Status::Stale(reasons) => {
+                for r in reasons {
+                    push(
+                        drift_kind(*r),
+                        format!(
+                            "tool `{name}` is stale ({}): run `mcp-gen-ui generate`",
+                            report::stale_reason(*r)
+                        ),
+                    );
+                }
+            }
+            Status::New => push(
+                "new-tool",
+                format!("tool `{name}` is new upstream and has no UI: run `mcp-gen-ui generate`"),
+            ),
+            Status::Removed => push(
+                "removed-tool",
+                format!(
+                    "tool `{name}` is gone upstream but its UI remains: run `mcp-gen-ui generate`"
+                ),
+            ),
+            Status::Disabled | Status::UpstreamUi if tp.entry.is_some() => push(
+                "disabled-tool",
+                format!(
+                    "tool `{name}` is disabled (or ships its own UI) but our UI remains: run `mcp-gen-ui generate`"
+                ),
+            ),
+            _ => {}
+        }
+    }
+    findings
+}
+
+/// The finding kind of each stale reason (stable identifiers for scripts).
+fn drift_kind(r: StaleReason) -> &'static str {
+    match r {
+        StaleReason::ToolChanged => "tool-drift",
+        StaleReason::ConfigChanged => "config-drift",
+        StaleReason::GeneratorChanged => "generator-drift",
+        StaleReason::WidgetsChanged => "widgets-drift",
+        StaleReason::TransientFallback => "transient-fallback",
+    }
+}

@@ -1,0 +1,50 @@
+//! Which generator a command runs: the configured one (or `--generator`), with its templates,
+//! prompts and provider loaded.
+
+use crate::config::{Config, GeneratorKind};
+use crate::generate::Generator;
+use crate::generate::builtin::Templates;
+use crate::generate::llm::LlmGenerator;
+
+/// The generator a command that generates should use (`kind` over the config; `jobs` over
+/// `[llm] jobs`). The llm generator reads its API key from the environment here.
+pub fn load_generator(
+    cfg: &Config,
+    kind: Option<GeneratorKind>,
+    jobs: Option<usize>,
+) -> anyhow::Result<Generator> {
+    let kind = kind.unwrap_or(cfg.file.generator);
+    let mut g = Generator::new(
+        kind,
+        cfg.templates_dir().as_deref(),
+        &cfg.file.llm,
+        cfg.prompts_dir().as_deref(),
+    )?;
+    if let Some(j) = jobs {
+        g.llm = g.llm.take().map(|l| l.with_jobs(j));
+    }
+    Ok(g)
+}
+
+/// The configured generator for offline commands, which only need its fingerprint. The llm
+/// generator's fingerprint needs no API key, so `check` works in CI without one.
+pub fn offline_generator(cfg: &Config) -> anyhow::Result<Generator> {
+    let templates = match cfg.templates_dir() {
+        Some(dir) => Templates::from_dir(&dir)?,
+        None => Templates::embedded(),
+    };
+    let llm = match cfg.file.generator {
+        GeneratorKind::Builtin => None,
+        GeneratorKind::Llm => Some(LlmGenerator::from_config_with_env(
+            &cfg.file.llm,
+            cfg.prompts_dir().as_deref(),
+            // A placeholder key: only the fingerprint is used, and it never includes the key.
+            &|_| Some("offline".to_string()),
+        )?),
+    };
+    Ok(Generator {
+        kind: cfg.file.generator,
+        templates,
+        llm,
+    })
+}

@@ -1,0 +1,82 @@
+//! The pipeline: what ties the stages together for the commands. It reads the committed state of
+//! the output directory, plans against it, loads the generator, and computes what `generate`
+//! would write (`batch`), what `check` finds (`check`) and what `diff` shows (`diff`) — without
+//! printing anything. Commands sit above it and only present its results; the stages (discover,
+//! plan, generate, validate, write, lock) sit below it and know nothing of each other's callers.
+
+pub mod batch;
+pub mod check;
+pub mod diff;
+mod generator;
+pub mod refine;
+mod status;
+
+pub use generator::{load_generator, offline_generator};
+pub use status::{ToolRow, tool_row};
+
+use crate::config::Config;
+use crate::lock::{Lock, read_snapshot};
+use crate::model::Tool;
+use crate::plan::{Plan, PlanInputs};
+use crate::validate;
+
+/// The committed state of the output directory.
+pub struct State {
+    pub lock: Option<Lock>,
+    /// The lock an interrupted run was about to write.
+    pub pending: Option<Lock>,
+    /// The tool definitions the committed files were generated from.
+    pub snapshot: Option<Vec<Tool>>,
+}
+
+impl State {
+    /// Reads the lock, the pending lock of an interrupted run, and the tool snapshot.
+    pub fn read(cfg: &Config) -> anyhow::Result<State> {
+        Ok(State {
+            lock: Lock::read(&cfg.out_dir)?,
+            pending: crate::write::read_pending(&cfg.out_dir),
+            snapshot: read_snapshot(&cfg.out_dir)?,
+        })
+    }
+
+    /// Plans against this state; `upstream` is `Some` when online.
+    pub fn plan(
+        &self,
+        cfg: &Config,
+        upstream: Option<&[Tool]>,
+        fingerprint: &str,
+    ) -> anyhow::Result<Plan> {
+        crate::plan::plan(&PlanInputs {
+            cfg,
+            lock: self.lock.as_ref(),
+            pending: self.pending.as_ref(),
+            upstream,
+            snapshot: self.snapshot.as_deref(),
+            fingerprint,
+        })
+        .map_err(|e| anyhow::anyhow!("{}: {e}", cfg.display_path()))
+    }
+}
+
+/// The committed state and its plan, for the commands that only look (`check`, `list`,
+/// `inspect`): planned with the configured generator's fingerprint, against the upstream's tools
+/// when they are given.
+pub fn look(cfg: &Config, upstream: Option<&[Tool]>) -> anyhow::Result<(State, Plan)> {
+    let state = State::read(cfg)?;
+    let generator = offline_generator(cfg)?;
+    let plan = state.plan(cfg, upstream, &generator.fingerprint())?;
+    Ok((state, plan))
+}
+
+/// The validator's options for a tool: the origins its CSP config declares.
+pub fn validate_options(cfg: &Config, tool: &str, llm_output: bool) -> validate::Options {
+    let csp = cfg.tool(tool).csp;
+    let mut allowed_origins = Vec::new();
+    allowed_origins.extend(csp.connect_domains);
+    allowed_origins.extend(csp.resource_domains);
+    allowed_origins.extend(csp.frame_domains);
+    validate::Options {
+        allowed_origins,
+        llm_output,
+    }
+}
