@@ -76,9 +76,10 @@ fn typical_tool_stays_small() {
         .unwrap()
         .1;
     let html = render_fixture(&raw, &Templates::embedded());
-    // Printed for the record; the 40 KB target is tracked by `examples/bench-builtin.rs`.
+    // The median target (48 KB) is tracked by `examples/bench-builtin.rs`; no page of a tool this
+    // small may go over the 80 KB ceiling (issue 14).
     println!("get_forecast.html: {} bytes", html.len());
-    assert!(html.len() < 500 * 1024, "validator limit is 500 KB");
+    assert!(html.len() <= 80 * 1024, "{} bytes", html.len());
 }
 
 /// The recorded pair (GENERATOR_VERSION, digest of every fixture's output). When the output

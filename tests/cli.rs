@@ -159,6 +159,65 @@ fn generate_writes_then_second_run_touches_nothing() {
     p.cmd().arg("check").assert().success();
 }
 
+/// SPEC 13: a tool that cannot get a page keeps its previous page and lock entry, is named, every
+/// other tool is written, and the run ends with exit 1 (`check` then reports the tool stale).
+#[test]
+fn a_tool_without_a_new_page_does_not_stop_the_run() {
+    let p = Project::new(&two_tools());
+    p.cmd().arg("generate").assert().success();
+    let old_note = p.read("add_note.html");
+    let old_lock = p.read("mcp-gen-ui.lock");
+
+    // A templates override that writes an invalid page (an inline event handler) for one tool.
+    let templates = p.path().join("templates");
+    std::fs::create_dir(&templates).unwrap();
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/page.html"))
+            .unwrap();
+    let broken = page.replace(
+        "</main>",
+        "{% if name == \"add_note\" %}<img src=\"x.png\" alt=\"\" onerror=\"void 0\">{% endif %}</main>",
+    );
+    assert_ne!(page, broken, "templates/page.html has no </main> to break");
+    std::fs::write(templates.join("page.html"), broken).unwrap();
+    let config = p.path().join("mcp-gen-ui.toml");
+    let cfg = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, format!("templates_dir = \"templates\"\n{cfg}")).unwrap();
+
+    let out = p.cmd().arg("generate").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains("no new page for tool `add_note`") && stderr.contains("inline"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("1 failed"), "{stdout}");
+    // The other tool was regenerated with the override; the failed one kept page and entry.
+    assert_ne!(p.read("get_forecast.html"), "");
+    assert_eq!(p.read("add_note.html"), old_note);
+    let lock = p.read("mcp-gen-ui.lock");
+    assert_ne!(
+        lock, old_lock,
+        "the lock records the new generator for the written tool"
+    );
+    // Its entry is the old one, now naming the old generator fingerprint it was made with.
+    let section = |l: &str| {
+        let start = l.find("[tools.add_note]").unwrap();
+        let rest = &l[start + 1..];
+        l[start..start + 1 + rest.find("\n[tools.").unwrap_or(rest.len())]
+            .lines()
+            .filter(|line| !line.starts_with("fingerprint = "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(section(&lock), section(&old_lock));
+    assert!(lock.contains("fingerprint = "), "{lock}");
+    let (code, v) = check_json(&p);
+    assert_eq!(code, 1);
+    assert!(kinds(&v).contains(&"generator-drift".to_string()), "{v}");
+}
+
 #[test]
 fn output_is_deterministic_across_directories() {
     let a = Project::new(&two_tools());
