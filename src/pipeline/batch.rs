@@ -130,7 +130,6 @@ impl BatchOptions<'_> {
 pub struct Batch {
     pub lock: Lock,
     pub update: Update,
-    pub snapshot: Vec<u8>,
     pub rows: Vec<Row>,
     /// Nothing would change on disk.
     pub nothing_to_do: bool,
@@ -255,6 +254,13 @@ pub fn build(
         generator,
         opts,
         state,
+        committed: state
+            .snapshot
+            .as_deref()
+            .unwrap_or(&[])
+            .iter()
+            .map(|t| (t.name.as_str(), t))
+            .collect(),
         fingerprint: &fingerprint,
         server_name: &server_name,
         template_version: generator.template_version(),
@@ -275,8 +281,10 @@ pub fn build(
     };
 
     let mut out = Assembly::default();
+    // `plan` is moved into the batch at the end; the assembly only borrows its tools until then.
+    let plan_ref = &plan;
     pb.set_length(plan.tools.len() as u64);
-    for tp in &plan.tools {
+    for tp in &plan_ref.tools {
         pb.inc(1);
         let ask = opts.ask(&tp.name, revalidate);
         match decide(tp, ask) {
@@ -326,7 +334,14 @@ pub fn build(
             }
         }
     }
-    Ok(out.finish(&ctx, plan))
+    let (lock, update, rows, nothing_to_do) = out.finish(&ctx);
+    Ok(Batch {
+        lock,
+        update,
+        rows,
+        nothing_to_do,
+        plan,
+    })
 }
 
 /// What every per-tool step reads.
@@ -335,6 +350,8 @@ struct ApplyContext<'a> {
     generator: &'a Generator,
     opts: &'a BatchOptions<'a>,
     state: &'a State,
+    /// The committed snapshot by tool name.
+    committed: BTreeMap<&'a str, &'a Tool>,
     fingerprint: &'a str,
     server_name: &'a str,
     template_version: String,
@@ -353,18 +370,30 @@ impl ApplyContext<'_> {
     }
 }
 
-/// The new lock, snapshot, file changes and rows, assembled tool by tool.
+/// The new lock, snapshot, file changes and rows, assembled tool by tool. The snapshot borrows
+/// the definitions (thousands of large schemas are not copied), and is serialised only when it
+/// differs from the committed one: a no-op run neither copies nor writes it.
 #[derive(Default)]
-struct Assembly {
+struct Assembly<'a> {
     tools: BTreeMap<String, ToolEntry>,
-    snapshot: BTreeMap<String, Tool>,
+    snapshot: BTreeMap<&'a str, &'a Tool>,
+    /// Some definition differs from the committed snapshot.
+    snapshot_dirty: bool,
     update: Update,
     rows: Vec<Row>,
 }
 
-impl Assembly {
+impl<'a> Assembly<'a> {
+    /// Records `tool` as the definition the tool's pages are generated from.
+    fn snapshot(&mut self, ctx: &ApplyContext<'a>, tool: &'a Tool) {
+        if ctx.committed.get(tool.name.as_str()) != Some(&tool) {
+            self.snapshot_dirty = true;
+        }
+        self.snapshot.insert(&tool.name, tool);
+    }
+
     /// The tool's lock entry and snapshot definition stay as they were.
-    fn keep(&mut self, ctx: &ApplyContext<'_>, tp: &ToolPlan) {
+    fn keep(&mut self, ctx: &ApplyContext<'a>, tp: &'a ToolPlan) {
         let Some(e) = &tp.entry else { return };
         let mut e = e.clone();
         let old_lock = ctx.state.lock.as_ref();
@@ -377,20 +406,14 @@ impl Assembly {
             e.fingerprint = None;
         }
         self.tools.insert(tp.name.clone(), e);
-        let committed = ctx
-            .state
-            .snapshot
-            .as_deref()
-            .unwrap_or(&[])
-            .iter()
-            .find(|t| t.name == tp.name);
+        let committed = ctx.committed.get(tp.name.as_str()).copied();
         if let Some(t) = committed.or(tp.tool.as_ref()) {
-            self.snapshot.insert(tp.name.clone(), t.clone());
+            self.snapshot(ctx, t);
         }
     }
 
     /// `--adopt`: the current bytes of an edited file are recorded as pinned.
-    fn adopt(&mut self, ctx: &ApplyContext<'_>, tp: &ToolPlan) -> anyhow::Result<()> {
+    fn adopt(&mut self, ctx: &ApplyContext<'a>, tp: &'a ToolPlan) -> anyhow::Result<()> {
         let Some(tool) = &tp.tool else { return Ok(()) };
         let Some(mut entry) = tp.entry.clone() else {
             bail!(
@@ -416,7 +439,7 @@ impl Assembly {
         entry.fingerprint = None;
         let files = entry.widgets.iter().map(|w| w.path.clone()).collect();
         self.tools.insert(tp.name.clone(), entry);
-        self.snapshot.insert(tp.name.clone(), tool.clone());
+        self.snapshot(ctx, tool);
         self.rows.push(row(tp, Action::Adopted, files, 0));
         Ok(())
     }
@@ -425,8 +448,8 @@ impl Assembly {
     /// where its bytes differ from the disk.
     fn apply(
         &mut self,
-        ctx: &ApplyContext<'_>,
-        tp: &ToolPlan,
+        ctx: &ApplyContext<'a>,
+        tp: &'a ToolPlan,
         pages: Rendered,
         llm: Option<LlmStats>,
     ) {
@@ -477,11 +500,12 @@ impl Assembly {
             self.rows.push(r);
         }
         self.tools.insert(tp.name.clone(), entry);
-        self.snapshot.insert(tp.name.clone(), tool.clone());
+        self.snapshot(ctx, tool);
     }
 
-    /// The new lock and snapshot, and whether anything would change on disk.
-    fn finish(mut self, ctx: &ApplyContext<'_>, plan: Plan) -> Batch {
+    /// The new lock, the file changes (with the snapshot when it changed), the rows, and
+    /// whether anything would change on disk.
+    fn finish(mut self, ctx: &ApplyContext<'_>) -> (Lock, Update, Vec<Row>, bool) {
         let lock = Lock {
             version: LOCK_VERSION,
             generator: ctx.generator.id(),
@@ -490,26 +514,26 @@ impl Assembly {
             server_name: ctx.server_name.to_string(),
             tools: self.tools,
         };
-        let snapshot: Vec<&Tool> = self.snapshot.values().collect();
-        let snapshot_bytes = snapshot_json(&snapshot);
-        let old_lock = ctx.state.lock.as_ref();
-        let lock_changed = old_lock.map(Lock::to_toml) != Some(lock.to_toml());
-        let snapshot_changed = std::fs::read(ctx.cfg.out_dir.join(crate::model::TOOLS_FILE))
-            .map_or(true, |b| b != snapshot_bytes);
+        let lock_changed = ctx.state.lock.as_ref() != Some(&lock);
+        let same_tools = ctx.state.snapshot.is_some()
+            && self.snapshot.len() == ctx.committed.len()
+            && self.snapshot.keys().all(|k| ctx.committed.contains_key(k));
+        let snapshot_file = ctx.cfg.out_dir.join(crate::model::TOOLS_FILE);
+        let snapshot_changed = if self.snapshot_dirty || !same_tools || !snapshot_file.is_file() {
+            let tools: Vec<&Tool> = self.snapshot.into_values().collect();
+            let bytes = snapshot_json(&tools);
+            let changed = std::fs::read(&snapshot_file).map_or(true, |b| b != bytes);
+            self.update.tools_json = Some(bytes);
+            changed
+        } else {
+            false
+        };
         let nothing_to_do = self.update.files.is_empty()
             && self.update.remove.is_empty()
             && !lock_changed
             && !snapshot_changed
             && ctx.state.pending.is_none();
-        self.update.tools_json = Some(snapshot_bytes.clone());
-        Batch {
-            lock,
-            update: self.update,
-            snapshot: snapshot_bytes,
-            rows: self.rows,
-            nothing_to_do,
-            plan,
-        }
+        (lock, self.update, self.rows, nothing_to_do)
     }
 }
 
