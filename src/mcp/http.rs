@@ -141,8 +141,11 @@ pub(crate) fn build_client(opts: &ConnectOptions) -> Result<reqwest::Client, Con
     // No overall timeout: event streams live as long as the session. No redirects: a POST
     // turned into a GET fails obscurely, and configured secret headers must not follow a
     // redirect to another host; the error names the new location instead.
+    // TCP_NODELAY: a JSON-RPC request is one small write; Nagle's algorithm would hold it until
+    // the peer's delayed ACK (up to 40 ms) whenever a previous segment is unacknowledged.
     reqwest::Client::builder()
         .connect_timeout(opts.connect_timeout)
+        .tcp_nodelay(true)
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .map_err(|e| ConnectError::Request(describe_error(&e)))

@@ -143,6 +143,11 @@ impl Preview {
             shutdown.await;
             let _ = stopping_tx.send(());
         };
+        // Small JSON answers must not wait for the browser's delayed ACK (Nagle).
+        use axum::serve::ListenerExt as _;
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         let server = std::future::IntoFuture::into_future(
             axum::serve(listener, app).with_graceful_shutdown(signal),
         );

@@ -233,6 +233,12 @@ pub async fn run(shared: Arc<Shared>, opts: HttpOptions) -> anyhow::Result<()> {
         )
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(Arc::clone(&app));
+    // TCP_NODELAY for the same reason as the upstream client: small responses must not wait for
+    // the host's delayed ACK.
+    use axum::serve::ListenerExt as _;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, router)
         .with_graceful_shutdown(super::shutdown_signal())
         .await?;

@@ -81,38 +81,85 @@ pub async fn write_lines<W: AsyncWrite + Unpin>(mut w: W, mut rx: mpsc::Unbounde
 }
 
 // tokio's `stdin()`/`stdout()` hand every read and write to a blocking thread, which costs tens
-// of microseconds per message. When they are pipes (as hosts launch us) they are driven by the
-// reactor instead.
+// of microseconds and several futex wake-ups per message. When they are pipes (a Rust or Python
+// host) or Unix sockets (Node.js and Electron hosts such as Claude Desktop: libuv gives children
+// socketpairs, not pipes) they are driven by the reactor instead.
 
+/// What a standard stream is connected to.
 #[cfg(unix)]
-fn pipe_stdin() -> Option<tokio::net::unix::pipe::Receiver> {
-    use std::os::fd::AsFd;
-    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
-    tokio::net::unix::pipe::Receiver::from_owned_fd(fd).ok()
+enum StreamKind {
+    Pipe,
+    Socket,
+    Other,
 }
 
 #[cfg(unix)]
-fn pipe_stdout() -> Option<tokio::net::unix::pipe::Sender> {
+fn stream_kind(fd: std::os::fd::BorrowedFd<'_>) -> StreamKind {
+    use std::os::unix::fs::FileTypeExt;
+    let Ok(owned) = fd.try_clone_to_owned() else {
+        return StreamKind::Other;
+    };
+    match std::fs::File::from(owned).metadata().map(|m| m.file_type()) {
+        Ok(t) if t.is_fifo() => StreamKind::Pipe,
+        Ok(t) if t.is_socket() => StreamKind::Socket,
+        _ => StreamKind::Other,
+    }
+}
+
+/// A Unix socket standard stream, non-blocking and registered with the reactor.
+#[cfg(unix)]
+fn socket_stream(fd: std::os::fd::BorrowedFd<'_>) -> Option<tokio::net::UnixStream> {
+    let std_stream = std::os::unix::net::UnixStream::from(fd.try_clone_to_owned().ok()?);
+    std_stream.set_nonblocking(true).ok()?;
+    tokio::net::UnixStream::from_std(std_stream).ok()
+}
+
+#[cfg(unix)]
+fn reactor_stdin() -> Option<Box<dyn AsyncRead + Unpin + Send>> {
+    use std::os::fd::AsFd;
+    let stdin = std::io::stdin();
+    let fd = stdin.as_fd();
+    match stream_kind(fd) {
+        StreamKind::Pipe => {
+            let owned = fd.try_clone_to_owned().ok()?;
+            let rx = tokio::net::unix::pipe::Receiver::from_owned_fd(owned).ok()?;
+            Some(Box::new(rx))
+        }
+        StreamKind::Socket => Some(Box::new(socket_stream(fd)?)),
+        StreamKind::Other => None,
+    }
+}
+
+#[cfg(unix)]
+fn reactor_stdout() -> Option<Box<dyn AsyncWrite + Unpin + Send>> {
     use std::os::fd::AsFd;
     use std::os::unix::fs::MetadataExt;
-    let out = std::fs::File::from(std::io::stdout().as_fd().try_clone_to_owned().ok()?);
+    let stdout = std::io::stdout();
+    let fd = stdout.as_fd();
+    let out = std::fs::File::from(fd.try_clone_to_owned().ok()?);
     let err = std::fs::File::from(std::io::stderr().as_fd().try_clone_to_owned().ok()?);
     let (o, e) = (out.metadata().ok()?, err.metadata().ok()?);
-    // Non-blocking mode is shared by every descriptor of the pipe: if stderr is the same pipe,
-    // logging could fail with EAGAIN, so keep the blocking path then.
+    // Non-blocking mode is shared by every descriptor of the stream: if stderr is the same pipe
+    // or socket, logging could fail with EAGAIN, so keep the blocking path then.
     if o.dev() == e.dev() && o.ino() == e.ino() {
         return None;
     }
-    tokio::net::unix::pipe::Sender::from_file(out).ok()
+    match stream_kind(fd) {
+        StreamKind::Pipe => Some(Box::new(
+            tokio::net::unix::pipe::Sender::from_file(out).ok()?,
+        )),
+        StreamKind::Socket => Some(Box::new(socket_stream(fd)?)),
+        StreamKind::Other => None,
+    }
 }
 
 #[cfg(not(unix))]
-fn pipe_stdin() -> Option<tokio::io::Stdin> {
+fn reactor_stdin() -> Option<Box<dyn AsyncRead + Unpin + Send>> {
     None
 }
 
 #[cfg(not(unix))]
-fn pipe_stdout() -> Option<tokio::io::Stdout> {
+fn reactor_stdout() -> Option<Box<dyn AsyncWrite + Unpin + Send>> {
     None
 }
 
@@ -139,14 +186,10 @@ pub async fn run(shared: Arc<Shared>) -> anyhow::Result<()> {
     })?;
     let (host_tx, host_rx) = mpsc::channel::<Value>(256);
     let (out_tx, out_rx) = mpsc::unbounded_channel::<Value>();
-    let stdout: Box<dyn AsyncWrite + Unpin + Send> = match pipe_stdout() {
-        Some(p) => Box::new(p),
-        None => Box::new(tokio::io::stdout()),
-    };
-    let stdin: Box<dyn AsyncRead + Unpin + Send> = match pipe_stdin() {
-        Some(p) => Box::new(p),
-        None => Box::new(tokio::io::stdin()),
-    };
+    let stdout: Box<dyn AsyncWrite + Unpin + Send> =
+        reactor_stdout().unwrap_or_else(|| Box::new(tokio::io::stdout()));
+    let stdin: Box<dyn AsyncRead + Unpin + Send> =
+        reactor_stdin().unwrap_or_else(|| Box::new(tokio::io::stdin()));
     let writer = tokio::spawn(write_lines(stdout, out_rx));
     let mut session = tokio::spawn(session::run(shared, conn, host_rx, out_tx.clone()));
     let mut stdin = BufReader::with_capacity(256 * 1024, stdin);
