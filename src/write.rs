@@ -77,6 +77,13 @@ pub struct Staged {
     dest: PathBuf,
 }
 
+impl Drop for Staged {
+    /// A staged file that is never committed (the run failed or was abandoned) is removed.
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.tmp);
+    }
+}
+
 fn tmp_name(dest: &Path) -> PathBuf {
     let mut rnd = [0u8; 6];
     let _ = getrandom::fill(&mut rnd);
@@ -104,7 +111,10 @@ pub fn stage(dest: &Path, bytes: &[u8]) -> Result<Staged, WriteError> {
 
 /// Renames a staged file into place (atomic on the same file system).
 pub fn commit(staged: Staged) -> Result<(), WriteError> {
-    fs::rename(&staged.tmp, &staged.dest).map_err(io_err(&staged.dest))
+    fs::rename(&staged.tmp, &staged.dest).map_err(io_err(&staged.dest))?;
+    // Renamed into place: nothing is left for `Drop` to clean up.
+    std::mem::forget(staged);
+    Ok(())
 }
 
 /// Writes a whole file atomically.
@@ -136,18 +146,42 @@ pub fn read_pending(out_dir: &Path) -> Option<Lock> {
 /// One complete, atomic update of the output directory.
 #[derive(Debug, Default)]
 pub struct Update {
-    /// Relative path → new contents.
+    /// Relative path → new contents, held in memory (`diff`, `refine`).
     pub files: Vec<(String, Vec<u8>)>,
+    /// Relative path → contents already staged in a temporary file (`generate` writes as it
+    /// goes, so its memory does not grow with the number of pages).
+    pub staged: Vec<(String, Staged)>,
+    /// Relative paths that would be written (`--dry-run`: nothing is kept).
+    pub discarded: Vec<String>,
     /// Relative paths to delete (files of removed tools).
     pub remove: Vec<String>,
     /// The new tools snapshot (`mcp-gen-ui.tools.json`).
     pub tools_json: Option<Vec<u8>>,
 }
 
+impl Update {
+    /// No file would be written or removed (the lock and snapshot aside).
+    pub fn writes_no_file(&self) -> bool {
+        self.files.is_empty()
+            && self.staged.is_empty()
+            && self.discarded.is_empty()
+            && self.remove.is_empty()
+    }
+
+    /// Every file that would be written, relative to the output directory.
+    pub fn written_paths(&self) -> impl Iterator<Item = &str> {
+        self.files
+            .iter()
+            .map(|(p, _)| p.as_str())
+            .chain(self.staged.iter().map(|(p, _)| p.as_str()))
+            .chain(self.discarded.iter().map(String::as_str))
+    }
+}
+
 /// Applies an update: stage everything, record the pending lock, rename into place, write the
 /// lock, then drop the pending lock. Empty directories left by removed widgets are removed.
 pub fn apply(out_dir: &Path, update: Update, lock: &Lock) -> Result<(), WriteError> {
-    let mut staged = Vec::with_capacity(update.files.len() + 1);
+    let mut staged: Vec<Staged> = update.staged.into_iter().map(|(_, s)| s).collect();
     for (rel, bytes) in &update.files {
         staged.push(stage(&out_dir.join(rel), bytes)?);
     }
@@ -194,6 +228,25 @@ mod tests {
         ));
         drop(first);
         assert!(RunLock::acquire(dir.path()).is_ok());
+    }
+
+    #[test]
+    fn an_abandoned_staged_file_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let temps = |d: &Path| {
+            walkdir::WalkDir::new(d)
+                .into_iter()
+                .filter_map(Result::ok)
+                .filter(|e| e.file_name().to_string_lossy().ends_with(TEMP_SUFFIX))
+                .count()
+        };
+        let s = stage(&dir.path().join("a.html"), b"x").unwrap();
+        assert_eq!(temps(dir.path()), 1);
+        drop(s);
+        assert_eq!(temps(dir.path()), 0);
+        commit(stage(&dir.path().join("b.html"), b"y").unwrap()).unwrap();
+        assert_eq!(temps(dir.path()), 0);
+        assert_eq!(fs::read(dir.path().join("b.html")).unwrap(), b"y");
     }
 
     #[test]

@@ -85,6 +85,11 @@ pub fn run(ctx: &Context, args: &GenerateArgs) -> anyhow::Result<Outcome> {
             adopt: &args.adopt,
             history: None,
             samples,
+            files: if args.dry_run {
+                batch::FileSink::Discard
+            } else {
+                batch::FileSink::Stage(&cfg.out_dir)
+            },
         },
         &pb,
         rt.handle(),

@@ -91,6 +91,19 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
+/// Where the pages that would be written go while the batch is computed.
+#[derive(Debug, Clone, Copy, Default)]
+pub enum FileSink<'a> {
+    /// Kept in memory (`diff` shows them, `refine` diffs one tool's).
+    #[default]
+    Memory,
+    /// Staged as temporary files in this output directory as they are rendered, so memory does
+    /// not grow with the number of pages (`generate`; committed by `write::apply`).
+    Stage(&'a std::path::Path),
+    /// Dropped: only the paths are kept (`generate --dry-run`).
+    Discard,
+}
+
 /// Which tools, and how.
 #[derive(Debug, Default)]
 pub struct BatchOptions<'a> {
@@ -102,6 +115,7 @@ pub struct BatchOptions<'a> {
     pub history: Option<(String, Vec<String>)>,
     /// Real results of read-only tools (`--sample`), shown to the llm generator.
     pub samples: BTreeMap<String, serde_json::Value>,
+    pub files: FileSink<'a>,
 }
 
 impl BatchOptions<'_> {
@@ -316,7 +330,7 @@ pub fn build(
                     render_tool(&ctx, tp).map(|pages| (pages, None))
                 };
                 match rendered {
-                    Ok((pages, stats)) => out.apply(&ctx, tp, pages, stats),
+                    Ok((pages, stats)) => out.apply(&ctx, tp, pages, stats)?,
                     Err(e) => {
                         // SPEC 13: this tool keeps its previous page and lock entry; the run
                         // goes on and ends with exit 1, naming it.
@@ -452,8 +466,8 @@ impl<'a> Assembly<'a> {
         tp: &'a ToolPlan,
         pages: Rendered,
         llm: Option<LlmStats>,
-    ) {
-        let Some(tool) = &tp.tool else { return };
+    ) -> anyhow::Result<()> {
+        let Some(tool) = &tp.tool else { return Ok(()) };
         let on_disk = |w: &WidgetEntry| std::fs::read(ctx.cfg.out_dir.join(&w.path)).ok();
         let on_disk_equal =
             !pages.is_empty() && pages.iter().all(|(w, b)| on_disk(w).as_ref() == Some(b));
@@ -466,7 +480,7 @@ impl<'a> Assembly<'a> {
                 tp.widgets.iter().map(|w| w.path.clone()).collect(),
                 0,
             ));
-            return;
+            return Ok(());
         }
         let refinements = ctx.refinements_for(tp);
         let entry = ToolEntry {
@@ -490,7 +504,14 @@ impl<'a> Assembly<'a> {
             Action::Regenerated
         };
         for (w, b) in changed {
-            self.update.files.push((w.path, b));
+            match ctx.opts.files {
+                FileSink::Memory => self.update.files.push((w.path, b)),
+                FileSink::Stage(dir) => {
+                    let staged = crate::write::stage(&dir.join(&w.path), &b)?;
+                    self.update.staged.push((w.path, staged));
+                }
+                FileSink::Discard => self.update.discarded.push(w.path),
+            }
         }
         self.update.remove.extend(tp.obsolete_files.iter().cloned());
         if action != Action::Unchanged || ctx.opts.force || llm.is_some() {
@@ -501,6 +522,7 @@ impl<'a> Assembly<'a> {
         }
         self.tools.insert(tp.name.clone(), entry);
         self.snapshot(ctx, tool);
+        Ok(())
     }
 
     /// The new lock, the file changes (with the snapshot when it changed), the rows, and
@@ -528,8 +550,7 @@ impl<'a> Assembly<'a> {
         } else {
             false
         };
-        let nothing_to_do = self.update.files.is_empty()
-            && self.update.remove.is_empty()
+        let nothing_to_do = self.update.writes_no_file()
             && !lock_changed
             && !snapshot_changed
             && ctx.state.pending.is_none();

@@ -135,6 +135,7 @@ pub fn refine(
             adopt: &[],
             history: Some((tool.to_string(), history.clone())),
             samples,
+            files: batch::FileSink::Memory,
         },
         &indicatif::ProgressBar::hidden(),
         rt,
