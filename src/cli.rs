@@ -76,8 +76,9 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Options every command takes, before or after the subcommand.
+/// Options every command takes, before or after the subcommand (listed under their own heading).
 #[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// Configuration file [default: ./mcp-gen-ui.toml when present]
     #[arg(long, global = true, value_name = "FILE")]
