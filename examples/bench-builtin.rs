@@ -2,7 +2,8 @@
 //! tool fixture, then the page sizes over a corpus of real servers' tools (the tools.json
 //! snapshots in `tests/fixtures/corpus/`: the example servers and server-everything), whose
 //! median is the "typical tool" (targets: under 5 ms and 40 KB). Not a test: numbers only.
-//! `cargo run --release --example bench-builtin [N_ITERATIONS]`
+//! `cargo run --release --example bench-builtin [N_ITERATIONS] [--rows]` (`--rows`: only the
+//! summary, as rows of the table `tests/tools/bench-all.sh` prints)
 
 use std::time::Instant;
 
@@ -12,9 +13,11 @@ use mcp_gen_ui::generate::builtin::{Templates, render};
 use mcp_gen_ui::model::Tool;
 
 fn main() -> anyhow::Result<()> {
-    let iterations: u32 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let rows = args.iter().any(|a| a == "--rows");
+    let iterations: u32 = args
+        .iter()
+        .find_map(|a| a.parse().ok())
         .unwrap_or(200)
         .max(1);
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tools");
@@ -26,11 +29,14 @@ fn main() -> anyhow::Result<()> {
     files.sort();
     let t0 = Instant::now();
     let templates = Templates::embedded();
-    println!(
-        "templates loaded in {:.3} ms",
-        t0.elapsed().as_secs_f64() * 1e3
-    );
-    println!("{:<24} {:>12} {:>10}", "tool", "ms/tool", "KB");
+    if !rows {
+        println!(
+            "templates loaded in {:.3} ms",
+            t0.elapsed().as_secs_f64() * 1e3
+        );
+        println!("{:<24} {:>12} {:>10}", "tool", "ms/tool", "KB");
+    }
+    let mut times = Vec::new();
     for path in files {
         let raw: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path)?)?;
         let hints: Hints = raw
@@ -50,13 +56,25 @@ fn main() -> anyhow::Result<()> {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        println!("{name:<24} {per:>12.3} {:>10.1}", size as f64 / 1024.0);
+        if !rows {
+            println!("{name:<24} {per:>12.3} {:>10.1}", size as f64 / 1024.0);
+        }
+        times.push(per);
     }
-    corpus(&templates)
+    times.sort_by(f64::total_cmp);
+    if rows && let (Some(max), false) = (times.last(), times.is_empty()) {
+        println!(
+            "| builtin generation per tool ({} fixtures, median / slowest) | {:.2} / {:.2} ms | under 5 ms |",
+            times.len(),
+            times[times.len() / 2],
+            max
+        );
+    }
+    corpus(&templates, rows)
 }
 
 /// Page sizes for every tool of the corpus snapshots, and their spread.
-fn corpus(templates: &Templates) -> anyhow::Result<()> {
+fn corpus(templates: &Templates, rows: bool) -> anyhow::Result<()> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/corpus");
     let mut files: Vec<_> = std::fs::read_dir(&dir)?
         .filter_map(Result::ok)
@@ -65,7 +83,9 @@ fn corpus(templates: &Templates) -> anyhow::Result<()> {
         .collect();
     files.sort();
     let mut sizes = Vec::new();
-    println!("\n{:<48} {:>10} {:>10}", "corpus tool", "bytes", "KiB");
+    if !rows {
+        println!("\n{:<48} {:>10} {:>10}", "corpus tool", "bytes", "KiB");
+    }
     for path in files {
         let tools: Vec<serde_json::Value> = serde_json::from_str(&std::fs::read_to_string(&path)?)?;
         let server = path
@@ -76,13 +96,25 @@ fn corpus(templates: &Templates) -> anyhow::Result<()> {
             let tool = Tool::from_raw(raw)?;
             let size = page_size(&tool, Hints::default(), templates)?;
             let label = format!("{server}/{}", tool.name);
-            println!("{label:<48} {size:>10} {:>10.1}", size as f64 / 1024.0);
+            if !rows {
+                println!("{label:<48} {size:>10} {:>10.1}", size as f64 / 1024.0);
+            }
             sizes.push(size);
         }
     }
     sizes.sort_unstable();
     if let (Some(min), Some(max)) = (sizes.first(), sizes.last()) {
         let median = sizes[sizes.len() / 2];
+        if rows {
+            println!(
+                "| builtin page size over {} corpus tools (median / smallest / largest) | {:.1} / {:.1} / {:.1} KiB | median at most 48 KB, none over 80 KB |",
+                sizes.len(),
+                median as f64 / 1024.0,
+                *min as f64 / 1024.0,
+                *max as f64 / 1024.0
+            );
+            return Ok(());
+        }
         println!(
             "{} tools: median {median} bytes ({:.1} KiB), min {min}, max {max}",
             sizes.len(),

@@ -4,7 +4,7 @@
 //! of the `serve` process.
 //!
 //! Run: `cargo build --release --workspace --bins --example bench-serve &&
-//! target/release/examples/bench-serve [ITERATIONS]` (debug builds work too, the binaries are
+//! target/release/examples/bench-serve [ITERATIONS] [--rows]` (debug builds work too, the binaries are
 //! looked up next to this one).
 
 use std::path::{Path, PathBuf};
@@ -150,7 +150,7 @@ fn write_ui(dir: &Path) -> std::io::Result<PathBuf> {
     Ok(out)
 }
 
-async fn run(n: usize) -> std::io::Result<()> {
+async fn run(n: usize, rows: bool) -> std::io::Result<()> {
     let exe = std::env::current_exe()?;
     let examples = exe
         .parent()
@@ -190,26 +190,38 @@ async fn run(n: usize) -> std::io::Result<()> {
         t_all.extend(time_calls(&mut through, n / 5).await?);
     }
     let (dm, tm) = (median(d_all.clone()), median(t_all.clone()));
-    println!(
-        "tools/call round trip over stdio ({} calls each):",
-        d_all.len()
-    );
-    println!(
-        "  direct       median {:>8.1} µs   p90 {:>8.1} µs",
-        dm.as_secs_f64() * 1e6,
-        percentile(d_all, 0.9).as_secs_f64() * 1e6
-    );
-    println!(
-        "  through serve median {:>7.1} µs   p90 {:>8.1} µs",
-        tm.as_secs_f64() * 1e6,
-        percentile(t_all, 0.9).as_secs_f64() * 1e6
-    );
-    println!(
-        "  ratio {:.3} (target ≤ 1.10), added {:.1} µs at the median (target ≤ 100 µs)",
-        tm.as_secs_f64() / dm.as_secs_f64().max(1e-9),
-        (tm.as_secs_f64() - dm.as_secs_f64()) * 1e6
-    );
-
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    if rows {
+        println!(
+            "| `serve` over stdio, Rust client with real pipes (weather-server `tools/call`, median / p90) | {:.0} / {:.0} µs direct, {:.0} / {:.0} µs through serve: +{:.0} µs, ratio {:.2} | at most +100 µs |",
+            us(dm),
+            us(percentile(d_all.clone(), 0.9)),
+            us(tm),
+            us(percentile(t_all.clone(), 0.9)),
+            us(tm) - us(dm),
+            us(tm) / us(dm).max(1e-9)
+        );
+    } else {
+        println!(
+            "tools/call round trip over stdio ({} calls each):",
+            d_all.len()
+        );
+        println!(
+            "  direct       median {:>8.1} µs   p90 {:>8.1} µs",
+            dm.as_secs_f64() * 1e6,
+            percentile(d_all, 0.9).as_secs_f64() * 1e6
+        );
+        println!(
+            "  through serve median {:>7.1} µs   p90 {:>8.1} µs",
+            tm.as_secs_f64() * 1e6,
+            percentile(t_all, 0.9).as_secs_f64() * 1e6
+        );
+        println!(
+            "  ratio {:.3} (target ≤ 1.10), added {:.1} µs at the median (target ≤ 100 µs)",
+            tm.as_secs_f64() / dm.as_secs_f64().max(1e-9),
+            (tm.as_secs_f64() - dm.as_secs_f64()) * 1e6
+        );
+    }
     let mut reads = Vec::with_capacity(n);
     let params = json!({"uri": "ui://weather/get_current_conditions"});
     for _ in 0..n {
@@ -220,20 +232,32 @@ async fn run(n: usize) -> std::io::Result<()> {
             return Err(std::io::Error::other(format!("resources/read failed: {r}")));
         }
     }
-    println!(
-        "resources/read of a 30 KB UI from memory: median {:.1} µs, p90 {:.1} µs",
-        median(reads.clone()).as_secs_f64() * 1e6,
-        percentile(reads, 0.9).as_secs_f64() * 1e6
-    );
+    if rows {
+        println!(
+            "| `serve`: `resources/read` of a 30 KB UI (median / p90) | {:.0} / {:.0} µs, from memory | — |",
+            us(median(reads.clone())),
+            us(percentile(reads.clone(), 0.9))
+        );
+    } else {
+        println!(
+            "resources/read of a 30 KB UI from memory: median {:.1} µs, p90 {:.1} µs",
+            median(reads.clone()).as_secs_f64() * 1e6,
+            percentile(reads, 0.9).as_secs_f64() * 1e6
+        );
+    }
 
     tokio::time::sleep(Duration::from_millis(500)).await;
     if let Some(pid) = through.child.id() {
-        match rss_kib(pid) {
-            Some(k) => println!(
+        match (rss_kib(pid), rows) {
+            (Some(k), true) => println!(
+                "| `serve`: idle memory (RSS, upstream excluded) | {:.1} MiB | — |",
+                k as f64 / 1024.0
+            ),
+            (Some(k), false) => println!(
                 "idle memory of serve (RSS, upstream excluded): {:.1} MiB",
                 k as f64 / 1024.0
             ),
-            None => println!("idle memory of serve: unavailable (no /proc)"),
+            (None, _) => println!("idle memory of serve: unavailable (no /proc)"),
         }
     }
     drop(direct);
@@ -243,9 +267,11 @@ async fn run(n: usize) -> std::io::Result<()> {
 }
 
 fn main() -> ExitCode {
-    let n: usize = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let rows = args.iter().any(|a| a == "--rows");
+    let n: usize = args
+        .iter()
+        .find_map(|a| a.parse().ok())
         .unwrap_or(2000)
         .max(50);
     let rt = match tokio::runtime::Builder::new_current_thread()
@@ -258,7 +284,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match rt.block_on(run(n)) {
+    match rt.block_on(run(n, rows)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("bench-serve: {e}");

@@ -4,7 +4,7 @@
 // difference, for stdio (serve in front of a stdio upstream) and for streamable HTTP (`serve --http`
 // in front of server-everything's HTTP transport, against that server direct).
 //
-//   node tests/tools/bench-host.mjs [CALLS] [--bin PATH]
+//   node tests/tools/bench-host.mjs [CALLS] [--bin PATH] [--rows]
 //
 // PATH defaults to target/release/mcp-gen-ui (build it with `cargo build --release`).
 import { spawn } from "node:child_process";
@@ -151,8 +151,15 @@ try {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-console.log(`tools/call echo through mcp-gen-ui serve, official TS SDK client, ${calls} calls each, interleaved (ms: median / p90)`);
-console.log("| transport | calls | direct | through serve | ratio | added at the median |");
-console.log("| --- | --- | --- | --- | --- | --- |");
-for (const r of rows) console.log(`| ${r.label} | ${r.calls} | ${r.direct} | ${r.through} | ${r.ratio} | ${r.added} |`);
+if (args.includes("--rows")) {
+  for (const r of rows) {
+    const target = r.label === "stdio" ? "at most +100 µs" : "—";
+    console.log(`| \`serve\` over ${r.label}, official TS SDK client (server-everything \`echo\`, ms median / p90) | ${r.direct} direct, ${r.through} through serve: +${r.added}, ratio ${r.ratio} | ${target} |`);
+  }
+} else {
+  console.log(`tools/call echo through mcp-gen-ui serve, official TS SDK client, ${calls} calls each, interleaved (ms: median / p90)`);
+  console.log("| transport | calls | direct | through serve | ratio | added at the median |");
+  console.log("| --- | --- | --- | --- | --- | --- |");
+  for (const r of rows) console.log(`| ${r.label} | ${r.calls} | ${r.direct} | ${r.through} | ${r.ratio} | ${r.added} |`);
+}
 process.exit(0);
