@@ -48,6 +48,9 @@ const EMBEDDED: [(&str, &str); 10] = [
     ("app.js", include_str!("../../templates/min/app.js")),
 ];
 
+/// The form's field budget: `BUDGET` in templates/form.js (keep the two equal).
+const FORM_FIELD_BUDGET: usize = 600;
+
 /// Where the styles only form-extra.js uses begin in `styles.css`.
 const FORM_EXTRA_CSS: &str = "/* @part form-extra";
 
@@ -270,9 +273,10 @@ impl Parts {
 /// "T or null", and objects of those, through local `$ref`s (mirroring `pick()` in form.js).
 /// Anything else counts as "may need the editor", to stay on the safe side.
 fn plain_form(root: &Value) -> bool {
-    // Shared `$ref`s can make a small schema an exponentially large tree: past this many fields,
-    // assume the editor may be needed.
-    let mut budget = 10_000;
+    // Shared `$ref`s can make a small schema an exponentially large tree. form.js builds no form
+    // past FORM_FIELD_BUDGET fields (it shows the JSON editor instead), and this walk counts at
+    // least as many nodes as its count does, so a page past the budget always embeds the editor.
+    let mut budget = FORM_FIELD_BUDGET;
     takes_no_input(root) || plain_field(root, root, 0, &mut budget)
 }
 
