@@ -668,6 +668,36 @@ mod tests {
     }
 
     #[test]
+    fn form_budget_matches_form_js_and_embeds_the_editor_past_it() {
+        let src = include_str!("../../templates/form.js");
+        assert!(
+            src.contains(&format!("var BUDGET = {FORM_FIELD_BUDGET};")),
+            "templates/form.js BUDGET must equal FORM_FIELD_BUDGET"
+        );
+        // A DAG of shared $refs: 2^20 fields when expanded, tiny as a schema.
+        let mut defs = serde_json::Map::new();
+        for i in 0..20 {
+            let next = if i == 19 {
+                json!({"type": "string"})
+            } else {
+                json!({"$ref": format!("#/$defs/n{}", i + 1)})
+            };
+            defs.insert(
+                format!("n{i}"),
+                json!({"type": "object", "properties": {"l": next.clone(), "r": next}}),
+            );
+        }
+        let tool = Tool::from_raw(json!({"name": "dag", "inputSchema": {
+            "type": "object", "properties": {"root": {"$ref": "#/$defs/n0"}}, "$defs": defs}}))
+        .unwrap();
+        let parts = Parts::for_tool(&tool);
+        assert!(
+            parts.validator,
+            "past the budget the page needs the JSON editor"
+        );
+    }
+
+    #[test]
     fn same_input_same_bytes() {
         let tool = Tool::from_raw(json!({"name":"t","inputSchema":{"type":"object"}})).unwrap();
         let cfg = ToolConfig::default();
