@@ -189,7 +189,9 @@
       cur = null;
       at = i === '' || i == null ? null : Number(i);
       if (at == null) return;
-      cur = field(merged[Number(i)], c, { label: o.label || 'Value', name: o.name, required: true, noDefault: v !== undefined, eager: true });
+      // An object variant's fields sit right under the selector, without a second heading.
+      var alt = merged[at], isObject = alt.type === 'object' || (!alt.type && isObj(alt.properties));
+      cur = field(alt, c, { label: isObject ? '' : o.label || 'Value', name: o.name, required: true, noDefault: v !== undefined, eager: true });
       if (v !== undefined) cur.write(v);
       holder.append(cur.el);
     }

@@ -142,7 +142,7 @@
   // Round axis ticks: steps of 1, 2 or 5 × 10ⁿ covering [lo, hi].
   function ticks(lo, hi, want) {
     var raw = (hi - lo) / Math.max(want - 1, 1), p = Math.pow(10, Math.floor(Math.log10(raw))), f = raw / p;
-    var step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
+    var step = (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * p;
     var a = Math.floor(lo / step) * step, b = Math.ceil(hi / step) * step, out = [];
     for (var t = a; t <= b + step / 2 && out.length < 50; t += step) out.push(Math.round(t / step) * step);
     return { lo: a, hi: b, step: step, ticks: out };
@@ -175,7 +175,9 @@
     var xl = function (i, long) {
       if (!ser.x) return String(i + 1);
       var v = rows[i][ser.x];
-      return num(v) ? (CODE.test(ser.x) ? String(v) : S.fmtNum(v)) : S.fmtDate(v, !long) || String(v);
+      if (num(v)) return CODE.test(ser.x) ? String(v) : S.fmtNum(v);
+      if (/^\d{4}-\d\d$/.test(v)) try { return new Intl.DateTimeFormat(S.where().locale, { timeZone: 'UTC', year: 'numeric', month: long ? 'long' : 'short' }).format(new Date(v + '-01T00:00:00Z')); } catch (e) { return v; }
+      return S.fmtDate(v, !long) || String(v);
     };
     var title = (kind === 'bar' ? 'Bar' : 'Line') + ' chart of ' + ser.ys.map(function (k) { return lab(k, o); }).join(', ') + (ser.x ? ' by ' + lab(ser.x, o) : '');
     // Points carry their own names (a role=img chart would hide them from screen readers), up to
