@@ -81,7 +81,13 @@
       r.num = h('span.num');
       r.up = h('button.btn.sm.ghost', { text: '↑', onclick: function () { move(r, -1); } });
       r.down = h('button.btn.sm.ghost', { text: '↓', onclick: function () { move(r, 1); } });
-      r.del = h('button.btn.sm.ghost', { text: '✕', onclick: function () { list.removeChild(r.el); rows.splice(rows.indexOf(r), 1); sync(); } });
+      // Focus stays in the list after a removal: the next row's remove button, else "Add".
+      r.del = h('button.btn.sm.ghost', { text: '✕', onclick: function () {
+        var i = rows.indexOf(r);
+        list.removeChild(r.el); rows.splice(i, 1); sync();
+        var next = rows[Math.min(i, rows.length - 1)];
+        (next ? next.del : addBtn).focus();
+      } });
       r.el = h('div.row', h('div.rowh', r.num, r.up, r.down, r.del), f.el);
       rows.push(r);
       list.append(r.el);

@@ -124,6 +124,27 @@ describe('form', () => {
     } finally { await page.close(); }
   });
 
+  test('array rows from the keyboard: add with Enter, remove keeps focus in the list', async () => {
+    const { page, frame, errors } = await open('tag_list.html');
+    try {
+      for (const v of ['a', 'b', 'c']) {
+        await frame.getByRole('button', { name: '+ Add item' }).focus();
+        await page.keyboard.press('Enter');
+        await page.keyboard.type(v);
+      }
+      await frame.getByRole('button', { name: 'Remove item 2' }).focus();
+      await page.keyboard.press('Enter');
+      assert.equal(await frame.evaluate(() => document.activeElement.getAttribute('aria-label')), 'Remove item 2', 'focus on the next row');
+      await frame.getByRole('button', { name: 'Remove item 2' }).focus();
+      await page.keyboard.press('Enter');
+      assert.equal(await frame.evaluate(() => document.activeElement.getAttribute('aria-label')), 'Remove item 1', 'then on the previous one');
+      await frame.click('button[type=submit]');
+      await page.waitForFunction(() => window.__calls.length === 1);
+      assert.deepEqual((await calls(page))[0].arguments, { tags: ['a'] });
+      assert.deepEqual(errors, []);
+    } finally { await page.close(); }
+  });
+
   test('an exponential $ref DAG falls back to the JSON editor instead of freezing', async () => {
     const t0 = Date.now();
     const { page, frame, errors } = await open('dag_tree.html');
