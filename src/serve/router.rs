@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
+use super::hosts::HostOptions;
 use super::ui_resources::{Catalog, MCP_APP_MIME};
+use super::{embed, openai};
 use crate::config::StalePolicy;
 use crate::model::{HASHED_FIELDS, Tool};
 
@@ -46,6 +48,8 @@ enum Kind {
     TemplatesList,
     ToolsCall {
         tool: String,
+        /// Kept only for `--embed-ui`, whose page shows them.
+        arguments: Option<Value>,
     },
     /// Our own `initialize`, replayed to a restarted upstream; never reaches the host.
     ReplayInit,
@@ -76,6 +80,8 @@ pub struct RouterOptions {
     pub watch: bool,
     /// `spec.describe()` of the upstream, for error messages.
     pub upstream: String,
+    /// Other kinds of host: `--embed-ui`, `--apps-sdk`, `description_for_ui`.
+    pub hosts: HostOptions,
 }
 
 pub struct Router {
@@ -236,7 +242,21 @@ impl Router {
                     .and_then(Value::as_str)
                     .unwrap_or_default()
                     .to_string(),
+                arguments: (self.opts.hosts.embed_ui && !self.ui)
+                    .then(|| msg.pointer("/params/arguments").cloned())
+                    .flatten(),
             },
+            // Apps SDK hosts read our templates without the MCP Apps extension.
+            "resources/read" if !self.ui && self.opts.hosts.apps_sdk => {
+                let uri = msg.pointer("/params/uri").and_then(Value::as_str);
+                if let Some(result) = uri.and_then(|u| openai::read(&self.catalog, u)) {
+                    out.push(Out::Host(
+                        json!({"jsonrpc": "2.0", "id": id, "result": result}),
+                    ));
+                    return;
+                }
+                Kind::Plain
+            }
             "resources/read" | "resources/subscribe" | "resources/unsubscribe" if self.ui => {
                 let uri = msg.pointer("/params/uri").and_then(Value::as_str);
                 if let Some(uri) = uri
@@ -366,6 +386,7 @@ impl Router {
 
     fn rewrite_response(&mut self, kind: &Kind, msg: &mut Value) {
         if !self.ui {
+            self.rewrite_for_plain_client(kind, msg);
             return;
         }
         match kind {
@@ -391,7 +412,8 @@ impl Router {
                     .and_then(Value::as_array_mut)
                 {
                     for t in tools {
-                        self.augment_tool(t);
+                        self.augment_tool(t, false);
+                        self.opts.hosts.describe_for_ui(t);
                     }
                 }
             }
@@ -407,12 +429,62 @@ impl Router {
                     obj.insert("result".into(), json!({"resourceTemplates": []}));
                 }
             }
-            Kind::ToolsCall { tool } => self.check_result_widget(tool, msg),
+            Kind::ToolsCall { tool, .. } => self.check_result_widget(tool, msg),
             Kind::Plain | Kind::ReplayInit => {}
         }
     }
 
-    fn augment_tool(&mut self, tool: &mut Value) {
+    /// A client without the MCP Apps extension: unchanged, unless the user enabled `--embed-ui`
+    /// (MCP-UI hosts) or `--apps-sdk` (Apps SDK hosts).
+    fn rewrite_for_plain_client(&mut self, kind: &Kind, msg: &mut Value) {
+        let hosts = self.opts.hosts.clone();
+        match kind {
+            Kind::ToolsCall { tool, arguments } if hosts.embed_ui => {
+                if let Some(ui) = self.catalog.tools.get(tool)
+                    && !self.hidden.contains(tool)
+                {
+                    embed::embed_result(msg, tool, ui, arguments.as_ref());
+                }
+            }
+            Kind::ToolsList if hosts.apps_sdk => {
+                if let Some(tools) = msg
+                    .pointer_mut("/result/tools")
+                    .and_then(Value::as_array_mut)
+                {
+                    for t in tools {
+                        self.augment_tool(t, true);
+                    }
+                }
+            }
+            Kind::Initialize | Kind::ResourcesList | Kind::TemplatesList if hosts.apps_sdk => {
+                self.ui = true;
+                self.rewrite_response(kind, msg);
+                self.ui = false;
+                if *kind == Kind::ResourcesList
+                    && let Some(list) = msg
+                        .pointer_mut("/result/resources")
+                        .and_then(Value::as_array_mut)
+                {
+                    for entry in list.iter_mut() {
+                        let ours = entry
+                            .get("uri")
+                            .and_then(Value::as_str)
+                            .is_some_and(|u| self.catalog.owns(u));
+                        if ours && let Some(sky) = openai::list_entries(&self.catalog, &|_| false)
+                            .into_iter()
+                            .find(|e| e.get("uri") == entry.get("uri"))
+                        {
+                            *entry = sky;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Adds the UI metadata to one tool of a `tools/list` (the Apps SDK's keys for `apps_sdk`).
+    fn augment_tool(&mut self, tool: &mut Value, apps_sdk: bool) {
         let Some(obj) = tool.as_object_mut() else {
             return;
         };
@@ -455,6 +527,10 @@ impl Router {
         let Some(meta) = meta.as_object_mut() else {
             return;
         };
+        if apps_sdk {
+            openai::augment_tool(meta, ui);
+            return;
+        }
         let default = ui.default_uri().to_string();
         let ui_meta = meta.entry("ui").or_insert_with(|| json!({}));
         if let Some(ui_meta) = ui_meta.as_object_mut() {
@@ -767,6 +843,7 @@ mod tests {
                 stale,
                 watch: false,
                 upstream: "`up`".into(),
+                hosts: HostOptions::default(),
             },
             Arc::new(cat),
         );
