@@ -68,12 +68,12 @@
   }
 
   V.add({ name: 'read_form', needsForm: true, title: 'Read the form',
-    description: 'Returns the values the form of this page holds now, and the messages it shows for fields that are not valid yet.',
+    description: 'The form\'s current values and its messages for invalid fields.',
     inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } }, function () {
     return result(readForm(), 'The form holds:');
   });
   V.add({ name: 'fill_form', needsForm: true, title: 'Fill in the form',
-    description: 'Sets some fields of the form for the person to review; fields not named keep their values. Nothing is run. Returns what the form holds afterwards and any field the form refused.',
+    description: 'Sets some form fields for the person to review (others keep their values); runs nothing. Returns the form\'s values and the fields it refused.',
     get inputSchema() { return { type: 'object', properties: { values: valuesSchema('Field values, as the tool takes them') }, required: ['values'] }; } },
   function (a) {
     if (!isObj(a.values)) return failure('fill_form needs {"values": {…}}, an object of field values.');
@@ -92,7 +92,7 @@
     return r;
   });
   V.add({ name: 'run_tool', title: 'Run the tool',
-    description: 'Runs this page\'s tool the way its Run button does and returns the result the page then shows. Without arguments it runs what the form holds; with arguments, they are filled in first. A tool that may change or delete data asks the person to confirm first.',
+    description: 'Runs the tool as the Run button does (with arguments: filled in first; without: the form\'s values) and returns the result shown. Tools that may change data ask the person first.',
     get inputSchema() { return { type: 'object', properties: { arguments: valuesSchema('Arguments of the tool (optional: the form\'s values are used when absent)') } }; } },
   function (a) {
     if (V.runner) return V.runner(isObj(a.arguments) ? a.arguments : undefined);
@@ -113,7 +113,7 @@
     });
   });
   V.add({ name: 'read_result', title: 'Read the result',
-    description: 'Returns the result this page shows now (the tool result it received or produced) and the text a person sees in it.',
+    description: 'The result the page shows and its visible text.',
     inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } }, function () {
     var el = V.resultEl || document.body;
     var seen = (el.innerText || el.textContent || '').trim().slice(0, 8000);
