@@ -56,7 +56,10 @@ pub fn embed_result(msg: &mut Value, tool: &str, ui: &ToolUi, arguments: Option<
         .iter()
         .any(|c| c.get("type").and_then(Value::as_str) == Some("text"));
     if !has_text {
-        let summary = summary(tool, data.get("result").and_then(|r| r.get("structuredContent")));
+        let summary = summary(
+            tool,
+            data.get("result").and_then(|r| r.get("structuredContent")),
+        );
         items.push(json!({"type": "text", "text": summary}));
     }
     items.push(json!({
@@ -141,7 +144,11 @@ mod tests {
             tool: "t".into(),
             tool_hash: String::new(),
             widgets: vec![
-                widget("main", "ui://s/t/main", "<!-- hdr --><html><head><title>x</title></head><body></body></html>"),
+                widget(
+                    "main",
+                    "ui://s/t/main",
+                    "<!-- hdr --><html><head><title>x</title></head><body></body></html>",
+                ),
                 widget("table", "ui://s/t/table", "<!-- hdr --><p>no head</p>"),
             ],
             default: 0,
@@ -159,7 +166,10 @@ mod tests {
         assert_eq!(item["resource"]["mimeType"], "text/html");
         assert_eq!(item["_meta"][EMBED_MARK], true);
         (
-            item["resource"]["uri"].as_str().unwrap_or_default().to_string(),
+            item["resource"]["uri"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
             Value::String(item["resource"]["text"].as_str().unwrap_or_default().into()),
         )
     }
@@ -169,7 +179,10 @@ mod tests {
         let mut msg = json!({"jsonrpc": "2.0", "id": 1, "result": {
             "content": [{"type": "text", "text": "</script><script>alert(1)</script>"}]}});
         embed_result(&mut msg, "t", &ui(), Some(&json!({"city": "Paris"})));
-        let content = msg["result"]["content"].as_array().cloned().unwrap_or_default();
+        let content = msg["result"]["content"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         assert_eq!(content.len(), 2);
         assert_eq!(content[0]["text"], "</script><script>alert(1)</script>");
         let (uri, html) = page(&msg);
@@ -182,7 +195,10 @@ mod tests {
         let end = html.find("</script>").unwrap_or(0);
         let data: Value = serde_json::from_str(&html[start..end]).unwrap_or_default();
         assert_eq!(data["arguments"]["city"], "Paris");
-        assert_eq!(data["result"]["content"][0]["text"], "</script><script>alert(1)</script>");
+        assert_eq!(
+            data["result"]["content"][0]["text"],
+            "</script><script>alert(1)</script>"
+        );
     }
 
     #[test]
@@ -191,13 +207,24 @@ mod tests {
             "structuredContent": {"temp": 21},
             "_meta": {"ui": {"resourceUri": "ui://s/t/table"}}}});
         embed_result(&mut msg, "t", &ui(), None);
-        let content = msg["result"]["content"].as_array().cloned().unwrap_or_default();
-        assert_eq!(content[0], json!({"type": "text", "text": "t returned: {\"temp\":21}"}));
+        let content = msg["result"]["content"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(
+            content[0],
+            json!({"type": "text", "text": "t returned: {\"temp\":21}"})
+        );
         let (uri, html) = page(&msg);
         assert_eq!(uri, "ui://s/t/table");
-        assert!(html.as_str().unwrap_or_default().starts_with("<!-- hdr --><script"));
+        assert!(
+            html.as_str()
+                .unwrap_or_default()
+                .starts_with("<!-- hdr --><script")
+        );
         // An undeclared widget falls back to the default one.
-        let mut msg = json!({"result": {"content": [], "_meta": {"ui": {"resourceUri": "ui://evil"}}}});
+        let mut msg =
+            json!({"result": {"content": [], "_meta": {"ui": {"resourceUri": "ui://evil"}}}});
         embed_result(&mut msg, "t", &ui(), None);
         assert_eq!(page(&msg).0, "ui://s/t/main");
         assert_eq!(msg["result"]["content"][0]["text"], "t returned no text.");

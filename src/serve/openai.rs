@@ -82,6 +82,9 @@ mod tests {
         );
         let mut plain = json!({"uri": "ui://s/t", "mimeType": MCP_APP_MIME});
         to_skybridge(&mut plain);
-        assert_eq!(plain, json!({"uri": "ui://s/t", "mimeType": SKYBRIDGE_MIME}));
+        assert_eq!(
+            plain,
+            json!({"uri": "ui://s/t", "mimeType": SKYBRIDGE_MIME})
+        );
     }
 }

@@ -470,9 +470,10 @@ impl Router {
                             .get("uri")
                             .and_then(Value::as_str)
                             .is_some_and(|u| self.catalog.owns(u));
-                        if ours && let Some(sky) = openai::list_entries(&self.catalog, &|_| false)
-                            .into_iter()
-                            .find(|e| e.get("uri") == entry.get("uri"))
+                        if ours
+                            && let Some(sky) = openai::list_entries(&self.catalog, &|_| false)
+                                .into_iter()
+                                .find(|e| e.get("uri") == entry.get("uri"))
                         {
                             *entry = sky;
                         }
@@ -998,21 +999,47 @@ mod tests {
         let (mut r, _d) = router(StalePolicy::Serve);
         with_matching_hashes(&mut r);
         with_hosts(&mut r, true, true);
-        round_trip(&mut r, ui_init(json!(1)), json!({"capabilities":{"tools":{}}}));
-        let list = round_trip(&mut r, json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}), tools_result());
-        assert_eq!(list["result"]["tools"][0]["description"], "Shows an interactive view");
-        assert!(list["result"]["tools"][0]["_meta"].get("openai/outputTemplate").is_none());
+        round_trip(
+            &mut r,
+            ui_init(json!(1)),
+            json!({"capabilities":{"tools":{}}}),
+        );
+        let list = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+            tools_result(),
+        );
+        assert_eq!(
+            list["result"]["tools"][0]["description"],
+            "Shows an interactive view"
+        );
+        assert!(
+            list["result"]["tools"][0]["_meta"]
+                .get("openai/outputTemplate")
+                .is_none()
+        );
         assert!(list["result"]["tools"][1].get("description").is_none());
-        assert_eq!(round_trip(&mut r, call.clone(), result.clone())["result"], result);
+        assert_eq!(
+            round_trip(&mut r, call.clone(), result.clone())["result"],
+            result
+        );
 
         // A client without it: the upstream's description, the page embedded in results, the
         // Apps SDK's keys and templates.
         let (mut r, _d) = router(StalePolicy::Serve);
         with_matching_hashes(&mut r);
         with_hosts(&mut r, true, true);
-        let init = round_trip(&mut r, plain_init(json!(1)), json!({"capabilities":{"tools":{}}}));
+        let init = round_trip(
+            &mut r,
+            plain_init(json!(1)),
+            json!({"capabilities":{"tools":{}}}),
+        );
         assert_eq!(init["result"]["capabilities"]["resources"], json!({}));
-        let list = round_trip(&mut r, json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}), tools_result());
+        let list = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+            tools_result(),
+        );
         let t0 = &list["result"]["tools"][0];
         assert!(t0.get("description").is_none());
         assert_eq!(t0["_meta"]["openai/outputTemplate"], "ui://demo/single");
@@ -1020,7 +1047,10 @@ mod tests {
         assert!(t0["_meta"].get("ui").is_none());
         assert_eq!(list["result"]["tools"][2], tools_result()["tools"][2]);
         let got = round_trip(&mut r, call.clone(), result.clone());
-        let content = got["result"]["content"].as_array().cloned().unwrap_or_default();
+        let content = got["result"]["content"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         assert_eq!(content.len(), 2);
         assert_eq!(content[0]["type"], "text");
         assert_eq!(content[1]["resource"]["uri"], "ui://demo/single");
@@ -1029,16 +1059,34 @@ mod tests {
         assert!(html.contains("\"arguments\":{\"q\":1}"), "{html}");
         assert_eq!(got["result"]["structuredContent"], json!({"n":1}));
         let read = host(r.from_host(json!({"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"ui://demo/single"}})));
-        assert_eq!(read["result"]["contents"][0]["mimeType"], openai::SKYBRIDGE_MIME);
-        let listed = round_trip(&mut r, json!({"jsonrpc":"2.0","id":4,"method":"resources/list"}), json!({"resources":[]}));
-        let entries = listed["result"]["resources"].as_array().cloned().unwrap_or_default();
+        assert_eq!(
+            read["result"]["contents"][0]["mimeType"],
+            openai::SKYBRIDGE_MIME
+        );
+        let listed = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":4,"method":"resources/list"}),
+            json!({"resources":[]}),
+        );
+        let entries = listed["result"]["resources"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         assert_eq!(entries.len(), 3);
-        assert!(entries.iter().all(|e| e["mimeType"] == openai::SKYBRIDGE_MIME));
+        assert!(
+            entries
+                .iter()
+                .all(|e| e["mimeType"] == openai::SKYBRIDGE_MIME)
+        );
 
         // Options off: exactly the upstream (SPEC 7).
         let (mut r, _d) = router(StalePolicy::Serve);
         with_matching_hashes(&mut r);
-        round_trip(&mut r, plain_init(json!(1)), json!({"capabilities":{"tools":{}}}));
+        round_trip(
+            &mut r,
+            plain_init(json!(1)),
+            json!({"capabilities":{"tools":{}}}),
+        );
         assert_eq!(round_trip(&mut r, call, result.clone())["result"], result);
     }
 
