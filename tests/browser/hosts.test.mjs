@@ -103,6 +103,33 @@ describe('MCP-UI host (@mcp-ui/client renderer) with serve --embed-ui', () => {
       assert.deepEqual(errors, []);
     } finally { await page.close(); }
   });
+  test('the ui:// copy (not embedded) turns to MCP-UI after neither MCP Apps nor window.openai answered', async () => {
+    const html = fs.readFileSync(path.join(ks.dir, 'list_users.html'), 'utf8');
+    const { page, errors } = await env.newPage();
+    try {
+      await page.goto(`${env.base}/blank.html`);
+      await page.evaluate(() => { window.process = { env: { NODE_ENV: 'production' } }; });
+      await page.addScriptTag({ url: '/nm/@mcp-ui/client/dist/ui-resource-renderer.wc.js', type: 'module' });
+      await page.waitForFunction(() => customElements.get('ui-resource-renderer'));
+      await page.evaluate((text) => {
+        window.__actions = [];
+        const el = document.createElement('ui-resource-renderer');
+        el.setAttribute('resource', JSON.stringify({ uri: 'ui://kitchen-sink/list_users', mimeType: 'text/html', text }));
+        el.setAttribute('html-props', JSON.stringify({ iframeRenderData: { toolInput: { limit: 6 }, toolOutput: { users: [{ id: 1, name: 'From render data' }] } } }));
+        el.addEventListener('onUIAction', (e) => window.__actions.push(e.detail));
+        document.body.append(el);
+      }, html);
+      let f;
+      for (let i = 0; i < 50 && !(f = page.frames().find((x) => x !== page.mainFrame())); i++) await new Promise((r) => setTimeout(r, 50));
+      await f.waitForSelector('text=From render data', { timeout: 6000 });
+      assert.equal(await f.inputValue('input[type=number]'), '6');
+      await f.click('button[type=submit]');
+      await page.waitForFunction(() => window.__actions.some((a) => a.type === 'tool'), null, { timeout: 5000 });
+      const tool = (await page.evaluate(() => window.__actions)).filter((a) => a.type === 'tool');
+      assert.deepEqual(tool[0].payload, { toolName: 'list_users', params: { limit: 6 } });
+      assert.deepEqual(errors, []);
+    } finally { await page.close(); }
+  });
 });
 
 describe('view tools in the real AppBridge', () => {
