@@ -437,16 +437,19 @@ impl Router {
     /// A client without the MCP Apps extension: unchanged, unless the user enabled `--embed-ui`
     /// (MCP-UI hosts) or `--apps-sdk` (Apps SDK hosts).
     fn rewrite_for_plain_client(&mut self, kind: &Kind, msg: &mut Value) {
-        let hosts = self.opts.hosts.clone();
+        let (embed_ui, apps_sdk) = (self.opts.hosts.embed_ui, self.opts.hosts.apps_sdk);
+        if !embed_ui && !apps_sdk {
+            return;
+        }
         match kind {
-            Kind::ToolsCall { tool, arguments } if hosts.embed_ui => {
+            Kind::ToolsCall { tool, arguments } if embed_ui => {
                 if let Some(ui) = self.catalog.tools.get(tool)
                     && !self.hidden.contains(tool)
                 {
                     embed::embed_result(msg, tool, ui, arguments.as_ref());
                 }
             }
-            Kind::ToolsList if hosts.apps_sdk => {
+            Kind::ToolsList if apps_sdk => {
                 if let Some(tools) = msg
                     .pointer_mut("/result/tools")
                     .and_then(Value::as_array_mut)
@@ -456,7 +459,7 @@ impl Router {
                     }
                 }
             }
-            Kind::Initialize | Kind::ResourcesList | Kind::TemplatesList if hosts.apps_sdk => {
+            Kind::Initialize | Kind::ResourcesList | Kind::TemplatesList if apps_sdk => {
                 self.ui = true;
                 self.rewrite_response(kind, msg);
                 self.ui = false;
