@@ -295,6 +295,11 @@ describe('window.openai hosts (scripted as the Apps SDK documents)', () => {
             setTimeout(() => reply({ protocolVersion: '2026-01-26', hostInfo: { name: 'late', version: '1' }, hostCapabilities: { serverTools: {} }, hostContext: { theme: 'light' } }), 2500);
           }
           if (m.method === 'tools/call') reply({ structuredContent: { users: [{ id: 5, name: 'From MCP Apps' }] }, content: [] });
+          if (m.method === 'ui/notifications/initialized') {
+            // The newer wire name of the view tools' list (ext-apps v2 SDKs).
+            iframe.contentWindow.postMessage({ jsonrpc: '2.0', id: 'vt', method: 'ui/list-view-tools', params: {} }, '*');
+          }
+          if (m.id === 'vt') window.__viewTools = m.result.tools.map((t) => t.name);
         });
         iframe.src = '/guest/list_users.html';
         document.body.append(iframe);
@@ -309,6 +314,8 @@ describe('window.openai hosts (scripted as the Apps SDK documents)', () => {
       const seen = await page.evaluate(() => window.__seen);
       assert.equal(seen.indexOf('ui/notifications/initialized'), 1, seen.join(', '));
       await frame.waitForFunction(() => document.documentElement.getAttribute('data-theme') === 'light');
+      await page.waitForFunction(() => window.__viewTools);
+      assert.deepEqual(await page.evaluate(() => window.__viewTools), ['read_form', 'fill_form', 'run_tool', 'read_result']);
       await frame.click('button[type=submit]');
       await frame.waitForSelector('text=From MCP Apps');
       assert.deepEqual(await frame.evaluate(() => window.__oa), [], 'calls go through MCP Apps once it answered');
