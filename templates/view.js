@@ -205,7 +205,8 @@
         if (!num(r[k])) return;
         var name = lab(k, o) + ', ' + (ser.x ? lab(ser.x, o) + ' ' : '#') + xl(i, true) + ': ' + S.fmtNum(r[k]);
         var a = named ? { role: 'img', 'aria-label': name } : { 'aria-hidden': 'true' };
-        var tip = h('svg:title', name);
+        // Hover shows the raw values; screen readers get them formatted.
+        var tip = h('svg:title', lab(k, o) + ', ' + (ser.x ? lab(ser.x, o) + ' ' + String(r[ser.x]) : '#' + (i + 1)) + ': ' + r[k]);
         if (kind === 'bar') {
           var y0 = Y(Math.max(0, r[k])), y1 = Y(Math.min(0, r[k]));
           svg.append(h('svg:rect', Object.assign({ x: (X(i) - pw / n / 2 + bw * (si + 0.25)).toFixed(1), y: y0.toFixed(1), width: Math.max(bw - 1, 1).toFixed(1), height: Math.max(y1 - y0, 0.5).toFixed(1), class: 'bar ' + cls }, a), tip));
