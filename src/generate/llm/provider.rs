@@ -298,7 +298,8 @@ pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
         .and_then(|s| s.trim().parse::<f64>().ok())
         .filter(|ms| ms.is_finite() && *ms >= 0.0)
     {
-        return Some(Duration::from_secs_f64(ms / 1000.0));
+        // Bounded like the seconds form: a huge value would overflow `Duration`.
+        return Some(Duration::from_secs_f64((ms / 1000.0).min(86_400.0)));
     }
     headers
         .get(reqwest::header::RETRY_AFTER)
