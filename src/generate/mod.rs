@@ -46,6 +46,18 @@ impl UiType {
 pub enum GenerateError {
     #[error("template error while generating the UI of tool `{tool}`: {message}")]
     Template { tool: String, message: String },
+    /// The provider refused the credentials or the configuration (401/403, unknown model, wrong
+    /// `base_url`): every tool would fail the same way, so the run stops and writes nothing.
+    #[error(
+        "the llm provider `{provider}` refused the request: {message}; check {check} \
+         (nothing was written)"
+    )]
+    Provider {
+        provider: String,
+        /// What to check: the key's environment variable, or `[llm] base_url and model`.
+        check: String,
+        message: String,
+    },
 }
 
 impl GenerateError {
@@ -55,6 +67,7 @@ impl GenerateError {
     pub fn aborts_run(&self) -> bool {
         match self {
             GenerateError::Template { .. } => false,
+            GenerateError::Provider { .. } => true,
         }
     }
 }
