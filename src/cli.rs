@@ -315,7 +315,8 @@ fn stop_children_on_signals() {
                 if n == 1 {
                     break;
                 }
-                if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+                if n < 0
+                    && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
                 {
                     continue;
                 }

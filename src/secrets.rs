@@ -207,7 +207,9 @@ fn secret_key(key: &str) -> bool {
         "access_key",
         "cookie",
     ];
-    words.iter().any(|w| k == *w || k.ends_with(&format!("_{w}")))
+    words
+        .iter()
+        .any(|w| k == *w || k.ends_with(&format!("_{w}")))
 }
 
 /// Replaces every known secret value, the quoted values of secret-looking keys, and the

@@ -38,9 +38,10 @@ fn create_dirs(dir: &Path) -> Result<(), WriteError> {
     match fs::create_dir_all(dir) {
         Ok(()) => Ok(()),
         Err(source) => {
-            let file = dir
-                .ancestors()
-                .find(|a| a.symlink_metadata().is_ok_and(|m| !m.is_dir() && !a.is_dir()));
+            let file = dir.ancestors().find(|a| {
+                a.symlink_metadata()
+                    .is_ok_and(|m| !m.is_dir() && !a.is_dir())
+            });
             match file {
                 Some(f) => Err(WriteError::NotADirectory {
                     path: f.to_path_buf(),

@@ -220,7 +220,11 @@ async fn a_refused_key_or_model_is_exit_2_and_writes_nothing() {
     })
     .await
     .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let lock_before = std::fs::read(d.join("ui/mcp-gen-ui.lock")).unwrap();
     let page_before = std::fs::read(d.join("ui/echo.html")).unwrap();
 

@@ -1001,7 +1001,10 @@ async fn a_refused_key_is_an_error_of_the_run_without_the_key() {
             .await;
         // SPEC 13: not a fallback page that looks like success, but an error that ends the run.
         let err = match out.remove(0) {
-            Ok(o) => panic!("{api:?}: expected an error, got a page ({:?})", o.fallback_reason),
+            Ok(o) => panic!(
+                "{api:?}: expected an error, got a page ({:?})",
+                o.fallback_reason
+            ),
             Err(e) => e,
         };
         assert!(err.aborts_run(), "{api:?}");

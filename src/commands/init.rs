@@ -117,7 +117,10 @@ pub fn run(ctx: &Context, args: &InitArgs) -> anyhow::Result<Outcome> {
                 "Installed the pre-commit hook at {}.",
                 hook.display()
             ))?,
-            Err(e) => p.warn(format!("the pre-commit hook was not installed: {}", crate::report::error_chain(&e))),
+            Err(e) => p.warn(format!(
+                "the pre-commit hook was not installed: {}",
+                crate::report::error_chain(&e)
+            )),
         }
     }
     p.out("Next: `mcp-gen-ui generate`, then commit the config and the UIs.")?;

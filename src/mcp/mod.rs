@@ -71,11 +71,11 @@ use std::path::PathBuf;
 
 pub use client::{Client, ClientError};
 pub(crate) use connection::excerpt;
-pub use stdio::stop_all_children;
 pub use connection::{
     CloseKind, CloseReason, Closer, ConnectError, ConnectOptions, Connection, Incoming,
     InvalidMessage, MessageReceiver, MessageSender, SendError,
 };
+pub use stdio::stop_all_children;
 
 /// How to reach the upstream MCP server.
 #[derive(Debug, Clone, PartialEq)]

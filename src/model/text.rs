@@ -95,10 +95,7 @@ mod tests {
     #[test]
     fn controls_are_replaced_and_long_text_is_marked() {
         assert_eq!(safe_text("a\0b\u{7}c\td", 100), "a\u{fffd}b\u{fffd}c\td");
-        assert_eq!(
-            safe_text("ééééé", 2),
-            "éé… [shortened: 3 more characters]"
-        );
+        assert_eq!(safe_text("ééééé", 2), "éé… [shortened: 3 more characters]");
         assert_eq!(safe_text("abc", 3), "abc");
     }
 
@@ -108,7 +105,13 @@ mod tests {
             "type": "string", "enum": ["y".repeat(50)], "title": "t\0"}}});
         shorten_prose(&mut v, 10);
         assert!(v["description"].as_str().unwrap().contains("shortened: 40"));
-        assert_eq!(v["properties"]["description"]["enum"][0].as_str().unwrap().len(), 50);
+        assert_eq!(
+            v["properties"]["description"]["enum"][0]
+                .as_str()
+                .unwrap()
+                .len(),
+            50
+        );
         assert_eq!(v["properties"]["description"]["title"], "t\u{fffd}");
     }
 }

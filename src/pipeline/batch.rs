@@ -335,6 +335,12 @@ pub fn build(
                         // SPEC 13: this tool keeps its previous page and lock entry; the run
                         // goes on and ends with exit 1, naming it.
                         out.keep(&ctx, tp);
+                        // The snapshot records the definition it failed on, so that `check`
+                        // (offline, against the snapshot) reports the tool stale until a run
+                        // succeeds.
+                        if let Some(t) = &tp.tool {
+                            out.snapshot(&ctx, t);
+                        }
                         let mut r = row(
                             tp,
                             Action::Failed,
