@@ -24,3 +24,6 @@ pub mod secrets;
 pub mod serve;
 pub mod validate;
 pub mod write;
+
+#[cfg(test)]
+mod proptests;

@@ -190,6 +190,32 @@ pub fn register_value(value: &str) {
     });
 }
 
+/// A writer that redacts what goes through it (the log subscriber formats one event per
+/// `write`, so a secret is never split between two calls).
+pub struct RedactingWriter<W: std::io::Write> {
+    inner: W,
+}
+
+impl<W: std::io::Write> RedactingWriter<W> {
+    pub fn new(inner: W) -> Self {
+        RedactingWriter { inner }
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for RedactingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match std::str::from_utf8(buf) {
+            Ok(text) => self.inner.write_all(redact(text).as_bytes())?,
+            Err(_) => self.inner.write_all(buf)?,
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 /// Key names whose quoted value is a credential.
 fn secret_key(key: &str) -> bool {
     let k = key.to_ascii_lowercase().replace('-', "_");

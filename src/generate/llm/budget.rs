@@ -169,6 +169,12 @@ pub fn human(d: Duration) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_enormous_budget_does_not_overflow_the_clock() {
+        let b = super::Budget::start(std::time::Duration::from_millis(u64::MAX));
+        assert!(b.remaining() > std::time::Duration::from_secs(86_400 * 365));
+    }
+
     use super::*;
     use crate::generate::llm::provider::StopReason;
     use futures_util::future::BoxFuture;

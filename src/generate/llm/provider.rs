@@ -418,6 +418,11 @@ mod tests {
         assert_eq!(retry_after(&r.headers), None);
         let r = raw(429, &[("retry-after", "-3")], "");
         assert_eq!(retry_after(&r.headers), None);
+        // A value from the network that would overflow `Duration` (it used to panic).
+        for huge in ["1e300", "1.8e19", "18446744073709551615000"] {
+            let r = raw(429, &[("retry-after-ms", huge)], "");
+            assert_eq!(retry_after(&r.headers), Some(Duration::from_secs(86_400)));
+        }
     }
 
     #[test]
