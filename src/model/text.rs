@@ -19,18 +19,16 @@ fn unsafe_char(c: char) -> bool {
 /// ended with `… [shortened: N more characters]`. Borrows nothing: the common case (short,
 /// clean text) is one pass and one copy.
 pub fn safe_text(s: &str, max_chars: usize) -> String {
-    let mut out = String::with_capacity(s.len().min(max_chars * 4 + 64));
-    let mut count = 0usize;
+    let mut out = String::with_capacity(s.len().min(max_chars.saturating_mul(4) + 64));
     let mut chars = s.chars();
-    for c in chars.by_ref() {
+    for (count, c) in chars.by_ref().enumerate() {
         if count == max_chars {
-            // Put the char back into the count of what is left.
+            // This char is the first of what is left.
             let rest = 1 + chars.count();
             out.push_str(&format!("… [shortened: {rest} more characters]"));
             return out;
         }
         out.push(if unsafe_char(c) { REPLACEMENT } else { c });
-        count += 1;
     }
     out
 }
@@ -51,10 +49,12 @@ pub fn shorten_prose(v: &mut Value, max_chars: usize) {
             Value::Object(m) => {
                 for (k, child) in m.iter_mut() {
                     match child {
-                        Value::String(s) if k == "description" || k == "title" => {
-                            if s.chars().count() > max_chars || s.chars().any(unsafe_char) {
-                                *s = safe_text(s, max_chars);
-                            }
+                        Value::String(s)
+                            if (k == "description" || k == "title")
+                                && (s.chars().count() > max_chars
+                                    || s.chars().any(unsafe_char)) =>
+                        {
+                            *s = safe_text(s, max_chars);
                         }
                         Value::Object(_) | Value::Array(_) => stack.push(child),
                         _ => {}
