@@ -296,8 +296,21 @@ fn redact_patterns(text: &str) -> Option<String> {
                 i = k;
                 continue;
             }
-            if secret_key(&word)
-                && let Some((sep_end, q)) = quoted_value_start(&chars, i)
+            // Where a key can start: a line, a table, a list; quoted only as a whole (`"key":`),
+            // which rules out code like `o="password":"date"`.
+            let quote = start
+                .checked_sub(1)
+                .and_then(|p| chars.get(p))
+                .filter(|c| matches!(c, '"' | '\''))
+                .copied();
+            let before = match quote {
+                Some(_) => start.checked_sub(2).and_then(|p| chars.get(p)),
+                None => start.checked_sub(1).and_then(|p| chars.get(p)),
+            };
+            let key_position = before.is_none_or(|c| c.is_whitespace() || matches!(c, '{' | ','));
+            if key_position
+                && secret_key(&word)
+                && let Some((sep_end, q)) = quoted_value_start(&chars, i, quote)
             {
                 // Copy the separator and opening quote, blank the value up to the closing quote.
                 out.extend(&chars[i..sep_end]);
@@ -323,10 +336,13 @@ fn redact_patterns(text: &str) -> Option<String> {
     changed.then_some(out)
 }
 
-/// After a key at `i`: an optional closing quote, spaces, `=` or `:`, spaces and an opening
+/// After a key at `i`: its closing quote when it was quoted, spaces, `=` or `:`, spaces and an opening
 /// quote. Returns the index after the opening quote and the quote character.
-fn quoted_value_start(chars: &[char], mut i: usize) -> Option<(usize, char)> {
-    if matches!(chars.get(i), Some('"' | '\'')) {
+fn quoted_value_start(chars: &[char], mut i: usize, quote: Option<char>) -> Option<(usize, char)> {
+    if let Some(q) = quote {
+        if chars.get(i) != Some(&q) {
+            return None;
+        }
         i += 1;
     }
     while chars.get(i) == Some(&' ') {
@@ -373,6 +389,24 @@ mod tests {
         let plain = "error: --http needs a token: set MCP_GEN_UI_TOKEN (see `serve --help`)";
         assert_eq!(redact(plain), plain);
         assert!(matches!(redact("nothing here"), Cow::Borrowed(_)));
+    }
+
+    /// `diff` prints pages and `inspect` prints schemas through the redaction: the runtime and
+    /// the builtin pages themselves must come through unchanged.
+    #[test]
+    fn generated_code_is_not_mistaken_for_secrets() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for sub in ["templates/min", "examples/weather/ui"] {
+            for e in std::fs::read_dir(dir.join(sub)).unwrap() {
+                let path = e.unwrap().path();
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                for line in text.lines() {
+                    assert_eq!(redact(line), line, "{}", path.display());
+                }
+            }
+        }
     }
 
     #[test]

@@ -170,7 +170,10 @@ fn ask(ctx: &Context, args: &InitArgs, a: &mut Answers) -> anyhow::Result<()> {
                 break;
             }
             Err(e) => {
-                eprintln!("That did not work: {e}");
+                eprintln!(
+                    "That did not work: {}",
+                    crate::report::redact(&e.to_string())
+                );
                 let keep = Confirm::with_theme(&theme)
                     .with_prompt("Use it anyway?")
                     .default(false)
