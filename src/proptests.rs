@@ -155,3 +155,50 @@ proptest! {
         prop_assert!(errors.is_empty(), "{:?}", errors);
     }
 }
+
+/// Generator-side recursion is bounded: a schema nested 500 levels deep (1,000 levels of JSON, what
+/// the message parser must accept) renders a valid page on a thread with tokio's default 2 MiB
+/// stack, in a debug build.
+#[test]
+fn a_very_deep_schema_renders_on_a_small_stack() {
+    let handle = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(|| {
+            for levels in [100usize, 500] {
+                let mut s = json!({"type": "string"});
+                for _ in 0..levels {
+                    s = json!({"type": "object", "properties": {"a": s}});
+                }
+                let raw = json!({"name": "deep", "inputSchema": s});
+                let tool = crate::model::Tool::from_raw(raw).expect("a tool");
+                let _ = tool.tool_hash();
+                let cfg = crate::config::ToolConfig::default();
+                let req = crate::generate::WidgetRequest {
+                    tool: &tool,
+                    tool_config: &cfg,
+                    widget: None,
+                    hints: crate::model::Hints::default(),
+                    refinements: &[],
+                    server_name: "s",
+                };
+                let html = crate::generate::builtin::render(
+                    &req,
+                    &crate::generate::builtin::Templates::embedded(),
+                )
+                .expect("renders");
+                let findings = crate::validate::validate(
+                    &html,
+                    &crate::validate::Options {
+                        allowed_origins: vec![],
+                        llm_output: false,
+                    },
+                );
+                assert!(
+                    !crate::validate::has_errors(&findings),
+                    "{levels}: {findings:?}"
+                );
+            }
+        })
+        .expect("spawn");
+    assert!(handle.join().is_ok());
+}
