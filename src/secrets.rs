@@ -137,13 +137,11 @@ pub fn child_environment(extra: &[String]) -> Vec<(String, String)> {
 struct Known {
     values: BTreeSet<String>,
     vars: BTreeSet<String>,
-    env_loaded: bool,
 }
 
 static KNOWN: RwLock<Known> = RwLock::new(Known {
     values: BTreeSet::new(),
     vars: BTreeSet::new(),
-    env_loaded: false,
 });
 
 fn read_vars() -> BTreeSet<String> {
@@ -153,22 +151,31 @@ fn read_vars() -> BTreeSet<String> {
     }
 }
 
-fn with_known<T>(f: impl FnOnce(&mut Known) -> T) -> T {
-    let mut guard = match KNOWN.write() {
+fn write_known() -> std::sync::RwLockWriteGuard<'static, Known> {
+    match KNOWN.write() {
         Ok(g) => g,
         Err(p) => p.into_inner(),
-    };
-    if !guard.env_loaded {
-        guard.env_loaded = true;
+    }
+}
+
+/// Reads the values of [`SECRET_VARS`] from the environment, once.
+fn load_env_once() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let mut known = write_known();
         for var in SECRET_VARS {
             if let Ok(v) = std::env::var(var)
                 && v.trim().len() >= MIN_SECRET_LEN
             {
-                guard.values.insert(v.trim().to_string());
+                known.values.insert(v.trim().to_string());
             }
         }
-    }
-    f(&mut guard)
+    });
+}
+
+fn with_known<T>(f: impl FnOnce(&mut Known) -> T) -> T {
+    load_env_once();
+    f(&mut write_known())
 }
 
 /// Records that `${var}` was read for the config, and its value as a secret to redact.
@@ -242,13 +249,17 @@ fn secret_key(key: &str) -> bool {
 /// credential after `Bearer `/`Basic `. Used by the printer, the log writer and the error path.
 pub fn redact(text: &str) -> Cow<'_, str> {
     let mut out: Cow<'_, str> = Cow::Borrowed(text);
-    with_known(|k| {
-        for v in &k.values {
-            if out.contains(v.as_str()) {
-                out = Cow::Owned(out.replace(v.as_str(), REDACTED));
-            }
+    load_env_once();
+    let known = match KNOWN.read() {
+        Ok(k) => k,
+        Err(p) => p.into_inner(),
+    };
+    for v in &known.values {
+        if out.contains(v.as_str()) {
+            out = Cow::Owned(out.replace(v.as_str(), REDACTED));
         }
-    });
+    }
+    drop(known);
     if let Some(s) = redact_patterns(&out) {
         out = Cow::Owned(s);
     }
