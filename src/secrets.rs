@@ -180,6 +180,10 @@ fn with_known<T>(f: impl FnOnce(&mut Known) -> T) -> T {
 
 /// Records that `${var}` was read for the config, and its value as a secret to redact.
 pub fn register_var(var: &str, value: &str) {
+    // `${HOME}` or `${PATH}` in the config is not a secret: every child inherits them anyway.
+    if inherited_by_default(var) {
+        return;
+    }
     with_known(|k| {
         k.vars.insert(var.to_string());
         if value.trim().len() >= MIN_SECRET_LEN {
