@@ -260,17 +260,7 @@ fn install_panic_hook() {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
-        let payload: String = payload
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .take(300)
-            .collect();
-        eprintln!(
-            "error: internal error in mcp-gen-ui {} at {location} ({}); this is a bug, please \
-             report it with the command you ran",
-            env!("CARGO_PKG_VERSION"),
-            crate::report::redact(&payload)
-        );
+        eprintln!("{}", panic_line(&location, &payload));
         crate::mcp::stop_all_children(std::time::Duration::from_millis(500));
         std::process::exit(i32::from(EXIT_ERROR));
     }));
@@ -278,6 +268,21 @@ fn install_panic_hook() {
 
 /// The signal that is ending the process, 0 if none.
 static SIGNALLED: AtomicI32 = AtomicI32::new(0);
+
+/// The one line a panic prints: where, what (one line, redacted), and a request to report it.
+fn panic_line(location: &str, payload: &str) -> String {
+    let payload: String = payload
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(300)
+        .collect();
+    format!(
+        "error: internal error in mcp-gen-ui {} at {location} ({}); this is a bug, please report \
+         it with the command you ran",
+        env!("CARGO_PKG_VERSION"),
+        crate::report::redact(&payload)
+    )
+}
 
 /// Ctrl-C, SIGTERM or SIGHUP during a command that does not handle signals itself: the upstream
 /// runs in a process group of its own (so the terminal's Ctrl-C does not reach it) and would be
@@ -410,6 +415,18 @@ mod tests {
         assert_eq!(c.global.server.as_deref(), Some(""));
         let d = Cli::try_parse_from(["mcp-gen-ui", "generate", "--server", "cmd a b"]).unwrap();
         assert_eq!(d.global.server.as_deref(), Some("cmd a b"));
+    }
+
+    #[test]
+    fn a_panic_is_one_redacted_line_asking_for_a_report() {
+        crate::secrets::register_value("sk-panic-test-secret");
+        let line = panic_line("src/x.rs:7", "bad\nthing sk-panic-test-secret");
+        assert_eq!(line.lines().count(), 1, "{line}");
+        assert!(
+            line.contains("src/x.rs:7") && line.contains("report"),
+            "{line}"
+        );
+        assert!(!line.contains("sk-panic-test-secret"), "{line}");
     }
 
     #[test]
