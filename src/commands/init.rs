@@ -267,7 +267,11 @@ fn render(a: &Answers) -> String {
             t.push_str(&format!("command = {}\n", q(&s.command)));
             let args: Vec<String> = s.args.iter().map(|x| q(x)).collect();
             t.push_str(&format!("args = [{}]\n", args.join(", ")));
-            t.push_str("# env = { KEY = \"value\" }\n# cwd = \".\"\n");
+            t.push_str(
+                "# The server inherits only PATH, HOME and a few more (see the book); pass others:\n\
+                 # env = { API_TOKEN = \"${API_TOKEN}\" }   # from our environment, never written\n\
+                 # env_inherit = [\"MYAPP_*\"]\n# cwd = \".\"\n",
+            );
         }
         Some(UpstreamSpec::Http(h)) => {
             t.push_str(&format!("url = {}\n", q(&h.url)));
