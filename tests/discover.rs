@@ -614,7 +614,7 @@ async fn connection_skips_an_oversized_message_and_continues() {
         .unwrap();
     assert!(matches!(next_item(&mut conn).await, Incoming::Message(m) if m["id"] == 1));
     match next_item(&mut conn).await {
-        Incoming::Invalid(InvalidMessage::TooLarge { limit, prefix }) => {
+        Incoming::Invalid(InvalidMessage::TooLarge { limit, prefix, .. }) => {
             assert_eq!(limit, 1024 * 1024);
             assert!(prefix.starts_with("{\"jsonrpc\""), "{prefix}");
         }
