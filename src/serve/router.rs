@@ -102,6 +102,9 @@ pub struct Router {
     warned_stale: BTreeSet<String>,
     /// We declared the `resources` capability for an upstream that has none.
     added_resources: bool,
+    /// Set while the upstream is in a crash loop: requests are answered at once with this
+    /// reason instead of waiting for a restart that will probably fail too.
+    crash_loop: Option<String>,
 }
 
 impl Router {
@@ -122,6 +125,7 @@ impl Router {
             hidden: BTreeSet::new(),
             warned_stale: BTreeSet::new(),
             added_resources: false,
+            crash_loop: None,
         }
     }
 
@@ -282,6 +286,16 @@ impl Router {
     }
 
     fn enqueue(&mut self, msg: Value, out: &mut Vec<Out>) {
+        if self.link == Link::Down
+            && let Some(reason) = &self.crash_loop
+        {
+            if let Some(id) = msg.get("id").cloned()
+                && msg.get("method").is_some()
+            {
+                out.push(Out::Host(self.unavailable(id, reason)));
+            }
+            return;
+        }
         if self.queue.len() >= MAX_QUEUED {
             if let Some(id) = msg.get("id").cloned()
                 && msg.get("method").is_some()
@@ -570,8 +584,49 @@ impl Router {
         )
     }
 
+    /// The upstream died or failed to start `crashes` times in a row and will be restarted in
+    /// `delay`. From the second failure on, requests are answered at once until it is up again.
+    pub fn set_restart_delay(&mut self, crashes: u32, delay: Duration) {
+        self.crash_loop = (crashes >= 2).then(|| {
+            format!(
+                "crashed {crashes} times in a row; the next restart is in {} ms",
+                delay.as_millis()
+            )
+        });
+    }
+
+    /// A message from the upstream that could not be used (larger than the limit, not JSON,
+    /// nested too deep): the request it answers gets an error instead of waiting forever, and
+    /// a request of the upstream's own gets an error answer.
+    pub fn upstream_unusable(&mut self, probe: &crate::json::Probe, reason: &str) -> Vec<Out> {
+        let mut out = Vec::new();
+        if let Some(id) = probe.response_id()
+            && id.as_u64().is_some_and(|u| self.pending.contains_key(&u))
+        {
+            let err = error_response(
+                id.clone(),
+                INTERNAL_ERROR,
+                format!(
+                    "the answer of the upstream MCP server {} to this request was {reason}; it was discarded",
+                    self.opts.upstream
+                ),
+                Some(json!({"upstream": self.opts.upstream})),
+            );
+            self.upstream_message(err, &mut out);
+        } else if let Some(id) = probe.request_id() {
+            out.push(Out::Upstream(error_response(
+                id.clone(),
+                INVALID_REQUEST,
+                format!("mcp-gen-ui serve could not forward this request: it was {reason}"),
+                None,
+            )));
+        }
+        out
+    }
+
     /// The upstream connection is up (first start or a restart).
     pub fn upstream_ready(&mut self) -> Vec<Out> {
+        self.crash_loop = None;
         let mut out = Vec::new();
         match self.init_params.clone() {
             Some(params) => {
@@ -622,6 +677,8 @@ impl Router {
             })));
         }
         self.server_ids.clear();
+        // Whatever waited for this upstream to come up will not get it either.
+        self.fail_queue(&format!("{reason} before it could answer"), &mut out);
         out
     }
 
@@ -751,6 +808,41 @@ pub fn error_response(id: Value, code: i64, message: String, data: Option<Value>
 /// The parse-error response for a line that is not JSON.
 pub fn parse_error(detail: &str) -> Value {
     error_response(Value::Null, -32700, format!("parse error: {detail}"), None)
+}
+
+/// What becomes of a host message that could not be used (larger than the limit, not JSON,
+/// nested too deep).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unusable {
+    /// An error response for the host: for the request's own id when it could be found.
+    Answer(Value),
+    /// The host's answer to a server→client request: an error response in its place, to go
+    /// through the router (which maps the id) to the upstream, so it does not wait forever.
+    Forward(Value),
+}
+
+/// The JSON-RPC error code for a message that is not JSON (-32700) or is unusable (-32600).
+pub fn unusable_code(err: &crate::json::ParseError) -> i64 {
+    match err {
+        crate::json::ParseError::Syntax { .. } => -32700,
+        crate::json::ParseError::TooDeep => INVALID_REQUEST,
+    }
+}
+
+/// Decides how to answer an unusable host message, from what `probe` found in it.
+pub fn unusable_host_message(probe: &crate::json::Probe, code: i64, message: String) -> Unusable {
+    if let Some(id) = probe.response_id()
+        && probe.response
+    {
+        return Unusable::Forward(error_response(
+            id.clone(),
+            INTERNAL_ERROR,
+            format!("the client's answer could not be used: {message}"),
+            None,
+        ));
+    }
+    let id = probe.request_id().cloned().unwrap_or(Value::Null);
+    Unusable::Answer(error_response(id, code, message, None))
 }
 
 #[cfg(test)]
