@@ -18,6 +18,12 @@ use std::io::{BufRead, Write};
 
 use serde_json::{Value, json};
 
+/// mcp-gen-ui's own reader and writer of untrusted JSON: like a JavaScript or Python server,
+/// it takes any depth and keeps lone surrogates.
+#[allow(dead_code)]
+#[path = "../src/json.rs"]
+mod json;
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut mode = "ok".to_string();
@@ -150,7 +156,7 @@ impl Fixture {
                 }
                 _ => {}
             }
-            let Ok(msg) = mcp_gen_ui::json::from_str(&line) else {
+            let Ok(msg) = json::from_str(&line) else {
                 send(
                     &mut out,
                     &json!({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}),
@@ -285,7 +291,7 @@ impl Fixture {
 }
 
 fn send(out: &mut impl Write, v: &Value) {
-    let _ = writeln!(out, "{}", mcp_gen_ui::json::to_string(v));
+    let _ = writeln!(out, "{}", json::to_string(v));
     let _ = out.flush();
 }
 
@@ -298,7 +304,7 @@ fn hostile_result(out: &mut impl Write, id: &Value, params: &Value) -> bool {
             .and_then(Value::as_u64)
             .unwrap_or(default)
     };
-    let id = mcp_gen_ui::json::to_string(id);
+    let id = json::to_string(id);
     let line = match name {
         "huge" => {
             let text = "h".repeat(arg("bytes", 40 * 1024 * 1024) as usize);
@@ -343,7 +349,7 @@ fn deep_tools() -> Vec<Value> {
         r#"[{{"name":"deep_schema","description":"A deep schema.","inputSchema":{schema}}},
            {{"name":"surrogate_tool","description":"bad \ud800 text","inputSchema":{{"type":"object"}}}}]"#
     );
-    match mcp_gen_ui::json::from_str(&text) {
+    match json::from_str(&text) {
         Ok(Value::Array(tools)) => tools,
         _ => Vec::new(),
     }

@@ -31,13 +31,28 @@ const MARK_UTF8: &[u8] = "\u{FDD0}".as_bytes();
 const SURROGATE_BASE: u32 = 0xE000;
 
 /// Why bytes are not a usable JSON value.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ParseError {
-    #[error("invalid JSON at byte {offset}: {message}")]
     Syntax { offset: usize, message: String },
-    #[error("JSON nested deeper than {limit} levels (the limit)", limit = MAX_DEPTH)]
     TooDeep,
 }
+
+// (No thiserror here: the module has no dependency but serde_json, so that the test servers
+// in examples/ can include it.)
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParseError::Syntax { offset, message } => {
+                write!(f, "invalid JSON at byte {offset}: {message}")
+            }
+            ParseError::TooDeep => {
+                write!(f, "JSON nested deeper than {MAX_DEPTH} levels (the limit)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
 
 /// Parses one JSON value (see the module docs for depth and lone surrogates).
 pub fn from_slice(bytes: &[u8]) -> Result<Value, ParseError> {
