@@ -73,13 +73,20 @@ pub fn from_str(text: &str) -> Result<Value, ParseError> {
 /// result would be ambiguous with our encoding, and the iterative parser is used.
 fn mentions_mark(bytes: &[u8]) -> bool {
     let mut i = 0;
-    while let Some(p) = bytes.get(i..).and_then(|r| r.iter().position(|b| *b == 0xEF || *b == b'\\')) {
+    while let Some(p) = bytes
+        .get(i..)
+        .and_then(|r| r.iter().position(|b| *b == 0xEF || *b == b'\\'))
+    {
         let at = i + p;
         let rest = bytes.get(at..).unwrap_or_default();
         if rest.starts_with(MARK_UTF8) {
             return true;
         }
-        if rest.len() >= 6 && rest[0] == b'\\' && rest[1] == b'u' && rest[2..6].eq_ignore_ascii_case(b"fdd0") {
+        if rest.len() >= 6
+            && rest[0] == b'\\'
+            && rest[1] == b'u'
+            && rest[2..6].eq_ignore_ascii_case(b"fdd0")
+        {
             return true;
         }
         // Skip the escaped character so `\\ufdd0` (a backslash, then text) is not a match.
@@ -766,7 +773,10 @@ mod tests {
         }
         let v = from_str(r#""\ud800x""#).unwrap();
         assert_eq!(display_lossy(v.as_str().unwrap()), "\u{FFFD}x");
-        assert_eq!(utf16_units(v.as_str().unwrap()), vec![0xD800, u16::from(b'x')]);
+        assert_eq!(
+            utf16_units(v.as_str().unwrap()),
+            vec![0xD800, u16::from(b'x')]
+        );
         // `\\ufdd0` is a backslash then text, not the mark: the fast path is fine.
         assert!(!mentions_mark(br#"["\\ufdd0"]"#));
         assert!(mentions_mark(br#"["\uFDD0"]"#));
@@ -791,7 +801,17 @@ mod tests {
 
     #[test]
     fn syntax_errors_are_reported() {
-        for bad in ["", "{", "[1,]", "{\"a\" 1}", "\"\\x\"", "01x", "[1] 2", "\"\u{1}\"", "nul"] {
+        for bad in [
+            "",
+            "{",
+            "[1,]",
+            "{\"a\" 1}",
+            "\"\\x\"",
+            "01x",
+            "[1] 2",
+            "\"\u{1}\"",
+            "nul",
+        ] {
             assert!(
                 matches!(from_str(bad), Err(ParseError::Syntax { .. })),
                 "{bad:?}"
@@ -827,6 +847,11 @@ mod tests {
         assert_eq!(IdScanner::scan(br#"{"id":{"a":1}}"#).id, None);
         assert_eq!(IdScanner::scan(br#"[{"id":1}]"#).id, None);
         assert_eq!(IdScanner::scan(b"garbage").id, None);
-        assert_eq!(IdScanner::scan(br#"{"id":"\ud800"}"#).id.map(|v| to_string(&v)), Some(r#""\ud800""#.into()));
+        assert_eq!(
+            IdScanner::scan(br#"{"id":"\ud800"}"#)
+                .id
+                .map(|v| to_string(&v)),
+            Some(r#""\ud800""#.into())
+        );
     }
 }

@@ -904,7 +904,11 @@ async fn oversized_and_unparseable_messages_are_answered_for_their_own_id() {
     raw.send(r#"{"jsonrpc":"2.0","id":9,"method":"ping","params":{oops"#)
         .await;
     let e = raw.recv().await;
-    assert_eq!((e["id"].as_i64(), e["error"]["code"].as_i64()), (Some(9), Some(-32700)), "{e}");
+    assert_eq!(
+        (e["id"].as_i64(), e["error"]["code"].as_i64()),
+        (Some(9), Some(-32700)),
+        "{e}"
+    );
 
     // From the upstream: a 40 MB result (over serve's limit) with its id after the payload.
     raw.send(&call_line(json!(10), "huge", json!({}))).await;
@@ -916,10 +920,17 @@ async fn oversized_and_unparseable_messages_are_answered_for_their_own_id() {
     raw.send(&call_line(json!("j"), "junk", json!({}))).await;
     let e = raw.recv().await;
     assert_eq!(e["id"], "j", "{e}");
-    assert!(e["error"]["message"].as_str().unwrap().contains("not usable JSON"), "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not usable JSON"),
+        "{e}"
+    );
 
     // The session goes on.
-    raw.send(r#"{"jsonrpc":"2.0","id":11,"method":"ping"}"#).await;
+    raw.send(r#"{"jsonrpc":"2.0","id":11,"method":"ping"}"#)
+        .await;
     assert_eq!(raw.recv().await["id"], 11);
     assert!(raw.close().await.success());
 }
@@ -939,7 +950,8 @@ async fn lone_surrogates_and_deep_json_pass_through_both_ways() {
     assert!(line.contains(r#""text":"x\udc00y""#), "{line}");
 
     // A result nested 1,000 levels.
-    raw.send(&call_line(json!(4), "deep", json!({"depth": 1000}))).await;
+    raw.send(&call_line(json!(4), "deep", json!({"depth": 1000})))
+        .await;
     let (line, v) = raw.recv_raw().await;
     assert_eq!(v["id"], 4, "{line:.300}");
     assert!(mcp_gen_ui::json::depth(&v["result"]["structuredContent"]) >= 1000);
@@ -956,7 +968,8 @@ async fn lone_surrogates_and_deep_json_pass_through_both_ways() {
         1000
     );
     // A tools/list with a schema nested 1,000 levels and a lone surrogate.
-    raw.send(r#"{"jsonrpc":"2.0","id":6,"method":"tools/list"}"#).await;
+    raw.send(r#"{"jsonrpc":"2.0","id":6,"method":"tools/list"}"#)
+        .await;
     let (line, v) = raw.recv_raw().await;
     assert_eq!(v["id"], 6, "{line:.300}");
     assert_eq!(v["result"]["tools"].as_array().map(Vec::len), Some(2));
@@ -969,18 +982,38 @@ async fn lone_surrogates_and_deep_json_pass_through_both_ways() {
     ))
     .await;
     let e = raw.recv().await;
-    assert_eq!((e["id"].as_i64(), e["error"]["code"].as_i64()), (Some(7), Some(-32600)), "{e}");
-    assert!(e["error"]["message"].as_str().unwrap().contains("2048 levels"), "{e}");
-    raw.send(&call_line(json!(8), "deep", json!({"depth": 5000}))).await;
+    assert_eq!(
+        (e["id"].as_i64(), e["error"]["code"].as_i64()),
+        (Some(7), Some(-32600)),
+        "{e}"
+    );
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("2048 levels"),
+        "{e}"
+    );
+    raw.send(&call_line(json!(8), "deep", json!({"depth": 5000})))
+        .await;
     let e = raw.recv().await;
     assert_eq!(e["id"], 8, "{e}");
-    assert!(e["error"]["message"].as_str().unwrap().contains("2048 levels"), "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("2048 levels"),
+        "{e}"
+    );
     // Far past it: no stack overflow anywhere (that would abort serve without a word).
     let absurd = nested_array(1_000_000);
-    raw.send(&format!(r#"{{"jsonrpc":"2.0","id":9,"method":"ping","params":{absurd}}}"#))
-        .await;
+    raw.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":9,"method":"ping","params":{absurd}}}"#
+    ))
+    .await;
     assert_eq!(raw.recv().await["id"], 9);
-    raw.send(r#"{"jsonrpc":"2.0","id":10,"method":"ping"}"#).await;
+    raw.send(r#"{"jsonrpc":"2.0","id":10,"method":"ping"}"#)
+        .await;
     assert_eq!(raw.recv().await["id"], 10);
     assert!(raw.close().await.success());
 }
@@ -988,14 +1021,22 @@ async fn lone_surrogates_and_deep_json_pass_through_both_ways() {
 #[tokio::test]
 async fn a_crash_loop_backs_off_and_answers_every_request() {
     let out = tempfile::tempdir().unwrap();
-    let fixture = format!("{} --mode die-at-start", example("fixture-server").display());
-    let mut child = serve_cmd(&["--server", &fixture, "--out-dir", out.path().to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
+    let fixture = format!(
+        "{} --mode die-at-start",
+        example("fixture-server").display()
+    );
+    let mut child = serve_cmd(&[
+        "--server",
+        &fixture,
+        "--out-dir",
+        out.path().to_str().unwrap(),
+    ])
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .kill_on_drop(true)
+    .spawn()
+    .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
     let mut stderr = BufReader::new(child.stderr.take().unwrap()).lines();
@@ -1014,7 +1055,10 @@ async fn a_crash_loop_backs_off_and_answers_every_request() {
         } else {
             json!({"jsonrpc":"2.0","id":id,"method":"ping"}).to_string()
         };
-        stdin.write_all(format!("{line}\n").as_bytes()).await.unwrap();
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .await
+            .unwrap();
         stdin.flush().await.unwrap();
         let got = tokio::time::timeout(Duration::from_secs(40), stdout.next_line())
             .await
@@ -1046,7 +1090,11 @@ async fn a_crash_loop_backs_off_and_answers_every_request() {
         assert!(w[1] == w[0] * 2 || w[1] == 30_000, "{restarts:?}\n{log}");
     }
     let bound = (elapsed.as_millis() as f64 / 100.0).log2() as usize + 3;
-    assert!(restarts.len() <= bound, "{} restarts in {elapsed:?}: {log}", restarts.len());
+    assert!(
+        restarts.len() <= bound,
+        "{} restarts in {elapsed:?}: {log}",
+        restarts.len()
+    );
     assert!(log.contains("times in a row"), "{log}");
 }
 
@@ -1076,7 +1124,9 @@ async fn raw_http(addr: &str, head: &str, body: &[u8], wait: Duration) -> String
 }
 
 fn host_port(url: &str) -> String {
-    url.trim_start_matches("http://").trim_end_matches("/mcp").to_string()
+    url.trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_string()
 }
 
 #[tokio::test]
@@ -1137,7 +1187,10 @@ async fn http_refuses_from_the_headers_before_reading_a_body() {
         .and_then(|l| l.split_whitespace().nth(1))
         .and_then(|n| n.parse().ok())
         .unwrap();
-    assert!(hwm_kb < 100 * 1024, "serve's peak memory grew to {hwm_kb} kB");
+    assert!(
+        hwm_kb < 100 * 1024,
+        "serve's peak memory grew to {hwm_kb} kB"
+    );
 
     // Authorized with the lowercase scheme: works.
     let r = reqwest::Client::new()
@@ -1156,7 +1209,13 @@ async fn http_refuses_from_the_headers_before_reading_a_body() {
 async fn http_same_id_twice_and_empty_batches_are_answered() {
     let out = tempfile::tempdir().unwrap();
     let fixture = format!("{} --mode ok", example("fixture-server").display());
-    let server = serve_http(&["--server", &fixture, "--out-dir", out.path().to_str().unwrap()]).await;
+    let server = serve_http(&[
+        "--server",
+        &fixture,
+        "--out-dir",
+        out.path().to_str().unwrap(),
+    ])
+    .await;
     let http = reqwest::Client::new();
     let r = http
         .post(&server.url)
@@ -1194,11 +1253,17 @@ async fn http_same_id_twice_and_empty_batches_are_answered() {
     let (first, second) = tokio::join!(slow, second);
     let first: Value = first.unwrap().json().await.unwrap();
     assert_eq!(first["id"], 7, "{first}");
-    assert_eq!(first["result"]["content"][0]["text"], "slow done", "{first}");
+    assert_eq!(
+        first["result"]["content"][0]["text"], "slow done",
+        "{first}"
+    );
     let second: Value = second.json().await.unwrap();
     assert_eq!(second["id"], 7, "{second}");
     assert!(
-        second["error"]["message"].as_str().unwrap().contains("request id 7"),
+        second["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("request id 7"),
         "{second}"
     );
     // An empty batch: JSON-RPC's one Invalid Request error.
@@ -1216,7 +1281,11 @@ async fn http_same_id_twice_and_empty_batches_are_answered() {
         .await
         .unwrap();
     let e: Value = r.json().await.unwrap();
-    assert_eq!((e["id"].as_str(), e["error"]["code"].as_i64()), (Some("q"), Some(-32700)), "{e}");
+    assert_eq!(
+        (e["id"].as_str(), e["error"]["code"].as_i64()),
+        (Some("q"), Some(-32700)),
+        "{e}"
+    );
     // A deep argument and a lone surrogate over HTTP.
     let body = format!(
         r#"{{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{{"name":"echo","arguments":{{"text":{},"s":"\ud800"}}}}}}"#,
@@ -1226,4 +1295,44 @@ async fn http_same_id_twice_and_empty_batches_are_answered() {
     let v = mcp_gen_ui::json::from_str(&text).unwrap();
     assert_eq!(v["id"], 8, "{text:.300}");
     assert!(text.contains(r#""s":"\ud800""#), "{text:.300}");
+}
+
+/// generate and serve agree on the tool_hash of tools they can only read with `crate::json`
+/// (a schema nested 1,000 levels, a lone surrogate): their UIs are served, not "stale".
+#[tokio::test]
+async fn deep_and_surrogate_tools_get_pages_and_are_served_with_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let ui = dir.path().join("ui");
+    let fixture = format!("{} --mode deep-tools", example("fixture-server").display());
+    let gen_out = tokio::process::Command::new(BIN)
+        .args([
+            "generate",
+            "--server",
+            &fixture,
+            "--out-dir",
+            ui.to_str().unwrap(),
+        ])
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(
+        gen_out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&gen_out.stderr)
+    );
+    let page = std::fs::read_to_string(ui.join("surrogate_tool.html")).unwrap();
+    assert!(page.contains("bad \u{FFFD} text") && !page.contains('\u{FDD0}'));
+    let mut raw = Raw::start(&["--server", &fixture, "--out-dir", ui.to_str().unwrap()]);
+    raw.send(&ui_init_line(1)).await;
+    assert_eq!(raw.recv().await["id"], 1);
+    raw.send(r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#)
+        .await;
+    let (line, v) = raw.recv_raw().await;
+    let tools = v["result"]["tools"].as_array().unwrap();
+    for t in tools {
+        assert!(t["_meta"]["ui"]["resourceUri"].is_string(), "{line:.300}");
+    }
+    assert!(line.contains(r"bad \ud800 text"));
+    assert!(raw.close().await.success());
 }

@@ -446,10 +446,8 @@ async fn read_sse(shared: &Shared, resp: reqwest::Response, awaiting: Option<Val
                     if ev.data.trim().is_empty() {
                         continue;
                     }
-                    let item = parse_message(
-                        ev.data.as_bytes(),
-                        awaiting.as_ref().filter(|_| !answered),
-                    );
+                    let item =
+                        parse_message(ev.data.as_bytes(), awaiting.as_ref().filter(|_| !answered));
                     if let (Incoming::Message(m), Some(id)) = (&item, &awaiting)
                         && m.get("method").is_none()
                         && m.get("id") == Some(id)

@@ -159,8 +159,10 @@ mod tests {
     /// sorted as their own UTF-16 code unit; U+FDD0 itself stays as it was.
     #[test]
     fn lone_surrogates_hash_like_json_stringify() {
-        let v = crate::json::from_str(r#"{"\uD800":"x\udfff","a":1,"\ufdd0":"\ufdd0\ue000","\ud7ff":2}"#)
-            .unwrap();
+        let v = crate::json::from_str(
+            r#"{"\uD800":"x\udfff","a":1,"\ufdd0":"\ufdd0\ue000","\ud7ff":2}"#,
+        )
+        .unwrap();
         assert_eq!(
             canonical_json(&v),
             "{\"a\":1,\"\u{d7ff}\":2,\"\\ud800\":\"x\\udfff\",\"\u{fdd0}\":\"\u{fdd0}\u{e000}\"}"

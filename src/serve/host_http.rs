@@ -23,8 +23,8 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::router::{Unusable, error_response, unusable_code, unusable_host_message};
-use crate::json::IdScanner;
 use super::session::{self, Shared};
+use crate::json::IdScanner;
 
 /// The environment variable holding the bearer token.
 pub const TOKEN_ENV: &str = "MCP_GEN_UI_TOKEN";
@@ -737,9 +737,11 @@ async fn handle_get(State(app): State<Arc<App>>, headers: HeaderMap) -> Response
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
         let msg = rx.recv().await?;
         Some((
-            Ok::<_, Infallible>(Event::default()
-            .event("message")
-            .data(crate::json::to_string(&msg))),
+            Ok::<_, Infallible>(
+                Event::default()
+                    .event("message")
+                    .data(crate::json::to_string(&msg)),
+            ),
             rx,
         ))
     });

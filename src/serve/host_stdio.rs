@@ -9,8 +9,8 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWrite
 use tokio::sync::mpsc;
 
 use super::router::{Unusable, error_response, unusable_code, unusable_host_message};
-use crate::json::{IdScanner, Probe};
 use super::session::{self, Shared};
+use crate::json::{IdScanner, Probe};
 
 /// The largest message accepted from the host; a 10 MB tool argument must pass.
 pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
@@ -21,7 +21,10 @@ pub enum Line {
     Text(Vec<u8>),
     /// Longer than the limit; skipped without keeping it (its length, and its id and method,
     /// found while skipping it).
-    TooLarge { bytes: usize, probe: Probe },
+    TooLarge {
+        bytes: usize,
+        probe: Probe,
+    },
 }
 
 /// Reads one `\n`-terminated line of at most `max` bytes; `None` at end of input. An over-long
@@ -328,14 +331,26 @@ mod tests {
         let e = parse_line(b"{nope").unwrap_err();
         assert_eq!(e["error"]["code"], -32700);
         assert_eq!(e["id"], Value::Null);
-        let e = parse_line(br#"{"jsonrpc":"2.0","id":"a","method":"x","params":{nope"#).unwrap_err();
-        assert_eq!((e["id"].as_str(), e["error"]["code"].as_i64()), (Some("a"), Some(-32700)));
+        let e =
+            parse_line(br#"{"jsonrpc":"2.0","id":"a","method":"x","params":{nope"#).unwrap_err();
+        assert_eq!(
+            (e["id"].as_str(), e["error"]["code"].as_i64()),
+            (Some("a"), Some(-32700))
+        );
         let e = parse_line(b"[]").unwrap_err();
-        assert_eq!((&e["id"], e["error"]["code"].as_i64()), (&Value::Null, Some(-32600)));
+        assert_eq!(
+            (&e["id"], e["error"]["code"].as_i64()),
+            (&Value::Null, Some(-32600))
+        );
         // A broken answer to a server→client request goes on as an error answer.
         let fwd = parse_line(br#"{"jsonrpc":"2.0","id":5,"result":{"x":tru}}"#).unwrap();
         assert_eq!(fwd[0]["id"], 5);
-        assert!(fwd[0]["error"]["message"].as_str().unwrap().contains("could not be used"));
+        assert!(
+            fwd[0]["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("could not be used")
+        );
     }
 
     #[tokio::test]
