@@ -134,8 +134,23 @@ fn restore_in_place(out: &mut Vec<u8>, start: usize) {
     out.extend_from_slice(&fixed);
 }
 
+/// Whether `hay` contains the 3-byte `needle` (a byte search for its first byte, which the
+/// compiler vectorises, then a comparison: this runs on every message written).
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len()).any(|w| w == needle)
+    let Some(&first) = needle.first() else {
+        return true;
+    };
+    let mut i = 0;
+    while let Some(p) = hay
+        .get(i..)
+        .and_then(|r| r.iter().position(|b| *b == first))
+    {
+        if hay.get(i + p..).is_some_and(|r| r.starts_with(needle)) {
+            return true;
+        }
+        i += p + 1;
+    }
+    false
 }
 
 /// The text of a JSON string body (or any serialised JSON) with the encoding undone.
