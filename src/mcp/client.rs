@@ -216,13 +216,16 @@ async fn dispatch(
                 }
             }
             Incoming::Invalid(InvalidMessage::NotJson { text, error, probe }) => {
-                if shared.fail_one(
-                    probe.response_id(),
-                    ClientError::Malformed(format!("{error}: {text:?}")),
-                ) {
+                let seen_valid = shared.lock().seen_valid;
+                if seen_valid
+                    && shared.fail_one(
+                        probe.response_id(),
+                        ClientError::Malformed(format!("{error}: {text:?}")),
+                    )
+                {
                     continue;
                 }
-                if shared.lock().seen_valid {
+                if seen_valid {
                     tracing::warn!("upstream printed a non-JSON line ({error}): {text:?}");
                 } else {
                     shared.fail_all(ClientError::NotMcp { first_output: text });
