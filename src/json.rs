@@ -716,15 +716,13 @@ impl IdScanner {
             self.capturing = false;
             let text = std::mem::take(&mut self.capture);
             match (self.current, from_slice(text.trim_ascii())) {
-                (Key::Id, Ok(v @ (Value::String(_) | Value::Number(_) | Value::Null))) => {
-                    if self.probe.id.is_none() {
-                        self.probe.id = Some(v);
-                    }
+                (Key::Id, Ok(v @ (Value::String(_) | Value::Number(_) | Value::Null)))
+                    if self.probe.id.is_none() =>
+                {
+                    self.probe.id = Some(v);
                 }
-                (Key::Method, Ok(Value::String(m))) => {
-                    if self.probe.method.is_none() {
-                        self.probe.method = Some(m);
-                    }
+                (Key::Method, Ok(Value::String(m))) if self.probe.method.is_none() => {
+                    self.probe.method = Some(m);
                 }
                 _ => {}
             }
