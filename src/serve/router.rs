@@ -1375,6 +1375,96 @@ mod tests {
     }
 
     #[test]
+    fn unusable_upstream_messages_answer_the_right_request() {
+        use crate::json::Probe;
+        let (mut r, _d) = router(StalePolicy::Serve);
+        round_trip(&mut r, plain_init(json!(1)), json!({"capabilities":{}}));
+        let sent = upstream(r.from_host(
+            json!({"jsonrpc":"2.0","id":"h","method":"tools/call","params":{"name":"x"}}),
+        ));
+        // The answer to it was too large: the host gets an error for its own id.
+        let probe = Probe {
+            id: Some(sent["id"].clone()),
+            method: None,
+            response: true,
+        };
+        let e = host(r.upstream_unusable(&probe, "larger than the 10-byte limit"));
+        assert_eq!(e["id"], "h");
+        assert_eq!(e["error"]["code"], INTERNAL_ERROR);
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("10-byte limit")
+        );
+        assert_eq!(r.in_flight(), 0);
+        // Unknown ids are ignored; an unusable request of the upstream is answered upstream.
+        assert!(r.upstream_unusable(&probe, "x").is_empty());
+        let req = Probe {
+            id: Some(json!(77)),
+            method: Some("sampling/createMessage".into()),
+            response: false,
+        };
+        let back = upstream(r.upstream_unusable(&req, "too deep"));
+        assert_eq!(
+            (back["id"].as_i64(), back["error"]["code"].as_i64()),
+            (Some(77), Some(INVALID_REQUEST))
+        );
+        // A host answer to a server→client request that could not be used goes on as an error.
+        let fwd = unusable_host_message(
+            &Probe {
+                id: Some(json!(3)),
+                method: None,
+                response: true,
+            },
+            -32600,
+            "too large".into(),
+        );
+        assert!(matches!(fwd, Unusable::Forward(v) if v["id"] == 3 && v["error"].is_object()));
+    }
+
+    #[test]
+    fn a_crash_loop_answers_requests_at_once_and_fails_the_queue() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        round_trip(&mut r, plain_init(json!(1)), json!({"capabilities":{}}));
+        r.upstream_lost("exited with status 3");
+        // First failure: requests wait for the restart...
+        assert!(
+            r.from_host(json!({"jsonrpc":"2.0","id":2,"method":"ping"}))
+                .is_empty()
+        );
+        r.set_restart_delay(1, Duration::from_millis(100));
+        let replay = upstream(r.upstream_ready());
+        assert_eq!(replay["method"], "initialize");
+        // ...and get an error when the restarted upstream dies before answering.
+        let out = r.upstream_lost("exited with status 3");
+        let e = host(out);
+        assert_eq!(e["id"], 2);
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("restarting")
+        );
+        // From the second failure in a row on, requests are answered at once.
+        r.set_restart_delay(2, Duration::from_millis(200));
+        let e = host(r.from_host(json!({"jsonrpc":"2.0","id":3,"method":"ping"})));
+        assert_eq!(e["id"], 3);
+        let m = e["error"]["message"].as_str().unwrap();
+        assert!(
+            m.contains("crashed 2 times in a row") && m.contains("200 ms"),
+            "{m}"
+        );
+        assert_eq!(e["error"]["code"], UPSTREAM_UNAVAILABLE);
+        // Up again: back to normal.
+        upstream(r.upstream_ready());
+        assert!(
+            r.from_host(json!({"jsonrpc":"2.0","id":4,"method":"ping"}))
+                .is_empty()
+        );
+    }
+
+    #[test]
     fn unanswered_initialize_is_reported() {
         let (mut r, _d) = router(StalePolicy::Serve);
         upstream(r.from_host(plain_init(json!(1))));
