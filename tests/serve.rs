@@ -1160,6 +1160,51 @@ async fn http_refuses_from_the_headers_before_reading_a_body() {
     assert!(got.starts_with("HTTP/1.1 413"), "{got:?}");
     assert!(got.contains("limit"), "{got:?}");
 
+    // A chunked body (no Content-Length) over the limit: 413 for the request's own id, found
+    // after the payload.
+    {
+        use tokio::io::AsyncReadExt;
+        let mut s = tokio::net::TcpStream::connect(&addr).await.unwrap();
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer tok-123\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        );
+        s.write_all(head.as_bytes()).await.unwrap();
+        let mut chunk = |data: &[u8]| {
+            let mut c = format!("{:x}\r\n", data.len()).into_bytes();
+            c.extend_from_slice(data);
+            c.extend_from_slice(b"\r\n");
+            c
+        };
+        s.write_all(&chunk(
+            br#"{"jsonrpc":"2.0","method":"ping","params":{"pad":""#,
+        ))
+        .await
+        .unwrap();
+        let pad = vec![b'y'; 1024 * 1024];
+        for _ in 0..33 {
+            s.write_all(&chunk(&pad)).await.unwrap();
+        }
+        s.write_all(&chunk(br#""},"id":"c1"}"#)).await.unwrap();
+        s.write_all(b"0\r\n\r\n").await.unwrap();
+        let mut got = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(30), async {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = s.read(&mut buf).await {
+                if n == 0 {
+                    break;
+                }
+                got.extend_from_slice(&buf[..n]);
+                if got.ends_with(b"}") {
+                    break;
+                }
+            }
+        })
+        .await;
+        let got = String::from_utf8_lossy(&got);
+        assert!(got.starts_with("HTTP/1.1 413"), "{got:?}");
+        assert!(got.contains(r#""id":"c1""#), "{got:?}");
+    }
+
     // Unauthenticated clients streaming large bodies at once: serve's memory stays flat.
     let pid = server._child.id().unwrap();
     let mut senders = Vec::new();
