@@ -1169,7 +1169,7 @@ async fn http_refuses_from_the_headers_before_reading_a_body() {
             "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer tok-123\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
         );
         s.write_all(head.as_bytes()).await.unwrap();
-        let mut chunk = |data: &[u8]| {
+        let chunk = |data: &[u8]| {
             let mut c = format!("{:x}\r\n", data.len()).into_bytes();
             c.extend_from_slice(data);
             c.extend_from_slice(b"\r\n");
