@@ -13,18 +13,23 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
-use super::ui_resources::{Catalog, MCP_APP_MIME};
+use super::capabilities::RequestCaps;
+use super::ui_resources::Catalog;
 use crate::config::StalePolicy;
 use crate::model::{HASHED_FIELDS, Tool};
 
-/// The capability a UI-capable client advertises.
-pub const UI_EXTENSION: &str = "io.modelcontextprotocol/ui";
+pub use super::capabilities::UI_EXTENSION;
 
 /// JSON-RPC error code for "the upstream is down and being restarted" (implementation range).
 pub const UPSTREAM_UNAVAILABLE: i64 = -32000;
 const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
 const INTERNAL_ERROR: i64 = -32603;
+
+/// A key the router puts on a response to a request the upstream refused with an HTTP error
+/// status, carrying that status to the HTTP host side (which answers with it). Both host sides
+/// remove it before a message leaves serve.
+pub const HTTP_STATUS_KEY: &str = "\u{0}mcp-gen-ui/http-status";
 
 /// Upper bound on messages held while the upstream restarts; past it requests fail at once.
 const MAX_QUEUED: usize = 1000;
@@ -41,6 +46,8 @@ pub enum Out {
 enum Kind {
     Plain,
     Initialize,
+    /// `server/discover` (2026-07-28): the stateless era's capabilities.
+    Discover,
     ToolsList,
     ResourcesList,
     TemplatesList,
@@ -55,6 +62,8 @@ enum Kind {
 struct Pending {
     host_id: Value,
     kind: Kind,
+    /// What the host behind this request supports (its era and the UI extension).
+    caps: RequestCaps,
     /// When an `initialize` was sent: an upstream that never answers it is reported.
     since: Option<Instant>,
 }
@@ -126,6 +135,7 @@ impl Router {
     }
 
     /// Whether the host advertised the MCP Apps extension in `initialize`.
+    /// (A stateless host decides per request; see `capabilities`.)
     pub fn ui_enabled(&self) -> bool {
         self.ui
     }
@@ -219,14 +229,17 @@ impl Router {
             )));
             return;
         }
+        let mut caps = RequestCaps::of(&msg, self.ui);
         let kind = match method.as_str() {
-            "initialize" => {
+            "initialize" if !caps.stateless => {
                 let params = msg.get("params").cloned().unwrap_or(Value::Null);
                 self.ui = advertises_ui(&params);
+                caps.ui = self.ui;
                 self.init_params = Some(params);
                 tracing::info!(target: "serve", ui = self.ui, "host initialize");
                 Kind::Initialize
             }
+            "server/discover" => Kind::Discover,
             "tools/list" => Kind::ToolsList,
             "resources/list" => Kind::ResourcesList,
             "resources/templates/list" => Kind::TemplatesList,
@@ -237,13 +250,18 @@ impl Router {
                     .unwrap_or_default()
                     .to_string(),
             },
-            "resources/read" | "resources/subscribe" | "resources/unsubscribe" if self.ui => {
+            "resources/read" | "resources/subscribe" | "resources/unsubscribe" if caps.ui => {
                 let uri = msg.pointer("/params/uri").and_then(Value::as_str);
                 if let Some(uri) = uri
                     && self.catalog.owns(uri)
                 {
                     let result = if method == "resources/read" {
-                        self.catalog.read(uri)
+                        self.catalog.read(uri).map(|mut r| {
+                            if caps.stateless {
+                                stateless_result(&mut r, true);
+                            }
+                            r
+                        })
                     } else {
                         Some(json!({}))
                     };
@@ -275,6 +293,7 @@ impl Router {
             Pending {
                 host_id: id,
                 kind,
+                caps,
                 since,
             },
         );
@@ -352,7 +371,7 @@ impl Router {
                 } else {
                     tracing::debug!(target: "serve", id = %p.host_id, upstream_id = %id, "response");
                 }
-                self.rewrite_response(&p.kind, &mut msg);
+                self.rewrite_response(&p.kind, p.caps, &mut msg);
                 if let Some(slot) = msg.get_mut("id") {
                     *slot = p.host_id;
                 }
@@ -364,11 +383,35 @@ impl Router {
         }
     }
 
-    fn rewrite_response(&mut self, kind: &Kind, msg: &mut Value) {
-        if !self.ui {
+    fn rewrite_response(&mut self, kind: &Kind, caps: RequestCaps, msg: &mut Value) {
+        if !caps.ui {
             return;
         }
         match kind {
+            Kind::Discover => {
+                // The same additions as for `initialize`, plus the extension itself, which the
+                // revision lets a server declare under `capabilities.extensions`.
+                if self.catalog.is_empty() {
+                    return;
+                }
+                if let Some(caps) = msg
+                    .pointer_mut("/result/capabilities")
+                    .and_then(Value::as_object_mut)
+                {
+                    if !caps.contains_key("resources") {
+                        caps.insert("resources".into(), json!({}));
+                    }
+                    let ext = caps.entry("extensions").or_insert_with(|| json!({}));
+                    if let Some(ext) = ext.as_object_mut()
+                        && !ext.contains_key(UI_EXTENSION)
+                    {
+                        ext.insert(
+                            UI_EXTENSION.into(),
+                            json!({"mimeTypes": [super::ui_resources::MCP_APP_MIME]}),
+                        );
+                    }
+                }
+            }
             Kind::Initialize => {
                 if let Some(caps) = msg
                     .pointer_mut("/result/capabilities")
@@ -395,16 +438,21 @@ impl Router {
                     }
                 }
             }
-            Kind::ResourcesList => self.append_resources(msg),
+            Kind::ResourcesList => self.append_resources(caps, msg),
             Kind::TemplatesList => {
                 // We declared `resources` for this upstream: its templates list is empty, not
                 // an unknown method.
-                if self.added_resources
+                let declared = self.added_resources || (caps.stateless && !self.catalog.is_empty());
+                if declared
                     && msg.pointer("/error/code").and_then(Value::as_i64) == Some(METHOD_NOT_FOUND)
                     && let Some(obj) = msg.as_object_mut()
                 {
                     obj.remove("error");
-                    obj.insert("result".into(), json!({"resourceTemplates": []}));
+                    let mut result = json!({"resourceTemplates": []});
+                    if caps.stateless {
+                        stateless_result(&mut result, true);
+                    }
+                    obj.insert("result".into(), result);
                 }
             }
             Kind::ToolsCall { tool } => self.check_result_widget(tool, msg),
@@ -467,7 +515,7 @@ impl Router {
         meta.insert("ui/resourceUri".into(), json!(default));
     }
 
-    fn append_resources(&self, msg: &mut Value) {
+    fn append_resources(&self, caps: RequestCaps, msg: &mut Value) {
         if self.catalog.is_empty() {
             return;
         }
@@ -492,10 +540,11 @@ impl Router {
             && let Some(obj) = msg.as_object_mut()
         {
             obj.remove("error");
-            obj.insert(
-                "result".into(),
-                json!({ "resources": self.catalog.list_entries(&hidden) }),
-            );
+            let mut result = json!({ "resources": self.catalog.list_entries(&hidden) });
+            if caps.stateless {
+                stateless_result(&mut result, true);
+            }
+            obj.insert("result".into(), result);
         }
     }
 
@@ -582,6 +631,10 @@ impl Router {
                     Pending {
                         host_id: Value::Null,
                         kind: Kind::ReplayInit,
+                        caps: RequestCaps {
+                            stateless: false,
+                            ui: self.ui,
+                        },
                         since: Some(Instant::now()),
                     },
                 );
@@ -626,7 +679,16 @@ impl Router {
     }
 
     /// The upstream refused to take a request (an HTTP error status): answer it for the host.
-    pub fn send_failed(&mut self, upstream_id: &Value, reason: &str) -> Vec<Out> {
+    /// When the upstream's reply held a JSON-RPC error, that error is what the host gets, with
+    /// the upstream's HTTP status (see [`HTTP_STATUS_KEY`]); otherwise an internal error that
+    /// says what happened.
+    pub fn send_failed(
+        &mut self,
+        upstream_id: &Value,
+        reason: &str,
+        status: Option<u16>,
+        rpc: Option<&Value>,
+    ) -> Vec<Out> {
         let mut out = Vec::new();
         let Some(p) = upstream_id.as_u64().and_then(|u| self.pending.remove(&u)) else {
             return out;
@@ -640,15 +702,22 @@ impl Router {
             return out;
         }
         self.host_ids.remove(&p.host_id.to_string());
-        out.push(Out::Host(error_response(
-            p.host_id,
-            INTERNAL_ERROR,
-            format!(
-                "the upstream MCP server {} could not take the request: {reason}",
-                self.opts.upstream
+        let mut msg = match rpc.and_then(|r| r.get("error")) {
+            Some(error) => json!({"jsonrpc": "2.0", "id": p.host_id, "error": error}),
+            None => error_response(
+                p.host_id,
+                INTERNAL_ERROR,
+                format!(
+                    "the upstream MCP server {} could not take the request: {reason}",
+                    self.opts.upstream
+                ),
+                Some(json!({"upstream": self.opts.upstream})),
             ),
-            Some(json!({"upstream": self.opts.upstream})),
-        )));
+        };
+        if let (Some(status), Some(obj)) = (status, msg.as_object_mut()) {
+            obj.insert(HTTP_STATUS_KEY.into(), json!(status));
+        }
+        out.push(Out::Host(msg));
         out
     }
 
@@ -723,11 +792,21 @@ impl Router {
 /// MCP App MIME type.
 pub fn advertises_ui(params: &Value) -> bool {
     params
-        .pointer("/capabilities/extensions")
-        .and_then(|e| e.get(UI_EXTENSION))
-        .and_then(|u| u.get("mimeTypes"))
-        .and_then(Value::as_array)
-        .is_some_and(|m| m.iter().any(|t| t.as_str() == Some(MCP_APP_MIME)))
+        .get("capabilities")
+        .is_some_and(super::capabilities::advertises_ui)
+}
+
+/// Fields a 2026-07-28 result carries that a result the wrapper makes itself must have too:
+/// `resultType`, and for cacheable results (lists, reads) `ttlMs` and `cacheScope` (ours can
+/// change with `--watch`, so they are not cached).
+fn stateless_result(result: &mut Value, cacheable: bool) {
+    if let Some(obj) = result.as_object_mut() {
+        obj.entry("resultType").or_insert_with(|| json!("complete"));
+        if cacheable {
+            obj.entry("ttlMs").or_insert_with(|| json!(0));
+            obj.entry("cacheScope").or_insert_with(|| json!("private"));
+        }
+    }
 }
 
 /// The same test as `Tool::has_upstream_ui`, on a borrowed `_meta`.
