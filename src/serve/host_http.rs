@@ -527,8 +527,30 @@ async fn handle_post(
         }
     }
     let expected = requests.len();
+    let mut rx = rx;
+    let mut first = None;
+    if sse && expected == 1 {
+        // An answer that comes first and carries the upstream's HTTP error status (see
+        // `router::HTTP_STATUS_KEY`) goes back as the upstream sent it: a JSON body with that
+        // status, not an event in a 200 stream.
+        match rx.recv().await {
+            Some(mut m) if m.get("method").is_none() => {
+                if let Some(status) = take_status(&mut m) {
+                    return with_session_header(json_response(status, &m), new_id.as_deref());
+                }
+                first = Some(m);
+            }
+            other => first = other,
+        }
+    }
     let resp = if sse {
-        Sse::new(event_stream(rx, expected))
+        let head = futures_util::stream::iter(first);
+        let rest = futures_util::stream::unfold(rx, |mut rx| async move {
+            let m = rx.recv().await?;
+            Some((m, rx))
+        });
+        use futures_util::StreamExt as _;
+        Sse::new(event_stream(Box::pin(head.chain(rest)), expected))
             .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
             .into_response()
     } else {
@@ -910,15 +932,16 @@ fn unsupported_version_header(v: &str) -> Response {
     )
 }
 
-fn event_stream(
-    rx: mpsc::UnboundedReceiver<Value>,
+fn event_stream<S: Stream<Item = Value> + Send + Unpin>(
+    rx: S,
     expected: usize,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
+    use futures_util::StreamExt as _;
     futures_util::stream::unfold((rx, expected), |(mut rx, remaining)| async move {
         if remaining == 0 {
             return None;
         }
-        let msg = rx.recv().await?;
+        let msg = rx.next().await?;
         let is_response = msg.get("method").is_none();
         let left = if is_response {
             remaining.saturating_sub(1)

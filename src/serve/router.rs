@@ -702,8 +702,15 @@ impl Router {
             return out;
         }
         self.host_ids.remove(&p.host_id.to_string());
-        let mut msg = match rpc.and_then(|r| r.get("error")) {
-            Some(error) => json!({"jsonrpc": "2.0", "id": p.host_id, "error": error}),
+        let upstream_error = rpc.filter(|r| r.get("error").is_some()).cloned();
+        let mut msg = match upstream_error {
+            // The upstream's own error response, as it wrote it, with the host's id.
+            Some(mut reply) => {
+                if let Some(obj) = reply.as_object_mut() {
+                    obj.insert("id".into(), p.host_id);
+                }
+                reply
+            }
             None => error_response(
                 p.host_id,
                 INTERNAL_ERROR,
