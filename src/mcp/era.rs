@@ -172,7 +172,10 @@ fn collect_param_headers(
                 _ => None,
             };
             if let Some(text) = text {
-                out.push((format!("mcp-param-{name}"), header_value(&text)));
+                out.push((
+                    format!("mcp-param-{}", name.to_ascii_lowercase()),
+                    header_value(&text),
+                ));
             }
         }
         collect_param_headers(sub, v, depth + 1, out);

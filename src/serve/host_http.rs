@@ -1129,6 +1129,88 @@ mod tests {
         assert!(!dbg.contains("hidden"), "{dbg}");
     }
 
+    fn modern(method: &str, params: serde_json::Value) -> Value {
+        let mut p = params;
+        p["_meta"] = serde_json::json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        });
+        serde_json::json!({"jsonrpc":"2.0","id":1,"method":method,"params":p})
+    }
+
+    fn era_check(h: &[(&'static str, &str)], msgs: &[Value], batch: bool) -> Option<(u16, i64)> {
+        let r = check_era_headers(&headers(h), msgs, batch)?;
+        let status = r.status().as_u16();
+        let body = futures_util::FutureExt::now_or_never(axum::body::to_bytes(r.into_body(), 1 << 20))
+            .and_then(Result::ok)
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+            .and_then(|v| v.pointer("/error/code").and_then(Value::as_i64))
+            .unwrap_or(0);
+        Some((status, body))
+    }
+
+    #[test]
+    fn protocol_version_and_mirrored_headers_are_checked() {
+        let call = modern("tools/call", serde_json::json!({"name":"get weather ☀","arguments":{}}));
+        let enc = era::header_value("get weather ☀");
+        let good = [
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/call"),
+            ("mcp-name", enc.as_str()),
+        ];
+        assert_eq!(era_check(&good, std::slice::from_ref(&call), false), None);
+        // Missing or disagreeing headers: 400 with HeaderMismatch.
+        for bad in [
+            &good[1..],
+            &[good[0], good[2]][..],
+            &good[..2],
+            &[good[0], ("mcp-method", "tools/list"), good[2]][..],
+            &[("mcp-protocol-version", "2025-06-18"), good[1], good[2]][..],
+            &[good[0], good[1], ("mcp-name", "other")][..],
+            &[good[0], good[1], ("mcp-name", "=?base64?***?=")][..],
+        ] {
+            assert_eq!(
+                era_check(bad, std::slice::from_ref(&call), false),
+                Some((400, era::HEADER_MISMATCH)),
+                "{bad:?}"
+            );
+        }
+        // 2025-era traffic: unknown versions are refused, known ones and none pass.
+        let legacy = serde_json::json!({"jsonrpc":"2.0","id":1,"method":"tools/list"});
+        let one = std::slice::from_ref(&legacy);
+        assert_eq!(era_check(&[("mcp-protocol-version", "1999-01-01")], one, false), Some((400, -32000)));
+        assert_eq!(era_check(&[("mcp-protocol-version", "2025-06-18")], one, false), None);
+        assert_eq!(era_check(&[], one, false), None);
+        // A modern header without the body's envelope.
+        assert_eq!(
+            era_check(&[("mcp-protocol-version", "2026-07-28")], one, false),
+            Some((400, -32602))
+        );
+        // No modern request in a batch.
+        assert_eq!(
+            era_check(&good, &[legacy.clone(), call.clone()], true),
+            Some((400, -32600))
+        );
+    }
+
+    #[test]
+    fn stateless_errors_get_the_revisions_status() {
+        let err = |code: i64| serde_json::json!({"jsonrpc":"2.0","id":1,"error":{"code":code,"message":"x"}});
+        assert_eq!(stateless_status(&err(-32022)), StatusCode::BAD_REQUEST);
+        assert_eq!(stateless_status(&err(-32020)), StatusCode::BAD_REQUEST);
+        assert_eq!(stateless_status(&err(-32021)), StatusCode::BAD_REQUEST);
+        assert_eq!(stateless_status(&err(-32601)), StatusCode::NOT_FOUND);
+        assert_eq!(stateless_status(&err(-32602)), StatusCode::OK);
+        assert_eq!(
+            stateless_status(&serde_json::json!({"jsonrpc":"2.0","id":1,"result":{}})),
+            StatusCode::OK
+        );
+        let mut marked = err(-32000);
+        marked[HTTP_STATUS_KEY] = serde_json::json!(503);
+        assert_eq!(take_status(&mut marked), Some(StatusCode::SERVICE_UNAVAILABLE));
+        assert!(marked.get(HTTP_STATUS_KEY).is_none());
+    }
+
     #[test]
     fn host_part_parses_forms() {
         assert_eq!(host_part("127.0.0.1:80"), "127.0.0.1");

@@ -842,7 +842,7 @@ pub fn parse_error(detail: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serve::ui_resources::{Strictness, tests::fixture};
+    use crate::serve::ui_resources::{MCP_APP_MIME, Strictness, tests::fixture};
 
     fn router(stale: StalePolicy) -> (Router, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap();
@@ -986,6 +986,104 @@ mod tests {
             json!({"jsonrpc":"2.0","id":sent["id"],"error":{"code":-32601,"message":"nope"}}),
         ));
         assert_eq!(got["result"], json!({"resourceTemplates": []}));
+    }
+
+    fn stateless(id: Value, method: &str, ui: bool, params: Value) -> Value {
+        let caps = if ui {
+            json!({"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}})
+        } else {
+            json!({})
+        };
+        let mut p = params;
+        p["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": caps,
+        });
+        json!({"jsonrpc":"2.0","id":id,"method":method,"params":p})
+    }
+
+    #[test]
+    fn stateless_requests_decide_the_ui_per_request() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        with_matching_hashes(&mut r);
+        // No initialize at all: each request says what its client supports.
+        let disc = round_trip(
+            &mut r,
+            stateless(json!(1), "server/discover", true, json!({})),
+            json!({"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}),
+        );
+        assert_eq!(disc["result"]["capabilities"]["resources"], json!({}));
+        assert_eq!(
+            disc["result"]["capabilities"]["extensions"]["io.modelcontextprotocol/ui"]["mimeTypes"],
+            json!([MCP_APP_MIME])
+        );
+        let plain_disc = json!({"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}});
+        let got = round_trip(
+            &mut r,
+            stateless(json!(2), "server/discover", false, json!({})),
+            plain_disc.clone(),
+        );
+        assert_eq!(got["result"], plain_disc);
+
+        let with_ui = round_trip(
+            &mut r,
+            stateless(json!(3), "tools/list", true, json!({})),
+            tools_result(),
+        );
+        assert_eq!(
+            with_ui["result"]["tools"][0]["_meta"]["ui"]["resourceUri"],
+            "ui://demo/single"
+        );
+        let without = round_trip(
+            &mut r,
+            stateless(json!(4), "tools/list", false, json!({})),
+            tools_result(),
+        );
+        assert_eq!(without["result"], tools_result());
+
+        // ui:// reads are ours only for a client with the extension, and carry the
+        // revision's result fields.
+        let read = host(r.from_host(stateless(
+            json!(5),
+            "resources/read",
+            true,
+            json!({"uri":"ui://demo/single"}),
+        )));
+        assert_eq!(read["result"]["resultType"], "complete");
+        assert_eq!(read["result"]["contents"][0]["mimeType"], MCP_APP_MIME);
+        let fwd = upstream(r.from_host(stateless(
+            json!(6),
+            "resources/read",
+            false,
+            json!({"uri":"ui://demo/single"}),
+        )));
+        assert_eq!(fwd["params"]["uri"], "ui://demo/single");
+        assert!(!r.ui_enabled());
+
+        // An upstream without resources: the list is ours, with the revision's fields.
+        let sent = upstream(r.from_host(stateless(json!(7), "resources/list", true, json!({}))));
+        let got = host(r.from_upstream(
+            json!({"jsonrpc":"2.0","id":sent["id"],"error":{"code":-32601,"message":"nope"}}),
+        ));
+        assert_eq!(got["result"]["resources"].as_array().unwrap().len(), 3);
+        assert_eq!(got["result"]["resultType"], "complete");
+        assert_eq!(got["result"]["cacheScope"], "private");
+    }
+
+    #[test]
+    fn an_upstream_http_error_reply_is_passed_on() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        let sent = upstream(r.from_host(stateless(json!("a"), "tools/list", false, json!({}))));
+        let reply = json!({"jsonrpc":"2.0","error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2025-11-25"]}},"id":sent["id"]});
+        let got = host(r.send_failed(&sent["id"], "HTTP 400", Some(400), Some(&reply)));
+        assert_eq!(got["id"], "a");
+        assert_eq!(got["error"], reply["error"]);
+        assert_eq!(got[HTTP_STATUS_KEY], 400);
+        // Without a JSON-RPC body: our own error, still with the status.
+        let sent = upstream(r.from_host(stateless(json!("b"), "tools/list", false, json!({}))));
+        let got = host(r.send_failed(&sent["id"], "HTTP 502: bad gateway", Some(502), None));
+        assert_eq!(got["error"]["code"], INTERNAL_ERROR);
+        assert_eq!(got[HTTP_STATUS_KEY], 502);
     }
 
     #[test]
