@@ -167,7 +167,7 @@ pub async fn discover(spec: &UpstreamSpec, timeout: Duration) -> Result<Discover
     let stage = Mutex::new(String::from("server/discover"));
     let opened = tokio::time::timeout_at(
         deadline,
-        negotiate::open(spec, &opts, "mcp-gen-ui"),
+        negotiate::open(spec, &opts, "mcp-gen-ui", &stage),
     )
     .await;
     let (client, negotiated) = match opened {
@@ -190,7 +190,10 @@ pub async fn discover(spec: &UpstreamSpec, timeout: Duration) -> Result<Discover
             return Err(DiscoverError::Timeout {
                 upstream,
                 secs: timeout.as_secs_f64(),
-                stage: "the connection (server/discover, initialize)".into(),
+                stage: match stage.lock() {
+                    Ok(g) => g.clone(),
+                    Err(p) => p.into_inner().clone(),
+                },
                 stderr: Vec::new(),
             });
         }

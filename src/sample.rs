@@ -27,7 +27,7 @@ pub async fn call_tools(
     };
     let opened = tokio::time::timeout(
         connect_timeout,
-        crate::mcp::negotiate::open(spec, &opts, "mcp-gen-ui"),
+        crate::mcp::negotiate::open(spec, &opts, "mcp-gen-ui", &Default::default()),
     )
     .await
     .map_err(|_| format!("timed out connecting to {}", spec.describe()))?;

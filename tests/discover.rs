@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use mcp_gen_ui::discover::{DiscoverError, discover};
+use mcp_gen_ui::mcp::negotiate::Era;
 use mcp_gen_ui::mcp::{HttpSpec, HttpTransport, StdioSpec, UpstreamSpec};
 use tokio::io::AsyncBufReadExt;
 
@@ -36,7 +37,10 @@ async fn fixture_ok_is_discovered() {
     assert_eq!(d.server_name, "fixture-ok");
     assert_eq!(d.tools.len(), 1);
     assert_eq!(d.tools[0].name, "echo");
-    assert_eq!(d.initialize_result["protocolVersion"], "2025-06-18");
+    // A 2025-era server (it does not know `server/discover`): the handshake, at the newest
+    // handshake version, which the fixture accepts.
+    assert_eq!(d.era, Era::Handshake("2025-11-25".into()));
+    assert_eq!(d.initialize_result["protocolVersion"], "2025-11-25");
 }
 
 #[tokio::test]
@@ -134,7 +138,14 @@ fn check_weather(d: &mcp_gen_ui::discover::Discovery) {
 async fn weather_over_stdio() {
     let d = discover(&stdio("weather-server", &[]), T).await.unwrap();
     check_weather(&d);
-    assert_eq!(d.initialize_result["protocolVersion"], "2025-06-18");
+    // rmcp serves both eras: the newest one both sides speak is the stateless revision.
+    assert_eq!(d.era, Era::Stateless("2026-07-28".into()));
+    assert!(
+        d.initialize_result["supportedVersions"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("2026-07-28"))
+    );
 }
 
 #[tokio::test]
@@ -1211,4 +1222,73 @@ async fn example_servers_exit_when_stdin_closes() {
             .unwrap();
         assert!(status.success(), "{name}: {status}");
     }
+}
+
+// ---- Both protocol eras, with the official 2.x TypeScript server package ----
+// (tests/node/fixtures/era-server.mjs: a two-era, a 2026-07-28-only and a 2025-only server.)
+
+fn era_fixture() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/node/fixtures/era-server.mjs")
+        .display()
+        .to_string()
+}
+
+fn era_stdio(eras: &str) -> UpstreamSpec {
+    UpstreamSpec::Stdio(StdioSpec {
+        command: "node".into(),
+        args: vec![era_fixture(), "stdio".into(), eras.into()],
+        ..Default::default()
+    })
+}
+
+/// Starts the fixture over streamable HTTP; its URL once it listens.
+async fn era_http(eras: &str) -> (tokio::process::Child, String) {
+    let mut child = tokio::process::Command::new("node")
+        .args([era_fixture(), "http".into(), eras.into()])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let line = tokio::time::timeout(SLOW, lines.next_line())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    let url = line.rsplit(' ').next().unwrap().to_string();
+    (child, url)
+}
+
+fn check_era_fixture(d: &mcp_gen_ui::discover::Discovery, era: Era) {
+    assert_eq!(d.server_name, "era-fixture");
+    assert_eq!(d.era, era);
+    let names: Vec<&str> = d.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["add", "regional", "slow"]);
+}
+
+#[tokio::test]
+async fn both_eras_and_each_alone_are_discovered() {
+    let modern = Era::Stateless("2026-07-28".into());
+    let legacy = Era::Handshake("2025-11-25".into());
+    let mut hashes = Vec::new();
+    for (eras, era) in [
+        ("both", &modern),
+        ("modern", &modern),
+        ("legacy", &legacy),
+    ] {
+        let d = discover(&era_stdio(eras), SLOW).await.unwrap();
+        check_era_fixture(&d, era.clone());
+        hashes.push(d.tools.iter().map(|t| t.tool_hash()).collect::<Vec<_>>());
+        let (_child, url) = era_http(eras).await;
+        let d = discover(&http_spec(&url, HttpTransport::StreamableHttp), SLOW)
+            .await
+            .unwrap();
+        check_era_fixture(&d, era.clone());
+        hashes.push(d.tools.iter().map(|t| t.tool_hash()).collect::<Vec<_>>());
+    }
+    // A tool hashes the same whichever era listed it.
+    assert!(hashes.windows(2).all(|w| w[0] == w[1]), "{hashes:?}");
 }

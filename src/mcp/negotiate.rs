@@ -18,7 +18,8 @@ use super::era::{self, LEGACY_VERSIONS, MODERN_VERSION};
 use super::{Client, ClientError, UpstreamSpec};
 
 /// How long a stdio server may stay silent on the probe before it counts as a 2025-era server
-/// that ignores unknown requests.
+/// that ignores unknown requests (at most half the connect budget, so the handshake still has
+/// time).
 const STDIO_PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 /// A request's own budget; callers bound the whole start-up with their deadline.
 const LONG: Duration = Duration::from_secs(24 * 3600);
@@ -81,18 +82,32 @@ enum Probe {
     Failed(ClientError),
 }
 
-/// Opens a connection and negotiates. The caller bounds the whole with its own deadline.
+/// Opens a connection and negotiates. The caller bounds the whole with its own deadline;
+/// `stage` names the request in flight, for the caller's timeout message.
 pub async fn open(
     spec: &UpstreamSpec,
     opts: &ConnectOptions,
     client_name: &str,
+    stage: &std::sync::Mutex<String>,
 ) -> Result<(Client, Negotiated), OpenError> {
+    let set_stage = |s: &str| {
+        if let Ok(mut g) = stage.lock() {
+            *g = s.to_string();
+        }
+    };
+    set_stage("the connection");
     let conn = Connection::open(spec, opts)
         .await
         .map_err(OpenError::Connect)?;
     let client = Client::new(conn);
     let stdio = client.is_stdio();
-    let probe = probe(&client, client_name, stdio).await;
+    set_stage("server/discover");
+    let probe_timeout = if stdio {
+        STDIO_PROBE_TIMEOUT.min(opts.connect_timeout / 2)
+    } else {
+        LONG
+    };
+    let probe = probe(&client, client_name, probe_timeout).await;
     let client = match probe {
         Probe::Modern(result) => {
             client.set_envelope(Some(envelope(client_name)));
@@ -126,6 +141,7 @@ pub async fn open(
             Client::new(conn)
         }
     };
+    set_stage("initialize");
     match handshake(&client, client_name).await {
         Ok(n) => Ok((client, n)),
         Err((method, error)) => Err(OpenError::Request {
@@ -136,9 +152,9 @@ pub async fn open(
     }
 }
 
-async fn probe(client: &Client, client_name: &str, stdio: bool) -> Probe {
+async fn probe(client: &Client, client_name: &str, timeout: Duration) -> Probe {
+    let stdio = client.is_stdio();
     let params = json!({"_meta": envelope(client_name)});
-    let timeout = if stdio { STDIO_PROBE_TIMEOUT } else { LONG };
     match client
         .request("server/discover", Some(params), timeout)
         .await
