@@ -27,6 +27,9 @@
 (function () {
   'use strict';
   var PROTOCOL = '2026-01-26';
+  // ext-apps renamed two host->app requests after 2.0.4 (the released AppBridge still sends the
+  // old names): both names reach the same handler.
+  var RENAMED = { 'ui/call-view-tool': 'tools/call', 'ui/list-view-tools': 'tools/list' };
   var EVENTS = ['toolinput', 'toolinputpartial', 'toolresult', 'toolcancelled', 'hostcontextchanged', 'teardown'];
   var G = window.McpGenUi = window.McpGenUi || {};
 
@@ -154,12 +157,13 @@
         if (error) r.error = error; else r.result = result || {};
         self._post(r);
       };
-      if (m.method === 'ping') return reply({});
-      if (m.method === 'ui/resource-teardown') {
+      var method = RENAMED[m.method] || m.method;
+      if (method === 'ping') return reply({});
+      if (method === 'ui/resource-teardown') {
         return Promise.resolve(this._emit('teardown', m.params || {})).then(function (r) { reply(r || {}); },
           function (e) { reply(null, { code: -32603, message: String(e && e.message || e) }); });
       }
-      return reply(null, { code: -32601, message: 'Method not found: ' + m.method });
+      return reply(null, { code: -32601, message: 'Method not found: ' + method });
     }
     if (m.method) {
       // ui/notifications/tool-input -> toolinput, …; teardown is a request, never a notification.
@@ -195,7 +199,9 @@
         done = true;
         res = res || {};
         self.hostKind = 'mcp';
-        self._hostCaps = res.hostCapabilities || {};
+        // Newer hosts also put their capabilities under capabilities.extensions (SEP-2133).
+        var ext = res.capabilities && res.capabilities.extensions;
+        self._hostCaps = res.hostCapabilities || (ext && ext['io.modelcontextprotocol/ui']) || {};
         self._hostInfo = res.hostInfo;
         self._ctx = res.hostContext || {};
         self._ready = true;
@@ -272,6 +278,8 @@
     ['updateModelContext', 'ui/update-model-context'], ['openLink', 'ui/open-link'],
     ['sendOpenLink', 'ui/open-link'], ['requestDisplayMode', 'ui/request-display-mode']
   ].forEach(function (x) { P[x[0]] = function (p, o) { return this._request(x[1], p, o); }; });
+  // Logs go as notifications/message: AppBridge 2.0.4 listens only there, and newer hosts listen
+  // on both that and ui/log.
   P.sendLog = function (p) { return this._notify('notifications/message', p); };
   P.sendSizeChanged = function (p) { return this._notify('ui/notifications/size-changed', p); };
   P.getHostContext = function () { return this._ctx; };
