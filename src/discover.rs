@@ -165,11 +165,8 @@ pub async fn discover(spec: &UpstreamSpec, timeout: Duration) -> Result<Discover
         ..ConnectOptions::default()
     };
     let stage = Mutex::new(String::from("server/discover"));
-    let opened = tokio::time::timeout_at(
-        deadline,
-        negotiate::open(spec, &opts, "mcp-gen-ui", &stage),
-    )
-    .await;
+    let opened =
+        tokio::time::timeout_at(deadline, negotiate::open(spec, &opts, "mcp-gen-ui", &stage)).await;
     let (client, negotiated) = match opened {
         Ok(Ok(pair)) => pair,
         Ok(Err(OpenError::Connect(e))) => return Err(connect_error(&upstream, e)),

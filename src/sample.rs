@@ -42,7 +42,10 @@ pub async fn call_tools(
             error,
         }) => {
             client.shutdown().await;
-            return Err(format!("{} did not answer `{method}`: {error}", spec.describe()));
+            return Err(format!(
+                "{} did not answer `{method}`: {error}",
+                spec.describe()
+            ));
         }
     };
     let mut out = BTreeMap::new();

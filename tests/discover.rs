@@ -1274,11 +1274,7 @@ async fn both_eras_and_each_alone_are_discovered() {
     let modern = Era::Stateless("2026-07-28".into());
     let legacy = Era::Handshake("2025-11-25".into());
     let mut hashes = Vec::new();
-    for (eras, era) in [
-        ("both", &modern),
-        ("modern", &modern),
-        ("legacy", &legacy),
-    ] {
+    for (eras, era) in [("both", &modern), ("modern", &modern), ("legacy", &legacy)] {
         let d = discover(&era_stdio(eras), SLOW).await.unwrap();
         check_era_fixture(&d, era.clone());
         hashes.push(d.tools.iter().map(|t| t.tool_hash()).collect::<Vec<_>>());

@@ -71,10 +71,16 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> anyhow::Result<Outcome> {
         Some(addr) => {
             let mut opts = HttpOptions::from_args(addr, std::env::var(TOKEN_ENV).ok())?;
             if let Some(n) = args.max_sessions.or(cfg.file.serve.max_sessions) {
-                anyhow::ensure!(n > 0, "--max-sessions / [serve] max_sessions must be at least 1");
+                anyhow::ensure!(
+                    n > 0,
+                    "--max-sessions / [serve] max_sessions must be at least 1"
+                );
                 opts.max_sessions = n;
             }
-            if let Some(m) = args.session_idle_minutes.or(cfg.file.serve.session_idle_minutes) {
+            if let Some(m) = args
+                .session_idle_minutes
+                .or(cfg.file.serve.session_idle_minutes)
+            {
                 anyhow::ensure!(
                     m > 0,
                     "--session-idle-minutes / [serve] session_idle_minutes must be at least 1"

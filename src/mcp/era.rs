@@ -77,12 +77,11 @@ pub fn name_source(msg: &Value) -> Option<&str> {
 /// Encodes a value for an `Mcp-Name` / `Mcp-Param-*` header: as is when it is plain visible
 /// ASCII without leading or trailing whitespace, otherwise as `=?base64?…?=`.
 pub fn header_value(v: &str) -> String {
-    let plain = !v.is_empty()
-        && v.bytes().all(|b| (0x20..=0x7e).contains(&b) || b == b'\t')
+    let sentinel = v.starts_with("=?base64?") && v.ends_with("?=");
+    let safe = v.bytes().all(|b| (0x20..=0x7e).contains(&b) || b == b'\t')
         && !v.starts_with([' ', '\t'])
-        && !v.ends_with([' ', '\t'])
-        && !(v.starts_with("=?base64?") && v.ends_with("?="));
-    if plain {
+        && !v.ends_with([' ', '\t']);
+    if safe && !sentinel {
         v.to_string()
     } else {
         format!("=?base64?{}?=", base64(v.as_bytes()))

@@ -13,11 +13,11 @@ use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
 
 use super::HttpSpec;
-use super::era;
 use super::connection::{
     CloseKind, CloseReason, ConnectError, ConnectOptions, Incoming, InvalidMessage, SendError,
     excerpt,
 };
+use super::era;
 use super::sse::{SseEvent, SseParser, SseTooLarge};
 
 const SESSION_HEADER: &str = "mcp-session-id";
@@ -146,10 +146,9 @@ impl Shared {
             && let Some(tools) = msg.pointer("/result/tools").and_then(Value::as_array)
         {
             for t in tools {
-                if let (Some(name), Some(schema)) = (
-                    t.get("name").and_then(Value::as_str),
-                    t.get("inputSchema"),
-                ) && schema.to_string().contains("x-mcp-header")
+                if let (Some(name), Some(schema)) =
+                    (t.get("name").and_then(Value::as_str), t.get("inputSchema"))
+                    && schema.to_string().contains("x-mcp-header")
                 {
                     st.header_schemas.insert(name.to_string(), schema.clone());
                 }

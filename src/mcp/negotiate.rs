@@ -58,7 +58,7 @@ pub enum OpenError {
     Connect(ConnectError),
     /// A request failed; `client` is kept for its stderr tail and close reason.
     Request {
-        client: Client,
+        client: Box<Client>,
         method: &'static str,
         error: ClientError,
     },
@@ -127,7 +127,7 @@ pub async fn open(
         }
         Probe::Failed(error) => {
             return Err(OpenError::Request {
-                client,
+                client: Box::new(client),
                 method: "server/discover",
                 error,
             });
@@ -145,7 +145,7 @@ pub async fn open(
     match handshake(&client, client_name).await {
         Ok(n) => Ok((client, n)),
         Err((method, error)) => Err(OpenError::Request {
-            client,
+            client: Box::new(client),
             method,
             error,
         }),

@@ -66,7 +66,8 @@ impl Upstream {
         };
         let startup = async {
             let (client, negotiated) =
-                match negotiate::open(spec, &opts, "mcp-gen-ui-preview", &Default::default()).await {
+                match negotiate::open(spec, &opts, "mcp-gen-ui-preview", &Default::default()).await
+                {
                     Ok(pair) => pair,
                     Err(OpenError::Connect(e)) => {
                         return Err(UpstreamError::Start {

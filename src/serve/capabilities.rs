@@ -67,19 +67,28 @@ mod tests {
         let ui = json!({"extensions":{UI_EXTENSION:{"mimeTypes":[MCP_APP_MIME]}}});
         assert_eq!(
             RequestCaps::of(&modern(ui.clone()), false),
-            RequestCaps { stateless: true, ui: true }
+            RequestCaps {
+                stateless: true,
+                ui: true
+            }
         );
         // The session's initialize does not leak into a stateless request.
         assert_eq!(
             RequestCaps::of(&modern(json!({})), true),
-            RequestCaps { stateless: true, ui: false }
+            RequestCaps {
+                stateless: true,
+                ui: false
+            }
         );
         let wrong_mime = json!({"extensions":{UI_EXTENSION:{"mimeTypes":["text/html"]}}});
         assert!(!RequestCaps::of(&modern(wrong_mime), false).ui);
         let legacy = json!({"jsonrpc":"2.0","id":1,"method":"tools/list"});
         assert_eq!(
             RequestCaps::of(&legacy, true),
-            RequestCaps { stateless: false, ui: true }
+            RequestCaps {
+                stateless: false,
+                ui: true
+            }
         );
         assert!(advertises_ui(&ui));
     }

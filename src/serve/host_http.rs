@@ -614,7 +614,8 @@ async fn open_session(
                 ),
             ));
         }
-        app.opening.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        app.opening
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         Opening(&app.opening)
     };
     let conn = match app.shared.connect().await {
@@ -820,9 +821,11 @@ fn take_status(msg: &mut Value) -> Option<StatusCode> {
 /// own processing, which are in-band).
 fn stateless_status(msg: &Value) -> StatusCode {
     match msg.pointer("/error/code").and_then(Value::as_i64) {
-        Some(era::HEADER_MISMATCH | era::MISSING_CLIENT_CAPABILITY | era::UNSUPPORTED_PROTOCOL_VERSION) => {
-            StatusCode::BAD_REQUEST
-        }
+        Some(
+            era::HEADER_MISMATCH
+            | era::MISSING_CLIENT_CAPABILITY
+            | era::UNSUPPORTED_PROTOCOL_VERSION,
+        ) => StatusCode::BAD_REQUEST,
         Some(-32601) => StatusCode::NOT_FOUND,
         _ => StatusCode::OK,
     }
@@ -841,17 +844,29 @@ fn check_era_headers(headers: &HeaderMap, msgs: &[Value], batch: bool) -> Option
         ));
     }
     let version = header(era::HEADER_PROTOCOL_VERSION);
-    let modern = if batch { None } else { msgs.first().filter(|m| era::is_modern_message(m)) };
+    let modern = if batch {
+        None
+    } else {
+        msgs.first().filter(|m| era::is_modern_message(m))
+    };
     let Some(msg) = modern else {
         // A 2025-era message (or batch).
         return match version {
             Some(v) if era::is_modern_version(v) => {
-                let id = msgs.first().and_then(|m| m.get("id")).cloned().unwrap_or(Value::Null);
+                let id = msgs
+                    .first()
+                    .and_then(|m| m.get("id"))
+                    .cloned()
+                    .unwrap_or(Value::Null);
                 Some(rpc_error(
                     StatusCode::BAD_REQUEST,
                     id,
                     -32602,
-                    format!("MCP-Protocol-Version {v} needs `_meta[\"{}\"]` and `_meta[\"{}\"]` in the request", era::META_PROTOCOL_VERSION, era::META_CLIENT_CAPABILITIES),
+                    format!(
+                        "MCP-Protocol-Version {v} needs `_meta[\"{}\"]` and `_meta[\"{}\"]` in the request",
+                        era::META_PROTOCOL_VERSION,
+                        era::META_CLIENT_CAPABILITIES
+                    ),
                 ))
             }
             Some(v) if !era::is_legacy_version(v) => Some(unsupported_version_header(v)),
@@ -885,7 +900,10 @@ fn check_era_headers(headers: &HeaderMap, msgs: &[Value], batch: bool) -> Option
     if !is_request {
         return None;
     }
-    let method = msg.get("method").and_then(Value::as_str).unwrap_or_default();
+    let method = msg
+        .get("method")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     match header(era::HEADER_METHOD) {
         None => {
             return mismatch(format!(
@@ -906,7 +924,11 @@ fn check_era_headers(headers: &HeaderMap, msgs: &[Value], batch: bool) -> Option
                     "the body names '{body_name}' but the required Mcp-Name header is absent"
                 ));
             }
-            Some(None) => return mismatch("the Mcp-Name header carries an invalid Base64 sentinel value".into()),
+            Some(None) => {
+                return mismatch(
+                    "the Mcp-Name header carries an invalid Base64 sentinel value".into(),
+                );
+            }
             Some(Some(n)) if n != body_name => {
                 return mismatch(format!(
                     "Mcp-Name header value '{n}' does not match body value '{body_name}'"
@@ -1141,17 +1163,21 @@ mod tests {
     fn era_check(h: &[(&'static str, &str)], msgs: &[Value], batch: bool) -> Option<(u16, i64)> {
         let r = check_era_headers(&headers(h), msgs, batch)?;
         let status = r.status().as_u16();
-        let body = futures_util::FutureExt::now_or_never(axum::body::to_bytes(r.into_body(), 1 << 20))
-            .and_then(Result::ok)
-            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
-            .and_then(|v| v.pointer("/error/code").and_then(Value::as_i64))
-            .unwrap_or(0);
+        let body =
+            futures_util::FutureExt::now_or_never(axum::body::to_bytes(r.into_body(), 1 << 20))
+                .and_then(Result::ok)
+                .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+                .and_then(|v| v.pointer("/error/code").and_then(Value::as_i64))
+                .unwrap_or(0);
         Some((status, body))
     }
 
     #[test]
     fn protocol_version_and_mirrored_headers_are_checked() {
-        let call = modern("tools/call", serde_json::json!({"name":"get weather ☀","arguments":{}}));
+        let call = modern(
+            "tools/call",
+            serde_json::json!({"name":"get weather ☀","arguments":{}}),
+        );
         let enc = era::header_value("get weather ☀");
         let good = [
             ("mcp-protocol-version", "2026-07-28"),
@@ -1178,8 +1204,14 @@ mod tests {
         // 2025-era traffic: unknown versions are refused, known ones and none pass.
         let legacy = serde_json::json!({"jsonrpc":"2.0","id":1,"method":"tools/list"});
         let one = std::slice::from_ref(&legacy);
-        assert_eq!(era_check(&[("mcp-protocol-version", "1999-01-01")], one, false), Some((400, -32000)));
-        assert_eq!(era_check(&[("mcp-protocol-version", "2025-06-18")], one, false), None);
+        assert_eq!(
+            era_check(&[("mcp-protocol-version", "1999-01-01")], one, false),
+            Some((400, -32000))
+        );
+        assert_eq!(
+            era_check(&[("mcp-protocol-version", "2025-06-18")], one, false),
+            None
+        );
         assert_eq!(era_check(&[], one, false), None);
         // A modern header without the body's envelope.
         assert_eq!(
@@ -1207,7 +1239,10 @@ mod tests {
         );
         let mut marked = err(-32000);
         marked[HTTP_STATUS_KEY] = serde_json::json!(503);
-        assert_eq!(take_status(&mut marked), Some(StatusCode::SERVICE_UNAVAILABLE));
+        assert_eq!(
+            take_status(&mut marked),
+            Some(StatusCode::SERVICE_UNAVAILABLE)
+        );
         assert!(marked.get(HTTP_STATUS_KEY).is_none());
     }
 
