@@ -203,6 +203,14 @@ pub struct ServeConfig {
     /// `serve --http`: minutes after which a 2025-era host session with no request and no open
     /// stream is closed (default 5).
     pub session_idle_minutes: Option<u64>,
+    /// Embed each UI tool's page in its results for clients without the MCP Apps extension
+    /// (MCP-UI hosts); `serve --embed-ui` turns it on too.
+    #[serde(default)]
+    pub embed_ui: bool,
+    /// Give clients without the MCP Apps extension the Apps SDK's metadata
+    /// (`openai/outputTemplate`, `text/html+skybridge`); `serve --apps-sdk` turns it on too.
+    #[serde(default)]
+    pub apps_sdk: bool,
 }
 
 /// `[tools.NAME]`: everything here feeds the tool's `config_hash` in the lock.
@@ -222,6 +230,10 @@ pub struct ToolConfig {
     pub widgets: Vec<WidgetConfig>,
     #[serde(default, skip_serializing_if = "CspConfig::is_empty")]
     pub csp: CspConfig,
+    /// The description `serve` gives clients that advertised the MCP Apps extension (they show
+    /// the UI); everyone else sees the upstream's. Not part of the page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description_for_ui: Option<String>,
 }
 
 /// One of several UIs for a tool (`ui/<tool>/<name>.html`).
