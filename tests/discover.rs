@@ -727,7 +727,11 @@ async fn server_to_client_requests_are_answered_during_discovery() {
 
 /// Streamable HTTP server that records requests, pushes a notification on the GET stream,
 /// and accepts DELETE.
-fn get_stream_router(log: std::sync::Arc<std::sync::Mutex<Vec<String>>>) -> axum::Router {
+/// `open_after`: how long the GET takes to answer (it logs "GET open" then).
+fn get_stream_router(
+    log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    open_after: Duration,
+) -> axum::Router {
     use futures_util::StreamExt as _;
     let post_log = log.clone();
     let get_log = log.clone();
@@ -762,6 +766,10 @@ fn get_stream_router(log: std::sync::Arc<std::sync::Mutex<Vec<String>>>) -> axum
                     .and_then(|v| v.to_str().ok())
                     .unwrap_or("-");
                 log.lock().unwrap().push(format!("GET {sid}"));
+                if !open_after.is_zero() {
+                    tokio::time::sleep(open_after).await;
+                    log.lock().unwrap().push("GET open".into());
+                }
                 let note = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
                 let body = futures_util::stream::iter([Ok::<_, std::io::Error>(format!(
                     "data: {note}\n\n"
@@ -790,7 +798,7 @@ fn get_stream_router(log: std::sync::Arc<std::sync::Mutex<Vec<String>>>) -> axum
 #[tokio::test]
 async fn http_get_stream_delivers_server_messages_and_shutdown_deletes_the_session() {
     let log: std::sync::Arc<std::sync::Mutex<Vec<String>>> = Default::default();
-    let (base, task) = serve_router(get_stream_router(log.clone())).await;
+    let (base, task) = serve_router(get_stream_router(log.clone(), Duration::ZERO)).await;
     let spec = http_spec(&format!("{base}/mcp"), HttpTransport::StreamableHttp);
     let mut conn = Connection::open(&spec, &ConnectOptions::default())
         .await
@@ -816,6 +824,42 @@ async fn http_get_stream_delivers_server_messages_and_shutdown_deletes_the_sessi
             "POST notifications/initialized",
             "GET S1",
             "DELETE S1"
+        ]
+    );
+}
+
+/// A server→client request the upstream sends on its GET stream while handling the next request
+/// must find the stream open: nothing is sent after `notifications/initialized` until the
+/// server has answered the GET.
+#[tokio::test]
+async fn no_request_overtakes_the_get_stream() {
+    let log: std::sync::Arc<std::sync::Mutex<Vec<String>>> = Default::default();
+    let slow = Duration::from_millis(400);
+    let (base, task) = serve_router(get_stream_router(log.clone(), slow)).await;
+    let spec = http_spec(&format!("{base}/mcp"), HttpTransport::StreamableHttp);
+    let mut conn = Connection::open(&spec, &ConnectOptions::default())
+        .await
+        .unwrap();
+    let tx = conn.sender();
+    tx.send(&init_msg(1)).await.unwrap();
+    assert!(matches!(next_item(&mut conn).await, Incoming::Message(m) if m["id"] == 1));
+    tx.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await
+        .unwrap();
+    tx.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
+        .await
+        .unwrap();
+    conn.shutdown().await;
+    task.abort();
+    let log = log.lock().unwrap().clone();
+    assert_eq!(
+        log[..5],
+        [
+            "POST initialize",
+            "POST notifications/initialized",
+            "GET S1",
+            "GET open",
+            "POST tools/list"
         ]
     );
 }
