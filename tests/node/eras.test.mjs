@@ -231,3 +231,55 @@ for (const label of UPSTREAMS) {
     }
   }
 }
+
+// The rmcp example server (a Rust server that speaks both eras) with the committed example UIs.
+const WEATHER = path.resolve(here, "..", "..", "target", "debug", "weather-server");
+const WEATHER_UI = path.resolve(here, "..", "..", "examples", "weather", "ui");
+
+async function observeWeather(route, mode, ui) {
+  const transport =
+    route === "direct"
+      ? new StdioClientTransport({ command: WEATHER, stderr: "ignore" })
+      : new StdioClientTransport({
+          command: serveBinary(),
+          args: ["--server", WEATHER, "--out-dir", WEATHER_UI, "serve"],
+          stderr: "ignore",
+          env: { ...process.env, MCP_GEN_UI_LOG: "error" },
+        });
+  const client = new Client(
+    { name: "eras-test", version: "1.0.0" },
+    { capabilities: ui ? UI_CAPS : {}, versionNegotiation: { mode: MODES[mode] } },
+  );
+  await client.connect(transport);
+  try {
+    const out = {
+      version: client.getNegotiatedProtocolVersion(),
+      tools: (await client.listTools()).tools,
+      forecast: await client.callTool({ name: "get_forecast", arguments: { city: "Paris", days: 2 } }),
+      // The server has no resources capability: what the client makes of that.
+      resources: await client
+        .listResources()
+        .then((r) => r.resources.map((x) => x.uri), (e) => ({ error: e.code ?? e.constructor.name })),
+    };
+    return out;
+  } finally {
+    await client.close();
+  }
+}
+
+for (const mode of Object.keys(MODES)) {
+  test(`${mode} client and the rmcp weather server (both eras) through serve over stdio`, async () => {
+    const direct = await observeWeather("direct", mode, true);
+    const through = await observeWeather("stdio", mode, true);
+    assert.equal(through.version, direct.version);
+    assert.deepEqual(through.forecast, direct.forecast);
+    const stripped = stripUi({ tools: through.tools, resources: [], uiReads: {} }).tools;
+    assert.deepEqual(stripped, direct.tools);
+    for (const t of through.tools) assert.equal(t._meta.ui.resourceUri, `ui://weather/${t.name}`);
+    assert.ok(!Array.isArray(direct.resources) || direct.resources.length === 0, JSON.stringify(direct.resources));
+    assert.deepEqual(through.resources.sort(), ["ui://weather/get_current_conditions", "ui://weather/get_forecast"]);
+    const plain = await observeWeather("stdio", mode, false);
+    assert.deepEqual(plain.tools, direct.tools);
+    assert.deepEqual(plain.resources, direct.resources);
+  });
+}
