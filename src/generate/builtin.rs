@@ -55,6 +55,9 @@ const EMBEDDED: [(&str, &str); 12] = [
     ("app.js", include_str!("../../templates/min/app.js")),
 ];
 
+/// The form's field budget: `BUDGET` in templates/form.js (keep the two equal).
+const FORM_FIELD_BUDGET: usize = 600;
+
 /// Where the styles only form-extra.js uses begin in `styles.css`.
 const FORM_EXTRA_CSS: &str = "/* @part form-extra";
 
@@ -280,9 +283,10 @@ impl Parts {
 /// "T or null", and objects of those, through local `$ref`s (mirroring `pick()` in form.js).
 /// Anything else counts as "may need the editor", to stay on the safe side.
 fn plain_form(root: &Value) -> bool {
-    // Shared `$ref`s can make a small schema an exponentially large tree: past this many fields,
-    // assume the editor may be needed.
-    let mut budget = 10_000;
+    // Shared `$ref`s can make a small schema an exponentially large tree. form.js builds no form
+    // past FORM_FIELD_BUDGET fields (it shows the JSON editor instead), and this walk counts at
+    // least as many nodes as its count does, so a page past the budget always embeds the editor.
+    let mut budget = FORM_FIELD_BUDGET;
     takes_no_input(root) || plain_field(root, root, 0, &mut budget)
 }
 
@@ -671,6 +675,36 @@ mod tests {
         let data = html.split("id=\"mcp-gen-ui-data\">").nth(1).unwrap();
         assert!(!data.contains('\u{2028}'));
         assert_eq!(html.matches("</script>").count(), 3);
+    }
+
+    #[test]
+    fn form_budget_matches_form_js_and_embeds_the_editor_past_it() {
+        let src = include_str!("../../templates/form.js");
+        assert!(
+            src.contains(&format!("var BUDGET = {FORM_FIELD_BUDGET};")),
+            "templates/form.js BUDGET must equal FORM_FIELD_BUDGET"
+        );
+        // A DAG of shared $refs: 2^20 fields when expanded, tiny as a schema.
+        let mut defs = serde_json::Map::new();
+        for i in 0..20 {
+            let next = if i == 19 {
+                json!({"type": "string"})
+            } else {
+                json!({"$ref": format!("#/$defs/n{}", i + 1)})
+            };
+            defs.insert(
+                format!("n{i}"),
+                json!({"type": "object", "properties": {"l": next.clone(), "r": next}}),
+            );
+        }
+        let tool = Tool::from_raw(json!({"name": "dag", "inputSchema": {
+            "type": "object", "properties": {"root": {"$ref": "#/$defs/n0"}}, "$defs": defs}}))
+        .unwrap();
+        let parts = Parts::for_tool(&tool);
+        assert!(
+            parts.validator,
+            "past the budget the page needs the JSON editor"
+        );
     }
 
     #[test]
