@@ -1036,7 +1036,8 @@ async fn handle_get(State(app): State<Arc<App>>, headers: HeaderMap) -> Response
         r.get_stream = Some(tx);
     }
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-        let msg = rx.recv().await?;
+        let mut msg = rx.recv().await?;
+        take_status(&mut msg);
         Some((
             Ok::<_, Infallible>(Event::default().event("message").data(msg.to_string())),
             rx,
