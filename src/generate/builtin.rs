@@ -192,10 +192,43 @@ pub fn runtime_js() -> &'static str {
 
 /// The complete HTML file, starting with the generated-file header. Deterministic bytes.
 pub fn render(req: &WidgetRequest<'_>, templates: &Templates) -> Result<String, GenerateError> {
+    // SPEC 13: whatever the tool's strings, the page stays valid and under the size limit. Long
+    // prose is shortened first; a page still too large drops the schemas' prose altogether.
+    let page = render_with(req, templates, Prose::Shortened)?;
+    if page.len() <= PAGE_BUDGET {
+        return Ok(page);
+    }
+    render_with(req, templates, Prose::Stripped)
+}
+
+/// Pages stay under this many bytes when the tool allows it (the validator's limit is 500 KB).
+const PAGE_BUDGET: usize = 480 * 1024;
+
+/// How much of the tool's prose (descriptions, titles) a page embeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Prose {
+    /// Each string shortened to a readable length, with a visible marker.
+    Shortened,
+    /// Schema descriptions, titles and examples left out; the tool description shortened more.
+    Stripped,
+}
+
+fn render_with(
+    req: &WidgetRequest<'_>,
+    templates: &Templates,
+    prose: Prose,
+) -> Result<String, GenerateError> {
+    use crate::model::text::{MAX_DESCRIPTION_CHARS, safe_text};
     let tool = req.tool;
     let name = tool.name.as_str();
-    let title = display_title(tool);
-    let data = page_data(req);
+    let title = safe_text(&display_title(tool), 500);
+    let shown_name = safe_text(name, 1000);
+    let description_chars = match prose {
+        Prose::Shortened => MAX_DESCRIPTION_CHARS,
+        Prose::Stripped => 2_000,
+    };
+    let description = safe_text(tool.description().unwrap_or(""), description_chars);
+    let data = page_data(req, prose);
     let destructive = tool
         .annotations()
         .and_then(|a| a.get("destructiveHint"))
@@ -213,9 +246,9 @@ pub fn render(req: &WidgetRequest<'_>, templates: &Templates) -> Result<String, 
         .get_template("page.html")
         .map_err(|e| template_err(name, e.to_string()))?;
     let ctx = minijinja::context! {
-        name => name,
+        name => shown_name,
         title => title,
-        description => tool.description().unwrap_or(""),
+        description => description,
         destructive => destructive,
         version => GENERATOR_VERSION,
         widget => req.widget,
@@ -498,7 +531,10 @@ fn display_title(tool: &crate::model::Tool) -> String {
 }
 
 /// The JSON the page reads at load: the parts of the tool that shape the UI, and the hints.
-fn page_data(req: &WidgetRequest<'_>) -> Value {
+fn page_data(req: &WidgetRequest<'_>, prose: Prose) -> Value {
+    use crate::model::text::{
+        MAX_DESCRIPTION_CHARS, MAX_SCHEMA_TEXT_CHARS, safe_text, shorten_prose, strip_prose,
+    };
     let mut t = Map::new();
     for key in [
         "name",
@@ -515,6 +551,21 @@ fn page_data(req: &WidgetRequest<'_>) -> Value {
                 && key.ends_with("Schema")
             {
                 schema.shift_remove("$schema");
+            }
+            match (key, &mut v) {
+                ("description", Value::String(d)) => {
+                    let max = match prose {
+                        Prose::Shortened => MAX_DESCRIPTION_CHARS,
+                        Prose::Stripped => 2_000,
+                    };
+                    *d = safe_text(d, max);
+                }
+                ("title", Value::String(d)) => *d = safe_text(d, 500),
+                ("name", _) => {}
+                _ => match prose {
+                    Prose::Shortened => shorten_prose(&mut v, MAX_SCHEMA_TEXT_CHARS),
+                    Prose::Stripped => strip_prose(&mut v),
+                },
             }
             t.insert(key.to_string(), v);
         }
