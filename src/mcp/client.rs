@@ -95,6 +95,8 @@ pub struct Client {
     shared: Arc<Shared>,
     next_id: AtomicI64,
     closed_rx: watch::Receiver<Option<CloseReason>>,
+    /// The per-request `_meta` of the stateless (2026-07-28) era, once negotiated.
+    envelope: Mutex<Option<Value>>,
 }
 
 /// The map key of a JSON-RPC id (ids may be numbers or strings; `1` and `"1"` differ).
@@ -117,7 +119,37 @@ impl Client {
             shared,
             next_id: AtomicI64::new(1),
             closed_rx,
+            envelope: Mutex::new(None),
         }
+    }
+
+    /// From now on, every request carries these `_meta` keys (the stateless era's protocol
+    /// version, client info and capabilities); keys a caller sets itself win.
+    pub fn set_envelope(&self, meta: Option<Value>) {
+        match self.envelope.lock() {
+            Ok(mut g) => *g = meta,
+            Err(p) => *p.into_inner() = meta,
+        }
+    }
+
+    fn with_envelope(&self, params: Option<Value>) -> Option<Value> {
+        let env = match self.envelope.lock() {
+            Ok(g) => g.clone(),
+            Err(p) => p.into_inner().clone(),
+        };
+        let Some(Value::Object(env)) = env else {
+            return params;
+        };
+        let mut params = params.unwrap_or_else(|| json!({}));
+        if let Some(obj) = params.as_object_mut() {
+            let meta = obj.entry("_meta").or_insert_with(|| json!({}));
+            if let Some(meta) = meta.as_object_mut() {
+                for (k, v) in env {
+                    meta.entry(k).or_insert(v);
+                }
+            }
+        }
+        Some(params)
     }
 
     /// Send `method` with `params` and wait (at most `timeout`) for its result.
@@ -138,6 +170,7 @@ impl Client {
             g.pending.insert(key.clone(), tx);
         }
         let mut msg = json!({"jsonrpc": "2.0", "id": id, "method": method});
+        let params = self.with_envelope(params);
         if let (Some(p), Some(obj)) = (params, msg.as_object_mut()) {
             obj.insert("params".into(), p);
         }

@@ -203,8 +203,15 @@ pub enum SendError {
     Closed,
     #[error("writing to the upstream failed: {0}")]
     Io(String),
+    /// The upstream answered with an HTTP error status. `rpc` is the JSON-RPC error response
+    /// its body held, if it held one (a 2026-07-28 server answers e.g. an unsupported protocol
+    /// version with 400 and a `-32022` error): a proxy passes it on as the upstream meant it.
     #[error("HTTP {status}{}", body_suffix(.body))]
-    Http { status: u16, body: String },
+    Http {
+        status: u16,
+        body: String,
+        rpc: Option<Box<Value>>,
+    },
     #[error("{0}")]
     Request(String),
 }

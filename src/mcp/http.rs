@@ -17,6 +17,7 @@ use super::connection::{
     CloseKind, CloseReason, ConnectError, ConnectOptions, Incoming, InvalidMessage, SendError,
     excerpt, parse_incoming,
 };
+use super::era;
 use crate::json::{IdScanner, Probe};
 
 use super::sse::{SseEvent, SseParser, SseTooLarge};
@@ -25,6 +26,10 @@ const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
 /// How much of an error body goes into a message.
 const ERROR_BODY_MAX: usize = 300;
+/// How much of an error body is read to find a JSON-RPC error in it.
+const ERROR_RPC_MAX: usize = 64 * 1024;
+/// How long a `notifications/initialized` send waits for the GET stream to be open.
+const GET_STREAM_WAIT: Duration = Duration::from_secs(10);
 
 pub(crate) struct Shared {
     client: reqwest::Client,
@@ -44,6 +49,10 @@ struct State {
     /// The id of the `initialize` request in flight, to spot its result.
     init_id: Option<Value>,
     get_stream_started: bool,
+    /// Ids of stateless `tools/list` requests in flight, to learn `x-mcp-header` annotations.
+    tools_list_ids: std::collections::HashSet<String>,
+    /// Tool name → `inputSchema`, for tools whose schema mirrors parameters into headers.
+    header_schemas: std::collections::HashMap<String, Value>,
 }
 
 impl std::fmt::Debug for Shared {
@@ -75,6 +84,42 @@ impl Shared {
         tasks.push(handle);
     }
 
+    /// Headers of a POST carrying `msg`: the session's, or for a stateless (2026-07-28)
+    /// message the headers the revision requires (`MCP-Protocol-Version` from its `_meta`,
+    /// `Mcp-Method`, `Mcp-Name`, and `Mcp-Param-*` from the tool's `x-mcp-header`s).
+    fn message_headers(&self, msg: &Value) -> HeaderMap {
+        let Some(version) = era::claimed_version(msg).filter(|v| era::is_modern_version(v)) else {
+            return self.request_headers();
+        };
+        let mut h = self.headers.clone();
+        let mut put = |name: &str, value: &str| {
+            if let (Ok(n), Ok(v)) = (
+                HeaderName::from_bytes(name.as_bytes()),
+                HeaderValue::from_str(value),
+            ) {
+                h.insert(n, v);
+            }
+        };
+        put(era::HEADER_PROTOCOL_VERSION, version);
+        if let Some(method) = msg.get("method").and_then(Value::as_str) {
+            put(era::HEADER_METHOD, &era::header_value(method));
+        }
+        if let Some(name) = era::name_source(msg) {
+            put(era::HEADER_NAME, &era::header_value(name));
+        }
+        if msg.get("method").and_then(Value::as_str) == Some("tools/call")
+            && let Some(tool) = msg.pointer("/params/name").and_then(Value::as_str)
+        {
+            let st = self.state();
+            if let Some(schema) = st.header_schemas.get(tool) {
+                for (k, v) in era::param_headers(schema, msg.pointer("/params/arguments")) {
+                    put(&k, &v);
+                }
+            }
+        }
+        h
+    }
+
     /// Headers every request carries: configured ones, then the session's.
     fn request_headers(&self) -> HeaderMap {
         let mut h = self.headers.clone();
@@ -92,9 +137,25 @@ impl Shared {
         h
     }
 
-    /// Learns the negotiated protocol version from the `initialize` result.
+    /// Learns the negotiated protocol version from the `initialize` result, and the
+    /// `x-mcp-header` annotations of listed tools.
     fn observe(&self, msg: &Value) {
         let mut st = self.state();
+        if !st.tools_list_ids.is_empty()
+            && msg.get("method").is_none()
+            && let Some(id) = msg.get("id")
+            && st.tools_list_ids.remove(&id.to_string())
+            && let Some(tools) = msg.pointer("/result/tools").and_then(Value::as_array)
+        {
+            for t in tools {
+                if let (Some(name), Some(schema)) =
+                    (t.get("name").and_then(Value::as_str), t.get("inputSchema"))
+                    && schema.to_string().contains("x-mcp-header")
+                {
+                    st.header_schemas.insert(name.to_string(), schema.clone());
+                }
+            }
+        }
         let Some(init_id) = &st.init_id else { return };
         if msg.get("id") != Some(init_id) {
             return;
@@ -180,11 +241,17 @@ pub(crate) async fn send(shared: &Arc<Shared>, msg: &Value) -> Result<(), SendEr
     {
         shared.state().init_id = Some(id.clone());
     }
+    if method == Some("tools/list")
+        && era::is_modern_message(msg)
+        && let Some(id) = msg.get("id")
+    {
+        shared.state().tools_list_ids.insert(id.to_string());
+    }
     let body = crate::json::to_vec(msg);
     let resp = shared
         .client
         .post(shared.url.clone())
-        .headers(shared.request_headers())
+        .headers(shared.message_headers(msg))
         .header(CONTENT_TYPE, "application/json")
         .header(ACCEPT, "application/json, text/event-stream")
         .body(body)
@@ -200,9 +267,14 @@ pub(crate) async fn send(shared: &Arc<Shared>, msg: &Value) -> Result<(), SendEr
     }
     let status = resp.status();
     if !status.is_success() {
+        if let Some(id) = msg.get("id") {
+            shared.state().tools_list_ids.remove(&id.to_string());
+        }
+        let (body, rpc) = error_reply(resp).await;
         return Err(SendError::Http {
             status: status.as_u16(),
-            body: error_body(resp).await,
+            body,
+            rpc,
         });
     }
     if status != StatusCode::ACCEPTED {
@@ -221,7 +293,12 @@ pub(crate) async fn send(shared: &Arc<Shared>, msg: &Value) -> Result<(), SendEr
         shared.track(task.abort_handle());
     }
     if method == Some("notifications/initialized") {
-        start_get_stream(shared);
+        // The upstream may send a server→client request (sampling, elicitation, roots) on the
+        // GET stream as soon as it gets our next request; an SDK server drops such a request
+        // when no GET stream is open yet. So nothing more is sent until the stream is open (or
+        // the server said it has none).
+        let opened = start_get_stream(shared);
+        let _ = tokio::time::timeout(GET_STREAM_WAIT, opened).await;
     }
     Ok(())
 }
@@ -232,6 +309,39 @@ fn content_type(resp: &reqwest::Response) -> String {
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_ascii_lowercase()
+}
+
+/// The start of an error response's body for a message, and the JSON-RPC error response it
+/// holds, if any.
+pub(crate) async fn error_reply(resp: reqwest::Response) -> (String, Option<Box<Value>>) {
+    if resp.status().is_redirection() {
+        return (error_body(resp).await, None);
+    }
+    let is_sse = content_type(&resp).starts_with("text/event-stream");
+    let mut stream = resp.bytes_stream();
+    let mut buf = Vec::new();
+    while let Some(Ok(chunk)) = stream.next().await {
+        buf.extend_from_slice(&chunk);
+        if buf.len() > ERROR_RPC_MAX {
+            break;
+        }
+    }
+    let text = String::from_utf8_lossy(&buf);
+    let json_text = if is_sse {
+        text.lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .map(str::trim)
+            .find(|d| !d.is_empty())
+            .unwrap_or("")
+            .to_string()
+    } else {
+        text.trim().to_string()
+    };
+    let rpc = crate::json::from_str(&json_text)
+        .ok()
+        .filter(|v| v.pointer("/error/code").is_some_and(Value::is_i64))
+        .map(Box::new);
+    (excerpt(text.trim(), ERROR_BODY_MAX), rpc)
 }
 
 /// The start of an error response's body, for the message.
@@ -525,12 +635,15 @@ async fn read_sse(shared: &Shared, resp: reqwest::Response, awaiting: Option<Val
     }
 }
 
-/// Opens the optional GET stream once; a 405 means the server has none, which is fine.
-fn start_get_stream(shared: &Arc<Shared>) {
+/// Opens the optional GET stream once; a 405 means the server has none, which is fine. The
+/// returned receiver fires once the server answered the GET (stream open, or refused).
+fn start_get_stream(shared: &Arc<Shared>) -> tokio::sync::oneshot::Receiver<()> {
+    let (opened_tx, opened_rx) = tokio::sync::oneshot::channel();
     {
         let mut st = shared.state();
         if st.get_stream_started {
-            return;
+            let _ = opened_tx.send(());
+            return opened_rx;
         }
         st.get_stream_started = true;
     }
@@ -543,6 +656,7 @@ fn start_get_stream(shared: &Arc<Shared>) {
             .header(ACCEPT, "text/event-stream")
             .send()
             .await;
+        let _ = opened_tx.send(());
         match resp {
             Ok(r)
                 if r.status().is_success() && content_type(&r).starts_with("text/event-stream") =>
@@ -555,6 +669,7 @@ fn start_get_stream(shared: &Arc<Shared>) {
         }
     });
     shared.track(task.abort_handle());
+    opened_rx
 }
 
 fn abort_tasks(shared: &Shared) {

@@ -217,9 +217,11 @@ pub(crate) async fn send(shared: &Arc<Shared>, msg: &Value) -> Result<(), SendEr
         .map_err(|e| SendError::Request(describe_error(&e)))?;
     let status = resp.status();
     if !status.is_success() {
+        let (body, rpc) = super::http::error_reply(resp).await;
         return Err(SendError::Http {
             status: status.as_u16(),
-            body: error_body(resp).await,
+            body,
+            rpc,
         });
     }
     Ok(())

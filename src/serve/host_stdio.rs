@@ -78,7 +78,12 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
 /// Writes each message as one line, flushing when no more are waiting.
 pub async fn write_lines<W: AsyncWrite + Unpin>(mut w: W, mut rx: mpsc::UnboundedReceiver<Value>) {
     let mut line = Vec::with_capacity(4096);
-    while let Some(msg) = rx.recv().await {
+    while let Some(mut msg) = rx.recv().await {
+        if let Some(obj) = msg.as_object_mut()
+            && obj.contains_key(super::router::HTTP_STATUS_KEY)
+        {
+            obj.shift_remove(super::router::HTTP_STATUS_KEY);
+        }
         line.clear();
         crate::json::write(&msg, &mut line);
         line.push(b'\n');

@@ -13,20 +13,25 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
+use super::capabilities::RequestCaps;
 use super::hosts::HostOptions;
 use super::ui_resources::{Catalog, MCP_APP_MIME};
 use super::{embed, openai};
 use crate::config::StalePolicy;
 use crate::model::{HASHED_FIELDS, Tool};
 
-/// The capability a UI-capable client advertises.
-pub const UI_EXTENSION: &str = "io.modelcontextprotocol/ui";
+pub use super::capabilities::UI_EXTENSION;
 
 /// JSON-RPC error code for "the upstream is down and being restarted" (implementation range).
 pub const UPSTREAM_UNAVAILABLE: i64 = -32000;
 const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
 const INTERNAL_ERROR: i64 = -32603;
+
+/// A key the router puts on a response to a request the upstream refused with an HTTP error
+/// status, carrying that status to the HTTP host side (which answers with it). Both host sides
+/// remove it before a message leaves serve.
+pub const HTTP_STATUS_KEY: &str = "\u{0}mcp-gen-ui/http-status";
 
 /// Upper bound on messages held while the upstream restarts; past it requests fail at once.
 const MAX_QUEUED: usize = 1000;
@@ -43,6 +48,8 @@ pub enum Out {
 enum Kind {
     Plain,
     Initialize,
+    /// `server/discover` (2026-07-28): the stateless era's capabilities.
+    Discover,
     ToolsList,
     ResourcesList,
     TemplatesList,
@@ -59,6 +66,8 @@ enum Kind {
 struct Pending {
     host_id: Value,
     kind: Kind,
+    /// What the host behind this request supports (its era and the UI extension).
+    caps: RequestCaps,
     /// When an `initialize` was sent: an upstream that never answers it is reported.
     since: Option<Instant>,
 }
@@ -136,6 +145,7 @@ impl Router {
     }
 
     /// Whether the host advertised the MCP Apps extension in `initialize`.
+    /// (A stateless host decides per request; see `capabilities`.)
     pub fn ui_enabled(&self) -> bool {
         self.ui
     }
@@ -229,14 +239,17 @@ impl Router {
             )));
             return;
         }
+        let mut caps = RequestCaps::of(&msg, self.ui);
         let kind = match method.as_str() {
-            "initialize" => {
+            "initialize" if !caps.stateless => {
                 let params = msg.get("params").cloned().unwrap_or(Value::Null);
                 self.ui = advertises_ui(&params);
+                caps.ui = self.ui;
                 self.init_params = Some(params);
                 tracing::info!(target: "serve", ui = self.ui, "host initialize");
                 Kind::Initialize
             }
+            "server/discover" => Kind::Discover,
             "tools/list" => Kind::ToolsList,
             "resources/list" => Kind::ResourcesList,
             "resources/templates/list" => Kind::TemplatesList,
@@ -246,14 +259,17 @@ impl Router {
                     .and_then(Value::as_str)
                     .unwrap_or_default()
                     .to_string(),
-                arguments: (self.opts.hosts.embed_ui && !self.ui)
+                arguments: (self.opts.hosts.embed_ui && !caps.ui)
                     .then(|| msg.pointer("/params/arguments").cloned())
                     .flatten(),
             },
             // Apps SDK hosts read our templates without the MCP Apps extension.
-            "resources/read" if !self.ui && self.opts.hosts.apps_sdk => {
+            "resources/read" if !caps.ui && self.opts.hosts.apps_sdk => {
                 let uri = msg.pointer("/params/uri").and_then(Value::as_str);
-                if let Some(result) = uri.and_then(|u| openai::read(&self.catalog, u)) {
+                if let Some(mut result) = uri.and_then(|u| openai::read(&self.catalog, u)) {
+                    if caps.stateless {
+                        stateless_result(&mut result, true);
+                    }
                     out.push(Out::Host(
                         json!({"jsonrpc": "2.0", "id": id, "result": result}),
                     ));
@@ -261,13 +277,18 @@ impl Router {
                 }
                 Kind::Plain
             }
-            "resources/read" | "resources/subscribe" | "resources/unsubscribe" if self.ui => {
+            "resources/read" | "resources/subscribe" | "resources/unsubscribe" if caps.ui => {
                 let uri = msg.pointer("/params/uri").and_then(Value::as_str);
                 if let Some(uri) = uri
                     && self.catalog.owns(uri)
                 {
                     let result = if method == "resources/read" {
-                        self.catalog.read(uri)
+                        self.catalog.read(uri).map(|mut r| {
+                            if caps.stateless {
+                                stateless_result(&mut r, true);
+                            }
+                            r
+                        })
                     } else {
                         Some(json!({}))
                     };
@@ -299,6 +320,7 @@ impl Router {
             Pending {
                 host_id: id,
                 kind,
+                caps,
                 since,
             },
         );
@@ -386,7 +408,7 @@ impl Router {
                 } else {
                     tracing::debug!(target: "serve", id = %p.host_id, upstream_id = %id, "response");
                 }
-                self.rewrite_response(&p.kind, &mut msg);
+                self.rewrite_response(&p.kind, p.caps, &mut msg);
                 if let Some(slot) = msg.get_mut("id") {
                     *slot = p.host_id;
                 }
@@ -398,12 +420,33 @@ impl Router {
         }
     }
 
-    fn rewrite_response(&mut self, kind: &Kind, msg: &mut Value) {
-        if !self.ui {
-            self.rewrite_for_plain_client(kind, msg);
+    fn rewrite_response(&mut self, kind: &Kind, caps: RequestCaps, msg: &mut Value) {
+        if !caps.ui {
+            self.rewrite_for_plain_client(kind, caps, msg);
             return;
         }
         match kind {
+            Kind::Discover => {
+                // The same additions as for `initialize`, plus the extension itself, which the
+                // revision lets a server declare under `capabilities.extensions`.
+                if self.catalog.is_empty() {
+                    return;
+                }
+                if let Some(caps) = msg
+                    .pointer_mut("/result/capabilities")
+                    .and_then(Value::as_object_mut)
+                {
+                    if !caps.contains_key("resources") {
+                        caps.insert("resources".into(), json!({}));
+                    }
+                    let ext = caps.entry("extensions").or_insert_with(|| json!({}));
+                    if let Some(ext) = ext.as_object_mut()
+                        && !ext.contains_key(UI_EXTENSION)
+                    {
+                        ext.insert(UI_EXTENSION.into(), json!({"mimeTypes": [MCP_APP_MIME]}));
+                    }
+                }
+            }
             Kind::Initialize => {
                 if let Some(caps) = msg
                     .pointer_mut("/result/capabilities")
@@ -431,16 +474,21 @@ impl Router {
                     }
                 }
             }
-            Kind::ResourcesList => self.append_resources(msg),
+            Kind::ResourcesList => self.append_resources(caps, msg),
             Kind::TemplatesList => {
                 // We declared `resources` for this upstream: its templates list is empty, not
                 // an unknown method.
-                if self.added_resources
+                let declared = self.added_resources || (caps.stateless && !self.catalog.is_empty());
+                if declared
                     && msg.pointer("/error/code").and_then(Value::as_i64) == Some(METHOD_NOT_FOUND)
                     && let Some(obj) = msg.as_object_mut()
                 {
                     obj.remove("error");
-                    obj.insert("result".into(), json!({"resourceTemplates": []}));
+                    let mut result = json!({"resourceTemplates": []});
+                    if caps.stateless {
+                        stateless_result(&mut result, true);
+                    }
+                    obj.insert("result".into(), result);
                 }
             }
             Kind::ToolsCall { tool, .. } => self.check_result_widget(tool, msg),
@@ -450,7 +498,7 @@ impl Router {
 
     /// A client without the MCP Apps extension: unchanged, unless the user enabled `--embed-ui`
     /// (MCP-UI hosts) or `--apps-sdk` (Apps SDK hosts).
-    fn rewrite_for_plain_client(&mut self, kind: &Kind, msg: &mut Value) {
+    fn rewrite_for_plain_client(&mut self, kind: &Kind, caps: RequestCaps, msg: &mut Value) {
         let (embed_ui, apps_sdk) = (self.opts.hosts.embed_ui, self.opts.hosts.apps_sdk);
         if !embed_ui && !apps_sdk {
             return;
@@ -474,9 +522,8 @@ impl Router {
                 }
             }
             Kind::Initialize | Kind::ResourcesList | Kind::TemplatesList if apps_sdk => {
-                self.ui = true;
-                self.rewrite_response(kind, msg);
-                self.ui = false;
+                let as_ui = RequestCaps { ui: true, ..caps };
+                self.rewrite_response(kind, as_ui, msg);
                 if *kind == Kind::ResourcesList
                     && let Some(list) = msg
                         .pointer_mut("/result/resources")
@@ -561,7 +608,7 @@ impl Router {
         meta.insert("ui/resourceUri".into(), json!(default));
     }
 
-    fn append_resources(&self, msg: &mut Value) {
+    fn append_resources(&self, caps: RequestCaps, msg: &mut Value) {
         if self.catalog.is_empty() {
             return;
         }
@@ -586,10 +633,11 @@ impl Router {
             && let Some(obj) = msg.as_object_mut()
         {
             obj.remove("error");
-            obj.insert(
-                "result".into(),
-                json!({ "resources": self.catalog.list_entries(&hidden) }),
-            );
+            let mut result = json!({ "resources": self.catalog.list_entries(&hidden) });
+            if caps.stateless {
+                stateless_result(&mut result, true);
+            }
+            obj.insert("result".into(), result);
         }
     }
 
@@ -717,6 +765,10 @@ impl Router {
                     Pending {
                         host_id: Value::Null,
                         kind: Kind::ReplayInit,
+                        caps: RequestCaps {
+                            stateless: false,
+                            ui: self.ui,
+                        },
                         since: Some(Instant::now()),
                     },
                 );
@@ -763,7 +815,16 @@ impl Router {
     }
 
     /// The upstream refused to take a request (an HTTP error status): answer it for the host.
-    pub fn send_failed(&mut self, upstream_id: &Value, reason: &str) -> Vec<Out> {
+    /// When the upstream's reply held a JSON-RPC error, that error is what the host gets, with
+    /// the upstream's HTTP status (see [`HTTP_STATUS_KEY`]); otherwise an internal error that
+    /// says what happened.
+    pub fn send_failed(
+        &mut self,
+        upstream_id: &Value,
+        reason: &str,
+        status: Option<u16>,
+        rpc: Option<&Value>,
+    ) -> Vec<Out> {
         let mut out = Vec::new();
         let Some(p) = upstream_id.as_u64().and_then(|u| self.pending.remove(&u)) else {
             return out;
@@ -777,15 +838,29 @@ impl Router {
             return out;
         }
         self.host_ids.remove(&p.host_id.to_string());
-        out.push(Out::Host(error_response(
-            p.host_id,
-            INTERNAL_ERROR,
-            format!(
-                "the upstream MCP server {} could not take the request: {reason}",
-                self.opts.upstream
+        let upstream_error = rpc.filter(|r| r.get("error").is_some()).cloned();
+        let mut msg = match upstream_error {
+            // The upstream's own error response, as it wrote it, with the host's id.
+            Some(mut reply) => {
+                if let Some(obj) = reply.as_object_mut() {
+                    obj.insert("id".into(), p.host_id);
+                }
+                reply
+            }
+            None => error_response(
+                p.host_id,
+                INTERNAL_ERROR,
+                format!(
+                    "the upstream MCP server {} could not take the request: {reason}",
+                    self.opts.upstream
+                ),
+                Some(json!({"upstream": self.opts.upstream})),
             ),
-            Some(json!({"upstream": self.opts.upstream})),
-        )));
+        };
+        if let (Some(status), Some(obj)) = (status, msg.as_object_mut()) {
+            obj.insert(HTTP_STATUS_KEY.into(), json!(status));
+        }
+        out.push(Out::Host(msg));
         out
     }
 
@@ -860,11 +935,21 @@ impl Router {
 /// MCP App MIME type.
 pub fn advertises_ui(params: &Value) -> bool {
     params
-        .pointer("/capabilities/extensions")
-        .and_then(|e| e.get(UI_EXTENSION))
-        .and_then(|u| u.get("mimeTypes"))
-        .and_then(Value::as_array)
-        .is_some_and(|m| m.iter().any(|t| t.as_str() == Some(MCP_APP_MIME)))
+        .get("capabilities")
+        .is_some_and(super::capabilities::advertises_ui)
+}
+
+/// Fields a 2026-07-28 result carries that a result the wrapper makes itself must have too:
+/// `resultType`, and for cacheable results (lists, reads) `ttlMs` and `cacheScope` (ours can
+/// change with `--watch`, so they are not cached).
+fn stateless_result(result: &mut Value, cacheable: bool) {
+    if let Some(obj) = result.as_object_mut() {
+        obj.entry("resultType").or_insert_with(|| json!("complete"));
+        if cacheable {
+            obj.entry("ttlMs").or_insert_with(|| json!(0));
+            obj.entry("cacheScope").or_insert_with(|| json!("private"));
+        }
+    }
 }
 
 /// The same test as `Tool::has_upstream_ui`, on a borrowed `_meta`.
@@ -928,7 +1013,7 @@ pub fn unusable_host_message(probe: &crate::json::Probe, code: i64, message: Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serve::ui_resources::{Strictness, tests::fixture};
+    use crate::serve::ui_resources::{MCP_APP_MIME, Strictness, tests::fixture};
 
     fn router(stale: StalePolicy) -> (Router, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap();
@@ -1073,6 +1158,104 @@ mod tests {
             json!({"jsonrpc":"2.0","id":sent["id"],"error":{"code":-32601,"message":"nope"}}),
         ));
         assert_eq!(got["result"], json!({"resourceTemplates": []}));
+    }
+
+    fn stateless(id: Value, method: &str, ui: bool, params: Value) -> Value {
+        let caps = if ui {
+            json!({"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}})
+        } else {
+            json!({})
+        };
+        let mut p = params;
+        p["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": caps,
+        });
+        json!({"jsonrpc":"2.0","id":id,"method":method,"params":p})
+    }
+
+    #[test]
+    fn stateless_requests_decide_the_ui_per_request() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        with_matching_hashes(&mut r);
+        // No initialize at all: each request says what its client supports.
+        let disc = round_trip(
+            &mut r,
+            stateless(json!(1), "server/discover", true, json!({})),
+            json!({"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}),
+        );
+        assert_eq!(disc["result"]["capabilities"]["resources"], json!({}));
+        assert_eq!(
+            disc["result"]["capabilities"]["extensions"]["io.modelcontextprotocol/ui"]["mimeTypes"],
+            json!([MCP_APP_MIME])
+        );
+        let plain_disc = json!({"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}});
+        let got = round_trip(
+            &mut r,
+            stateless(json!(2), "server/discover", false, json!({})),
+            plain_disc.clone(),
+        );
+        assert_eq!(got["result"], plain_disc);
+
+        let with_ui = round_trip(
+            &mut r,
+            stateless(json!(3), "tools/list", true, json!({})),
+            tools_result(),
+        );
+        assert_eq!(
+            with_ui["result"]["tools"][0]["_meta"]["ui"]["resourceUri"],
+            "ui://demo/single"
+        );
+        let without = round_trip(
+            &mut r,
+            stateless(json!(4), "tools/list", false, json!({})),
+            tools_result(),
+        );
+        assert_eq!(without["result"], tools_result());
+
+        // ui:// reads are ours only for a client with the extension, and carry the
+        // revision's result fields.
+        let read = host(r.from_host(stateless(
+            json!(5),
+            "resources/read",
+            true,
+            json!({"uri":"ui://demo/single"}),
+        )));
+        assert_eq!(read["result"]["resultType"], "complete");
+        assert_eq!(read["result"]["contents"][0]["mimeType"], MCP_APP_MIME);
+        let fwd = upstream(r.from_host(stateless(
+            json!(6),
+            "resources/read",
+            false,
+            json!({"uri":"ui://demo/single"}),
+        )));
+        assert_eq!(fwd["params"]["uri"], "ui://demo/single");
+        assert!(!r.ui_enabled());
+
+        // An upstream without resources: the list is ours, with the revision's fields.
+        let sent = upstream(r.from_host(stateless(json!(7), "resources/list", true, json!({}))));
+        let got = host(r.from_upstream(
+            json!({"jsonrpc":"2.0","id":sent["id"],"error":{"code":-32601,"message":"nope"}}),
+        ));
+        assert_eq!(got["result"]["resources"].as_array().unwrap().len(), 3);
+        assert_eq!(got["result"]["resultType"], "complete");
+        assert_eq!(got["result"]["cacheScope"], "private");
+    }
+
+    #[test]
+    fn an_upstream_http_error_reply_is_passed_on() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        let sent = upstream(r.from_host(stateless(json!("a"), "tools/list", false, json!({}))));
+        let reply = json!({"jsonrpc":"2.0","error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2025-11-25"]}},"id":sent["id"]});
+        let got = host(r.send_failed(&sent["id"], "HTTP 400", Some(400), Some(&reply)));
+        assert_eq!(got["id"], "a");
+        assert_eq!(got["error"], reply["error"]);
+        assert_eq!(got[HTTP_STATUS_KEY], 400);
+        // Without a JSON-RPC body: our own error, still with the status.
+        let sent = upstream(r.from_host(stateless(json!("b"), "tools/list", false, json!({}))));
+        let got = host(r.send_failed(&sent["id"], "HTTP 502: bad gateway", Some(502), None));
+        assert_eq!(got["error"]["code"], INTERNAL_ERROR);
+        assert_eq!(got[HTTP_STATUS_KEY], 502);
     }
 
     fn with_hosts(r: &mut Router, embed_ui: bool, apps_sdk: bool) {

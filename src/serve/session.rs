@@ -44,6 +44,9 @@ impl Shared {
 struct SendFailure {
     msg_id: Option<Value>,
     is_request: bool,
+    /// A 2026-07-28 message: its HTTP errors are answers (404 is "method not found"), never
+    /// a lost session.
+    stateless: bool,
     error: SendError,
 }
 
@@ -90,6 +93,7 @@ fn spawn_writer(
                         let _ = failures.send(SendFailure {
                             msg_id: msg.get("id").cloned(),
                             is_request,
+                            stateless: crate::mcp::era::is_modern_message(&msg),
                             error,
                         });
                     }
@@ -98,6 +102,7 @@ fn spawn_writer(
                 let _ = failures.send(SendFailure {
                     msg_id: msg.get("id").cloned(),
                     is_request,
+                    stateless: crate::mcp::era::is_modern_message(&msg),
                     error,
                 });
             }
@@ -215,7 +220,7 @@ pub async fn run(
                 let desc = f.error.to_string();
                 // Lost sessions and refused connections mean the upstream is gone: restart it.
                 let fatal = matches!(f.error, SendError::Closed | SendError::Io(_) | SendError::Request(_))
-                    || matches!(f.error, SendError::Http { status: 404, .. });
+                    || (!f.stateless && matches!(f.error, SendError::Http { status: 404, .. }));
                 if fatal && upstream.is_some() {
                     if let Some(mut u) = upstream.take() {
                         if u.since.elapsed() > STABLE_AFTER {
@@ -233,7 +238,11 @@ pub async fn run(
                     restart_at = Some(tokio::time::Instant::now() + delay);
                 } else if f.is_request && let Some(id) = f.msg_id {
                     tracing::warn!(target: "serve", upstream = %shared.router.upstream, "the upstream refused a request: {desc}");
-                    if !deliver(router.send_failed(&id, &desc), &upstream) { break 'session; }
+                    let (status, rpc) = match &f.error {
+                        SendError::Http { status, rpc, .. } => (Some(*status), rpc.as_deref()),
+                        _ => (None, None),
+                    };
+                    if !deliver(router.send_failed(&id, &desc, status, rpc), &upstream) { break 'session; }
                 }
             }
             () = sleep_opt(sleep_until) => {
