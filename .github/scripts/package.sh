@@ -465,13 +465,13 @@ test_npm() {
     npm install --offline --no-audit --no-fund --loglevel=error \
       "$out/npm/mcp-gen-ui-$version.tgz" "$out/npm/${npm_scope#@}-$os-$cpu-$version.tgz"
   )
-  smoke npm "$dir" npx --offline --no mcp-gen-ui
+  smoke npm "$dir" npx --offline --yes=false mcp-gen-ui
   # Without the platform package the launcher says what is missing (and exits 2).
   local bare="$tmp_root/npm-bare" status=0 msg
   mkdir -p "$bare"
   (cd "$bare" && npm init -y >/dev/null && npm install --offline --no-audit --no-fund --loglevel=error \
     --omit=optional "$out/npm/mcp-gen-ui-$version.tgz")
-  msg=$(cd "$bare" && npx --offline --no mcp-gen-ui --version 2>&1) || status=$?
+  msg=$(cd "$bare" && npx --offline --yes=false mcp-gen-ui --version 2>&1) || status=$?
   if [ "$status" != 2 ] || ! grep -q "$npm_scope/$os-$cpu" <<<"$msg"; then
     die "npm: without the platform package: exit $status, '$msg'"
   fi

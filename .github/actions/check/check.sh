@@ -88,8 +88,18 @@ while IFS= read -r line; do
   message=$(unxml "${BASH_REMATCH[3]}")
   printf '%s: %s: %s\n' "$kind" "$name" "$message"
   if [ "${GITHUB_ACTIONS:-}" = "true" ]; then
-    file=""
-    [[ "$name" == *.html || "$name" == *.lock || "$name" == *.json ]] && [ -e "$name" ] && file=",file=$(escape_property "$name")"
+    # The file, when the finding names one that exists: relative to the repository for GitHub.
+    file="" path=""
+    if [ -f "$name" ]; then path=$name; fi
+    set -f
+    for word in $message; do
+      word=${word%[:,.]}
+      case "$word" in */"$name") if [ -z "$path" ] && [ -f "$word" ]; then path=$word; fi ;; esac
+    done
+    set +f
+    if [ -n "$path" ]; then
+      file=",file=$(escape_property "$(realpath --relative-to="${GITHUB_WORKSPACE:-$PWD}" "$path")")"
+    fi
     printf '::error title=%s%s::%s\n' "$(escape_property "mcp-gen-ui check: $kind")" "$file" \
       "$(escape_data "$name: $message")"
   fi
