@@ -32,7 +32,8 @@
 #                   network (cargo --offline, npm --offline, pip --no-index) and run `--version`,
 #                   `generate` against the weather example server, `check` (clean, then a tampered
 #                   file) and `check` of the committed examples/weather/ui/
-# Environment: MATURIN (a maturin to use), MATURIN_ARGS (extra `maturin build` arguments, e.g.
+# Environment: MATURIN (a maturin to use), UVX (a uvx for --test python; else uvx on PATH, else
+#   that run is skipped), MATURIN_ARGS (extra `maturin build` arguments, e.g.
 #   "--zig --compatibility manylinux2014" in the release workflow), WEATHER_SERVER (the example
 #   server binary for --test; default: built with cargo into target/debug/weather-server).
 set -euo pipefail
@@ -378,7 +379,6 @@ Documentation = "$repo_url/tree/main/book/src"
 bindings = "bin"
 manifest-path = "$root/Cargo.toml"
 locked = true
-strip = true
 EOF
   local extra=()
   # shellcheck disable=SC2206 # MATURIN_ARGS is a list of words on purpose
@@ -485,6 +485,14 @@ test_python() {
   python3 -m venv "$dir/venv" || die "python3 -m venv failed (Debian: apt-get install python3-venv)"
   "$dir/venv/bin/pip" install --quiet --no-index --no-deps "$wheel"
   smoke python "$dir/project" "$dir/venv/bin/mcp-gen-ui"
+  # uvx, the way the README runs it, when uv is there (UVX names one; pip install uv).
+  local uvx=${UVX:-uvx}
+  if command -v "$uvx" >/dev/null 2>&1; then
+    step "test python: uvx --offline --from the wheel"
+    UV_CACHE_DIR="$dir/uv-cache" smoke uvx "$dir/uvx-project" "$uvx" --offline --quiet --from "$wheel" mcp-gen-ui
+  else
+    echo "python: no uvx here (pip install uv, or UVX=/path/to/uvx): the uvx run is skipped"
+  fi
 }
 
 # --- run -----------------------------------------------------------------------------------
