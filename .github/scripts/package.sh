@@ -166,7 +166,7 @@ build_archive() {
   rm -rf "$out/archive/stage" && mkdir -p "$stage"
   cp "$binary" "$stage/mcp-gen-ui$exe_suffix"
   cp "$root/README.md" "$root/.github/LICENSE-MIT" "$root/.github/LICENSE-APACHE" "$stage/"
-  tar -C "$out/archive/stage" -czf "$out/archive/$name.tar.gz" "$name"
+  tar -C "$out/archive/stage" --owner=0 --group=0 --numeric-owner -czf "$out/archive/$name.tar.gz" "$name"
   (cd "$out/archive" && sha256sum "$name.tar.gz" >"$name.tar.gz.sha256")
   rm -rf "$out/archive/stage"
   echo "$out/archive/$name.tar.gz"
