@@ -146,8 +146,7 @@ fn the_npm_packages_and_the_archive_install_offline_and_run() {
     assert_eq!(meta["version"], version);
     assert_eq!(meta["bin"]["mcp-gen-ui"], "bin/mcp-gen-ui.js");
     assert_eq!(
-        meta["optionalDependencies"]["@mcp-gen-ui/linux-x64"],
-        version,
+        meta["optionalDependencies"]["@mcp-gen-ui/linux-x64"], version,
         "{meta}"
     );
 }

@@ -466,6 +466,63 @@ test_npm() {
       "$out/npm/mcp-gen-ui-$version.tgz" "$out/npm/${npm_scope#@}-$os-$cpu-$version.tgz"
   )
   smoke npm "$dir" npx --offline --yes=false mcp-gen-ui
+  # As from the registry: `npm install mcp-gen-ui` with an empty cache, from a registry on
+  # 127.0.0.1 that serves the two packages only, so npm itself picks the platform package out of
+  # the optionalDependencies by its "os" and "cpu".
+  local reg="$tmp_root/npm-registry" port="" server_pid
+  mkdir -p "$reg"
+  node - "$reg/port" "$out/npm/stage/meta" "$out/npm/mcp-gen-ui-$version.tgz" \
+    "$out/npm/stage/$os-$cpu" "$out/npm/${npm_scope#@}-$os-$cpu-$version.tgz" <<'JS' &
+const http = require("node:http"), fs = require("node:fs"), crypto = require("node:crypto");
+const [portFile, ...pairs] = process.argv.slice(2);
+const packages = {}, tarballs = {};
+for (let i = 0; i < pairs.length; i += 2) {
+  const manifest = JSON.parse(fs.readFileSync(pairs[i] + "/package.json", "utf8"));
+  const bytes = fs.readFileSync(pairs[i + 1]);
+  const file = manifest.name.replace("/", "-").replace("@", "") + "-" + manifest.version + ".tgz";
+  tarballs["/-/" + file] = bytes;
+  packages[manifest.name] = { manifest, file, bytes };
+}
+const server = http.createServer((req, res) => {
+  const url = decodeURIComponent(req.url.split("?")[0]);
+  if (tarballs[url]) return res.end(tarballs[url]);
+  const pkg = packages[url.slice(1)];
+  if (!pkg) return res.writeHead(404).end("{}");
+  const base = "http://127.0.0.1:" + server.address().port;
+  const dist = {
+    tarball: base + "/-/" + pkg.file,
+    integrity: "sha512-" + crypto.createHash("sha512").update(pkg.bytes).digest("base64"),
+    shasum: crypto.createHash("sha1").update(pkg.bytes).digest("hex"),
+  };
+  const v = pkg.manifest.version;
+  res.setHeader("content-type", "application/json");
+  res.end(JSON.stringify({ name: pkg.manifest.name, "dist-tags": { latest: v },
+    versions: { [v]: { ...pkg.manifest, _id: pkg.manifest.name + "@" + v, dist } } }));
+});
+server.listen(0, "127.0.0.1", () => fs.writeFileSync(portFile, String(server.address().port)));
+setTimeout(() => process.exit(0), 300000).unref();
+process.on("SIGTERM", () => process.exit(0));
+JS
+  server_pid=$!
+  for _ in $(seq 100); do
+    [ -s "$reg/port" ] && port=$(cat "$reg/port") && break
+    sleep 0.1
+  done
+  [ -n "$port" ] || die "npm: the local registry did not start"
+  mkdir -p "$reg/project"
+  local status=0
+  (cd "$reg/project" && npm init -y >/dev/null &&
+    npm install --registry "http://127.0.0.1:$port/" --cache "$reg/cache" --no-audit --no-fund \
+      --loglevel=error mcp-gen-ui) || status=$?
+  kill "$server_pid" 2>/dev/null || true
+  wait "$server_pid" 2>/dev/null || true
+  [ "$status" = 0 ] || die "npm: npm install mcp-gen-ui from the local registry failed"
+  [ -x "$reg/project/node_modules/$npm_scope/$os-$cpu/bin/mcp-gen-ui" ] ||
+    die "npm: installing mcp-gen-ui did not bring $npm_scope/$os-$cpu"
+  local got
+  got=$(cd "$reg/project" && npx --offline --yes=false mcp-gen-ui --version)
+  [ "$got" = "mcp-gen-ui $version" ] || die "npm: from the registry, --version said '$got'"
+  echo "npm: npm install mcp-gen-ui from a registry on 127.0.0.1 brought $npm_scope/$os-$cpu; npx mcp-gen-ui --version: $got"
   # Without the platform package the launcher says what is missing (and exits 2).
   local bare="$tmp_root/npm-bare" status=0 msg
   mkdir -p "$bare"
