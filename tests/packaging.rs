@@ -132,6 +132,8 @@ fn the_npm_packages_and_the_archive_install_offline_and_run() {
     for line in [
         format!("npm: --version: mcp-gen-ui {version}"),
         "npm: check: clean -> 0, tampered ui/get_forecast.html -> 1".to_string(),
+        "npm: npm install mcp-gen-ui from a registry on 127.0.0.1 brought @mcp-gen-ui/linux-x64"
+            .to_string(),
         "npm: without the platform package: exit 2".to_string(),
         format!("archive: --version: mcp-gen-ui {version}"),
         "all artefacts passed".to_string(),
