@@ -439,7 +439,10 @@ test_crate() {
   local dir="$tmp_root/crate"
   mkdir -p "$dir/src"
   tar -C "$dir/src" -xzf "$out/crate/mcp-gen-ui-$version.crate"
-  # Shares target/ with the workspace only for the compiled registry dependencies.
+  # Shares target/ with the workspace only for the compiled registry dependencies. Fresh mtimes:
+  # cargo must compile mcp-gen-ui from these files, not reuse the verification build of the same
+  # relative paths.
+  find "$dir/src" -type f -exec touch {} +
   cargo install --quiet --offline --locked --debug --path "$dir/src/mcp-gen-ui-$version" \
     --root "$dir/root" --target-dir "$root/target"
   smoke crate "$dir/project" "$dir/root/bin/mcp-gen-ui"
