@@ -435,16 +435,15 @@ smoke() {
 }
 
 test_crate() {
-  step "test crate: the unpacked crate alone, built offline (cargo install --path, --debug), run"
+  step "test crate: the unpacked crate alone, built offline (cargo install --path, --debug; several minutes), run"
   local dir="$tmp_root/crate"
   mkdir -p "$dir/src"
   tar -C "$dir/src" -xzf "$out/crate/mcp-gen-ui-$version.crate"
-  # Shares target/ with the workspace only for the compiled registry dependencies. Fresh mtimes:
-  # cargo must compile mcp-gen-ui from these files, not reuse the verification build of the same
-  # relative paths.
-  find "$dir/src" -type f -exec touch {} +
-  cargo install --quiet --offline --locked --debug --path "$dir/src/mcp-gen-ui-$version" \
-    --root "$dir/root" --target-dir "$root/target"
+  # A target directory of its own: nothing compiled from the repository is reused (a shared one
+  # would take `cargo package`'s verification build of the same files as fresh).
+  cargo install --offline --locked --debug --path "$dir/src/mcp-gen-ui-$version" \
+    --root "$dir/root" --target-dir "$dir/target" 2>&1 | grep -E '^ *(Compiling mcp-gen-ui|Finished|Installed)' || true
+  [ -x "$dir/root/bin/mcp-gen-ui" ] || die "crate: cargo install of the unpacked crate failed"
   smoke crate "$dir/project" "$dir/root/bin/mcp-gen-ui"
 }
 
