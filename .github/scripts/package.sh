@@ -441,9 +441,12 @@ test_crate() {
   tar -C "$dir/src" -xzf "$out/crate/mcp-gen-ui-$version.crate"
   # A target directory of its own: nothing compiled from the repository is reused (a shared one
   # would take `cargo package`'s verification build of the same files as fresh).
-  cargo install --offline --locked --debug --path "$dir/src/mcp-gen-ui-$version" \
-    --root "$dir/root" --target-dir "$dir/target" 2>&1 | grep -E '^ *(Compiling mcp-gen-ui|Finished|Installed)' || true
-  [ -x "$dir/root/bin/mcp-gen-ui" ] || die "crate: cargo install of the unpacked crate failed"
+  if ! cargo install --offline --locked --debug --path "$dir/src/mcp-gen-ui-$version" \
+    --root "$dir/root" --target-dir "$dir/target" >"$dir/build.log" 2>&1; then
+    tail -n 40 "$dir/build.log" >&2
+    die "crate: cargo install of the unpacked crate failed"
+  fi
+  grep -E '^ *(Compiling mcp-gen-ui |Finished|Installed)' "$dir/build.log" || true
   smoke crate "$dir/project" "$dir/root/bin/mcp-gen-ui"
 }
 
