@@ -12,6 +12,7 @@ pub mod commands;
 pub mod config;
 pub mod discover;
 pub mod generate;
+pub mod json;
 pub mod lock;
 pub mod mcp;
 pub mod model;
@@ -20,6 +21,10 @@ pub mod plan;
 pub mod preview;
 pub mod report;
 pub mod sample;
+pub mod secrets;
 pub mod serve;
 pub mod validate;
 pub mod write;
+
+#[cfg(test)]
+mod proptests;

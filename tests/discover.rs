@@ -18,6 +18,7 @@ fn stdio(name: &str, args: &[&str]) -> UpstreamSpec {
         command: example(name).display().to_string(),
         args: args.iter().map(|s| s.to_string()).collect(),
         env: BTreeMap::new(),
+        inherit: Vec::new(),
         cwd: None,
     })
 }
@@ -307,6 +308,7 @@ async fn env_and_cwd_reach_the_child() {
             ),
         ],
         env: BTreeMap::from([("MY_TOKEN".to_string(), "abc123".to_string())]),
+        inherit: Vec::new(),
         cwd: Some(dir.path().to_path_buf()),
     });
     let err = discover(&spec, T).await.unwrap_err();
@@ -320,6 +322,7 @@ async fn env_and_cwd_reach_the_child() {
 async fn missing_cwd_is_not_reported_as_missing_command() {
     let spec = UpstreamSpec::Stdio(StdioSpec {
         command: "sh".into(),
+        inherit: Vec::new(),
         cwd: Some("/nonexistent/dir/for/test".into()),
         ..Default::default()
     });
@@ -614,7 +617,7 @@ async fn connection_skips_an_oversized_message_and_continues() {
         .unwrap();
     assert!(matches!(next_item(&mut conn).await, Incoming::Message(m) if m["id"] == 1));
     match next_item(&mut conn).await {
-        Incoming::Invalid(InvalidMessage::TooLarge { limit, prefix }) => {
+        Incoming::Invalid(InvalidMessage::TooLarge { limit, prefix, .. }) => {
             assert_eq!(limit, 1024 * 1024);
             assert!(prefix.starts_with("{\"jsonrpc\""), "{prefix}");
         }
@@ -1211,4 +1214,23 @@ async fn example_servers_exit_when_stdin_closes() {
             .unwrap();
         assert!(status.success(), "{name}: {status}");
     }
+}
+
+/// A tools/list with a schema nested 1,000 levels and a lone surrogate is read (a JavaScript or
+/// Python client would read it), and tool_hash follows the documented rule: the canonical JSON
+/// writes the lone surrogate as `\ud800`, as ECMAScript's JSON.stringify does.
+#[tokio::test]
+async fn deep_schemas_and_lone_surrogates_are_read_and_hashed() {
+    let d = discover(&fixture(&["deep-tools"]), T).await.unwrap();
+    assert_eq!(d.tools.len(), 2);
+    let deep = d.tools.iter().find(|t| t.name == "deep_schema").unwrap();
+    assert!(mcp_gen_ui::json::depth(&deep.raw["inputSchema"]) >= 1000);
+    let odd = d.tools.iter().find(|t| t.name == "surrogate_tool").unwrap();
+    let canonical = mcp_gen_ui::model::canonical_json(&odd.hashed_definition());
+    assert_eq!(
+        canonical,
+        r#"{"description":"bad \ud800 text","inputSchema":{"type":"object"},"name":"surrogate_tool"}"#
+    );
+    assert_eq!(odd.tool_hash(), mcp_gen_ui::model::sha256_hex(&canonical));
+    assert_eq!(deep.tool_hash().len(), 64);
 }

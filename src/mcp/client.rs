@@ -61,6 +61,19 @@ impl Shared {
         }
     }
 
+    /// Fails the one request a broken message was the answer to; false if it is not pending.
+    fn fail_one(&self, id: Option<&Value>, err: ClientError) -> bool {
+        let Some(id) = id else { return false };
+        let tx = self.lock().pending.remove(&id_key(id));
+        match tx {
+            Some(tx) => {
+                let _ = tx.send(Err(err));
+                true
+            }
+            None => false,
+        }
+    }
+
     fn fail_all(&self, err: ClientError) {
         let pending = {
             let mut g = self.lock();
@@ -196,12 +209,23 @@ async fn dispatch(
                 }
             }
             Incoming::Message(m) => handle_message(m, &sender, &shared).await,
-            Incoming::Invalid(InvalidMessage::TooLarge { limit, .. }) => {
+            Incoming::Invalid(InvalidMessage::TooLarge { limit, probe, .. }) => {
                 // Some request's answer is gone for good; waiting would only end in a timeout.
-                shared.fail_all(ClientError::TooLarge { limit });
+                if !shared.fail_one(probe.response_id(), ClientError::TooLarge { limit }) {
+                    shared.fail_all(ClientError::TooLarge { limit });
+                }
             }
-            Incoming::Invalid(InvalidMessage::NotJson { text, error }) => {
-                if shared.lock().seen_valid {
+            Incoming::Invalid(InvalidMessage::NotJson { text, error, probe }) => {
+                let seen_valid = shared.lock().seen_valid;
+                if seen_valid
+                    && shared.fail_one(
+                        probe.response_id(),
+                        ClientError::Malformed(format!("{error}: {text:?}")),
+                    )
+                {
+                    continue;
+                }
+                if seen_valid {
                     tracing::warn!("upstream printed a non-JSON line ({error}): {text:?}");
                 } else {
                     shared.fail_all(ClientError::NotMcp { first_output: text });

@@ -15,8 +15,10 @@ use tokio::task::AbortHandle;
 use super::HttpSpec;
 use super::connection::{
     CloseKind, CloseReason, ConnectError, ConnectOptions, Incoming, InvalidMessage, SendError,
-    excerpt,
+    excerpt, parse_incoming,
 };
+use crate::json::{IdScanner, Probe};
+
 use super::sse::{SseEvent, SseParser, SseTooLarge};
 
 const SESSION_HEADER: &str = "mcp-session-id";
@@ -178,7 +180,7 @@ pub(crate) async fn send(shared: &Arc<Shared>, msg: &Value) -> Result<(), SendEr
     {
         shared.state().init_id = Some(id.clone());
     }
-    let body = serde_json::to_vec(msg).map_err(|e| SendError::Io(e.to_string()))?;
+    let body = crate::json::to_vec(msg);
     let resp = shared
         .client
         .post(shared.url.clone())
@@ -206,15 +208,15 @@ pub(crate) async fn send(shared: &Arc<Shared>, msg: &Value) -> Result<(), SendEr
     if status != StatusCode::ACCEPTED {
         let is_sse = content_type(&resp).starts_with("text/event-stream");
         let s = shared.clone();
+        let awaiting = msg
+            .get("method")
+            .and(msg.get("id"))
+            .filter(|id| !id.is_null())
+            .cloned();
         let task = if is_sse {
-            let awaiting = msg
-                .get("method")
-                .and(msg.get("id"))
-                .filter(|id| !id.is_null())
-                .cloned();
             tokio::spawn(async move { read_sse(&s, resp, awaiting).await })
         } else {
-            tokio::spawn(async move { read_json(&s, resp).await })
+            tokio::spawn(async move { read_json(&s, resp, awaiting).await })
         };
         shared.track(task.abort_handle());
     }
@@ -290,18 +292,35 @@ async fn deliver(shared: &Shared, item: Incoming) {
     let _ = shared.tx.send(item).await;
 }
 
-async fn read_json(shared: &Shared, resp: reqwest::Response) {
+/// What an oversized or unreadable answer to the request `awaiting` still tells: its own id if
+/// it could be found, else the id of the request the POST carried.
+fn probe_or_awaiting(mut probe: Probe, awaiting: Option<&Value>) -> Probe {
+    if probe.id.is_none()
+        && let Some(id) = awaiting
+    {
+        probe.id = Some(id.clone());
+        probe.method = None;
+        probe.response = true;
+    }
+    probe
+}
+
+async fn read_json(shared: &Shared, resp: reqwest::Response, awaiting: Option<Value>) {
     let mut stream = resp.bytes_stream();
     let mut buf = Vec::new();
-    let mut too_large = false;
+    let mut too_large: Option<IdScanner> = None;
     while let Some(chunk) = stream.next().await {
         match chunk {
             Ok(c) => {
-                if too_large {
+                if let Some(scanner) = &mut too_large {
+                    scanner.feed(&c);
                     continue;
                 }
                 if buf.len() + c.len() > shared.max {
-                    too_large = true;
+                    let mut scanner = IdScanner::new();
+                    scanner.feed(&buf);
+                    scanner.feed(&c);
+                    too_large = Some(scanner);
                     buf.truncate(200);
                 } else {
                     buf.extend_from_slice(&c);
@@ -316,12 +335,13 @@ async fn read_json(shared: &Shared, resp: reqwest::Response) {
             }
         }
     }
-    if too_large {
+    if let Some(scanner) = too_large {
         deliver(
             shared,
             Incoming::Invalid(InvalidMessage::TooLarge {
                 limit: shared.max,
                 prefix: String::from_utf8_lossy(&buf).into_owned(),
+                probe: probe_or_awaiting(scanner.finish(), awaiting.as_ref()),
             }),
         )
         .await;
@@ -330,16 +350,19 @@ async fn read_json(shared: &Shared, resp: reqwest::Response) {
     if buf.iter().all(u8::is_ascii_whitespace) {
         return;
     }
-    deliver(shared, parse_message(&buf)).await;
+    deliver(shared, parse_message(&buf, awaiting.as_ref())).await;
 }
 
-fn parse_message(bytes: &[u8]) -> Incoming {
-    match serde_json::from_slice::<Value>(bytes) {
-        Ok(v) => Incoming::Message(v),
-        Err(e) => Incoming::Invalid(InvalidMessage::NotJson {
-            text: excerpt(&String::from_utf8_lossy(bytes), 300),
-            error: e.to_string(),
-        }),
+fn parse_message(bytes: &[u8], awaiting: Option<&Value>) -> Incoming {
+    match parse_incoming(bytes) {
+        Incoming::Invalid(InvalidMessage::NotJson { text, error, probe }) => {
+            Incoming::Invalid(InvalidMessage::NotJson {
+                text,
+                error,
+                probe: probe_or_awaiting(probe, awaiting),
+            })
+        }
+        other => other,
     }
 }
 
@@ -423,7 +446,8 @@ async fn read_sse(shared: &Shared, resp: reqwest::Response, awaiting: Option<Val
                     if ev.data.trim().is_empty() {
                         continue;
                     }
-                    let item = parse_message(ev.data.as_bytes());
+                    let item =
+                        parse_message(ev.data.as_bytes(), awaiting.as_ref().filter(|_| !answered));
                     if let (Incoming::Message(m), Some(id)) = (&item, &awaiting)
                         && m.get("method").is_none()
                         && m.get("id") == Some(id)
@@ -433,11 +457,19 @@ async fn read_sse(shared: &Shared, resp: reqwest::Response, awaiting: Option<Val
                     deliver(shared, item).await;
                 }
                 Err(e) => {
+                    // The event is gone unread; on a POST's stream it most likely was the
+                    // answer, and the request must not wait for it forever.
+                    let probe = probe_or_awaiting(
+                        Probe::default(),
+                        awaiting.as_ref().filter(|_| !answered),
+                    );
+                    answered |= probe.id.is_some();
                     deliver(
                         shared,
                         Incoming::Invalid(InvalidMessage::TooLarge {
                             limit: e.limit,
                             prefix: String::new(),
+                            probe,
                         }),
                     )
                     .await;

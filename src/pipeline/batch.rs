@@ -335,13 +335,19 @@ pub fn build(
                         // SPEC 13: this tool keeps its previous page and lock entry; the run
                         // goes on and ends with exit 1, naming it.
                         out.keep(&ctx, tp);
+                        // The snapshot records the definition it failed on, so that `check`
+                        // (offline, against the snapshot) reports the tool stale until a run
+                        // succeeds.
+                        if let Some(t) = &tp.tool {
+                            out.snapshot(&ctx, t);
+                        }
                         let mut r = row(
                             tp,
                             Action::Failed,
                             tp.widgets.iter().map(|w| w.path.clone()).collect(),
                             0,
                         );
-                        r.error = Some(format!("{e:#}"));
+                        r.error = Some(report::error_chain(&e));
                         out.rows.push(r);
                     }
                 }
@@ -647,7 +653,11 @@ fn run_llm(
             .or_insert_with(|| Ok((Vec::new(), LlmStats::default())));
         // One failed widget leaves the whole tool without new pages.
         let Ok((pages, s)) = slot else { continue };
-        let bytes = o.html.into_bytes();
+        // Lone surrogates from the upstream (kept encoded in memory, see `crate::json`) show as
+        // U+FFFD in pages.
+        let bytes = crate::json::display_lossy(&o.html)
+            .into_owned()
+            .into_bytes();
         pages.push((
             WidgetEntry {
                 name: w.name.clone(),
@@ -696,6 +706,7 @@ fn render_tool(ctx: &ApplyContext<'_>, tp: &ToolPlan) -> anyhow::Result<Rendered
             server_name: ctx.server_name,
         };
         let html = builtin::render(&req, &ctx.generator.templates)?;
+        let html = crate::json::display_lossy(&html).into_owned();
         let findings =
             validate::validate(&html, &super::validate_options(ctx.cfg, &tp.name, false));
         if validate::has_errors(&findings) {
@@ -705,6 +716,18 @@ fn render_tool(ctx: &ApplyContext<'_>, tp: &ToolPlan) -> anyhow::Result<Rendered
                 .map(|f| format!("{} ({})", f.message, f.rule))
                 .collect::<Vec<_>>()
                 .join("; ");
+            let only_size = findings
+                .iter()
+                .filter(|f| f.severity == validate::Severity::Error)
+                .all(|f| f.rule == "file-too-large");
+            if only_size {
+                // Not a bug: the definition itself (enums, names, schema structure, which are
+                // kept exactly) is too large for one page even with its prose left out.
+                bail!(
+                    "the tool's definition is too large for a page: {first}, even with its \
+                     descriptions left out; shorten its schema (e.g. fewer enum values)"
+                );
+            }
             bail!(
                 "the builtin page of `{}` fails validation: {first}. This is a bug in mcp-gen-ui \
                  (or in a templates_dir override); please report it with the tool's definition",

@@ -13,8 +13,6 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use axum::Router as Axum;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -24,8 +22,9 @@ use futures_util::Stream;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::router::{error_response, parse_error};
+use super::router::{Unusable, error_response, unusable_code, unusable_host_message};
 use super::session::{self, Shared};
+use crate::json::IdScanner;
 
 /// The environment variable holding the bearer token.
 pub const TOKEN_ENV: &str = "MCP_GEN_UI_TOKEN";
@@ -255,7 +254,7 @@ fn rpc_error(status: StatusCode, id: Value, code: i64, message: String) -> Respo
 }
 
 fn json_response(status: StatusCode, body: &Value) -> Response {
-    let mut resp = (status, body.to_string()).into_response();
+    let mut resp = (status, crate::json::to_string(body)).into_response();
     resp.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),
@@ -285,10 +284,13 @@ fn is_loopback_name(host: &str) -> bool {
 /// without the bearer token.
 fn check_request(opts: &HttpOptions, headers: &HeaderMap) -> Option<Response> {
     if let Some(token) = &opts.token {
+        // RFC 9110: the auth scheme is case-insensitive (`bearer` is as good as `Bearer`).
         let given = headers
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
+            .and_then(|v| v.trim().split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, t)| t.trim_start_matches(' '))
             .unwrap_or("");
         if !constant_time_eq(given.as_bytes(), token.as_bytes()) {
             let mut r = rpc_error(
@@ -376,32 +378,40 @@ fn accepts_sse(headers: &HeaderMap) -> bool {
 async fn handle_post(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    body: axum::body::Body,
 ) -> Response {
+    // Everything that can be decided from the headers is, before a byte of the body is read:
+    // an unauthenticated or forged request must not make us buffer anything.
     if let Some(r) = check_request(&app.opts, &headers) {
         return r;
     }
-    let body = match body {
+    let body = match read_body(body, &headers, app.opts.max_body).await {
         Ok(b) => b,
-        Err(e) => {
-            let status = e.status();
-            return rpc_error(
-                status,
-                Value::Null,
-                -32600,
-                format!(
-                    "request body refused: {} (the limit is {} bytes)",
-                    e.body_text(),
-                    app.opts.max_body
-                ),
-            );
-        }
+        Err(r) => return r,
     };
-    let msgs: Vec<Value> = match serde_json::from_slice::<Value>(&body) {
+    let msgs: Vec<Value> = match crate::json::from_slice(&body) {
+        Ok(Value::Array(batch)) if batch.is_empty() => {
+            return json_response(StatusCode::BAD_REQUEST, &super::host_stdio::empty_batch());
+        }
         Ok(Value::Array(batch)) => batch,
         Ok(v) => vec![v],
-        Err(e) => return json_response(StatusCode::BAD_REQUEST, &parse_error(&e.to_string())),
+        Err(e) => {
+            let code = unusable_code(&e);
+            let message = match code {
+                -32700 => format!("parse error: {e}"),
+                _ => format!("invalid request: {e}"),
+            };
+            match unusable_host_message(&IdScanner::scan(&body), code, message) {
+                Unusable::Answer(v) => return json_response(StatusCode::BAD_REQUEST, &v),
+                // A broken answer to a server→client request: the upstream gets an error
+                // answer in its place.
+                Unusable::Forward(v) => vec![v],
+            }
+        }
     };
+    // A batch member that is not an object cannot be routed: answered here (counted below).
+    let (msgs, not_objects): (Vec<Value>, Vec<Value>) =
+        msgs.into_iter().partition(Value::is_object);
     let requests: Vec<Value> = msgs
         .iter()
         .filter(|m| m.get("method").is_some())
@@ -441,7 +451,7 @@ async fn handle_post(
     };
 
     session.touch();
-    if requests.is_empty() {
+    if requests.is_empty() && not_objects.is_empty() {
         for m in msgs {
             if session.to_router.send(m).await.is_err() {
                 return rpc_error(
@@ -457,22 +467,45 @@ async fn handle_post(
 
     let sse = accepts_sse(&headers);
     let (tx, rx) = mpsc::unbounded_channel::<Value>();
+    let mut forward = Vec::with_capacity(msgs.len());
     {
         let mut r = session.routes();
-        for m in &msgs {
-            let Some(id) = m.get("id") else { continue };
-            if m.get("method").is_none() {
+        for m in msgs {
+            let (Some(id), true) = (m.get("id"), m.get("method").is_some()) else {
+                forward.push(m);
+                continue;
+            };
+            let key = id.to_string();
+            if r.by_request.get(&key).is_some_and(|s| !s.is_closed()) {
+                // Its answer could not be told apart from the other one's: refuse it, and
+                // leave the request already in flight alone.
+                let _ = tx.send(error_response(
+                    id.clone(),
+                    -32600,
+                    format!(
+                        "request id {key} is already in use by a request in flight on this session; use a different id"
+                    ),
+                    None,
+                ));
                 continue;
             }
-            let key = id.to_string();
             if sse && let Some(tok) = m.pointer("/params/_meta/progressToken") {
                 r.by_progress.insert(tok.to_string(), key.clone());
             }
             r.by_request.insert(key, tx.clone());
+            forward.push(m);
         }
     }
+    for _ in &not_objects {
+        let _ = tx.send(error_response(
+            Value::Null,
+            -32600,
+            "invalid request: a batch member is not a JSON-RPC object".into(),
+            None,
+        ));
+    }
     drop(tx);
-    for m in msgs {
+    for m in forward {
         if session.to_router.send(m).await.is_err() {
             return rpc_error(
                 StatusCode::NOT_FOUND,
@@ -482,7 +515,7 @@ async fn handle_post(
             );
         }
     }
-    let expected = requests.len();
+    let expected = requests.len() + not_objects.len();
     let resp = if sse {
         Sse::new(event_stream(rx, expected))
             .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
@@ -497,6 +530,70 @@ async fn handle_post(
         json_response(StatusCode::OK, &body)
     };
     with_session_header(resp, new_id.as_deref())
+}
+
+/// Reads a request body of at most `max` bytes. A declared `Content-Length` over the limit is
+/// refused from the headers; a chunked body that turns out too large is read to its end
+/// without keeping it, to find the request's id for the error.
+async fn read_body(
+    body: axum::body::Body,
+    headers: &HeaderMap,
+    max: usize,
+) -> Result<Vec<u8>, Response> {
+    let too_large = |id: Value, size: String| {
+        rpc_error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            id,
+            -32600,
+            format!(
+                "request body {size}is larger than the {max}-byte limit of mcp-gen-ui serve; it was refused"
+            ),
+        )
+    };
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if let Some(n) = declared
+        && n > max as u64
+    {
+        return Err(too_large(Value::Null, format!("of {n} bytes ")));
+    }
+    use futures_util::StreamExt as _;
+    let mut stream = body.into_data_stream();
+    let mut buf = Vec::with_capacity(declared.map_or(8 * 1024, |n| n.min(1 << 20) as usize));
+    let mut scanner: Option<IdScanner> = None;
+    let mut total = 0usize;
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| {
+            rpc_error(
+                StatusCode::BAD_REQUEST,
+                Value::Null,
+                -32600,
+                format!("reading the request body failed: {e}"),
+            )
+        })?;
+        total = total.saturating_add(chunk.len());
+        if let Some(s) = &mut scanner {
+            s.feed(&chunk);
+        } else if buf.len() + chunk.len() > max {
+            let mut s = IdScanner::new();
+            s.feed(&buf);
+            s.feed(&chunk);
+            scanner = Some(s);
+            buf = Vec::new();
+        } else {
+            buf.extend_from_slice(&chunk);
+        }
+    }
+    match scanner {
+        Some(s) => {
+            let probe = s.finish();
+            let id = probe.request_id().cloned().unwrap_or(Value::Null);
+            Err(too_large(id, format!("of {total} bytes ")))
+        }
+        None => Ok(buf),
+    }
 }
 
 fn with_session_header(mut resp: Response, id: Option<&str>) -> Response {
@@ -583,7 +680,9 @@ fn event_stream(
         } else {
             remaining
         };
-        let ev = Event::default().event("message").data(msg.to_string());
+        let ev = Event::default()
+            .event("message")
+            .data(crate::json::to_string(&msg));
         Some((Ok(ev), (rx, left)))
     })
 }
@@ -638,7 +737,11 @@ async fn handle_get(State(app): State<Arc<App>>, headers: HeaderMap) -> Response
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
         let msg = rx.recv().await?;
         Some((
-            Ok::<_, Infallible>(Event::default().event("message").data(msg.to_string())),
+            Ok::<_, Infallible>(
+                Event::default()
+                    .event("message")
+                    .data(crate::json::to_string(&msg)),
+            ),
             rx,
         ))
     });
@@ -728,6 +831,13 @@ mod tests {
         assert!(check_request(&o, &headers(&wrong)).is_some());
         let right = [("host", "h"), ("authorization", "Bearer s3cret")];
         assert!(check_request(&o, &headers(&right)).is_none());
+        for scheme in ["bearer", "BEARER", "beArer"] {
+            let v = format!("{scheme} s3cret");
+            let lower = [("host", "h"), ("authorization", v.as_str())];
+            assert!(check_request(&o, &headers(&lower)).is_none(), "{scheme}");
+        }
+        let other = [("host", "h"), ("authorization", "Basic s3cret")];
+        assert!(check_request(&o, &headers(&other)).is_some());
     }
 
     #[test]

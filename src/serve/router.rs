@@ -108,6 +108,9 @@ pub struct Router {
     warned_stale: BTreeSet<String>,
     /// We declared the `resources` capability for an upstream that has none.
     added_resources: bool,
+    /// Set while the upstream is in a crash loop: requests are answered at once with this
+    /// reason instead of waiting for a restart that will probably fail too.
+    crash_loop: Option<String>,
 }
 
 impl Router {
@@ -128,6 +131,7 @@ impl Router {
             hidden: BTreeSet::new(),
             warned_stale: BTreeSet::new(),
             added_resources: false,
+            crash_loop: None,
         }
     }
 
@@ -302,6 +306,16 @@ impl Router {
     }
 
     fn enqueue(&mut self, msg: Value, out: &mut Vec<Out>) {
+        if self.link == Link::Down
+            && let Some(reason) = &self.crash_loop
+        {
+            if let Some(id) = msg.get("id").cloned()
+                && msg.get("method").is_some()
+            {
+                out.push(Out::Host(self.unavailable(id, reason)));
+            }
+            return;
+        }
         if self.queue.len() >= MAX_QUEUED {
             if let Some(id) = msg.get("id").cloned()
                 && msg.get("method").is_some()
@@ -650,8 +664,49 @@ impl Router {
         )
     }
 
+    /// The upstream died or failed to start `crashes` times in a row and will be restarted in
+    /// `delay`. From the second failure on, requests are answered at once until it is up again.
+    pub fn set_restart_delay(&mut self, crashes: u32, delay: Duration) {
+        self.crash_loop = (crashes >= 2).then(|| {
+            format!(
+                "crashed {crashes} times in a row; the next restart is in {} ms",
+                delay.as_millis()
+            )
+        });
+    }
+
+    /// A message from the upstream that could not be used (larger than the limit, not JSON,
+    /// nested too deep): the request it answers gets an error instead of waiting forever, and
+    /// a request of the upstream's own gets an error answer.
+    pub fn upstream_unusable(&mut self, probe: &crate::json::Probe, reason: &str) -> Vec<Out> {
+        let mut out = Vec::new();
+        if let Some(id) = probe.response_id()
+            && id.as_u64().is_some_and(|u| self.pending.contains_key(&u))
+        {
+            let err = error_response(
+                id.clone(),
+                INTERNAL_ERROR,
+                format!(
+                    "the answer of the upstream MCP server {} to this request was {reason}; it was discarded",
+                    self.opts.upstream
+                ),
+                Some(json!({"upstream": self.opts.upstream})),
+            );
+            self.upstream_message(err, &mut out);
+        } else if let Some(id) = probe.request_id() {
+            out.push(Out::Upstream(error_response(
+                id.clone(),
+                INVALID_REQUEST,
+                format!("mcp-gen-ui serve could not forward this request: it was {reason}"),
+                None,
+            )));
+        }
+        out
+    }
+
     /// The upstream connection is up (first start or a restart).
     pub fn upstream_ready(&mut self) -> Vec<Out> {
+        self.crash_loop = None;
         let mut out = Vec::new();
         match self.init_params.clone() {
             Some(params) => {
@@ -702,6 +757,8 @@ impl Router {
             })));
         }
         self.server_ids.clear();
+        // Whatever waited for this upstream to come up will not get it either.
+        self.fail_queue(&format!("{reason} before it could answer"), &mut out);
         out
     }
 
@@ -831,6 +888,41 @@ pub fn error_response(id: Value, code: i64, message: String, data: Option<Value>
 /// The parse-error response for a line that is not JSON.
 pub fn parse_error(detail: &str) -> Value {
     error_response(Value::Null, -32700, format!("parse error: {detail}"), None)
+}
+
+/// What becomes of a host message that could not be used (larger than the limit, not JSON,
+/// nested too deep).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unusable {
+    /// An error response for the host: for the request's own id when it could be found.
+    Answer(Value),
+    /// The host's answer to a server→client request: an error response in its place, to go
+    /// through the router (which maps the id) to the upstream, so it does not wait forever.
+    Forward(Value),
+}
+
+/// The JSON-RPC error code for a message that is not JSON (-32700) or is unusable (-32600).
+pub fn unusable_code(err: &crate::json::ParseError) -> i64 {
+    match err {
+        crate::json::ParseError::Syntax { .. } => -32700,
+        crate::json::ParseError::TooDeep => INVALID_REQUEST,
+    }
+}
+
+/// Decides how to answer an unusable host message, from what `probe` found in it.
+pub fn unusable_host_message(probe: &crate::json::Probe, code: i64, message: String) -> Unusable {
+    if let Some(id) = probe.response_id()
+        && probe.response
+    {
+        return Unusable::Forward(error_response(
+            id.clone(),
+            INTERNAL_ERROR,
+            format!("the client's answer could not be used: {message}"),
+            None,
+        ));
+    }
+    let id = probe.request_id().cloned().unwrap_or(Value::Null);
+    Unusable::Answer(error_response(id, code, message, None))
 }
 
 #[cfg(test)]
@@ -1280,6 +1372,96 @@ mod tests {
         );
         let failed = host(r.restart_failed("could not be started: not found"));
         assert_eq!(failed["id"], 4);
+    }
+
+    #[test]
+    fn unusable_upstream_messages_answer_the_right_request() {
+        use crate::json::Probe;
+        let (mut r, _d) = router(StalePolicy::Serve);
+        round_trip(&mut r, plain_init(json!(1)), json!({"capabilities":{}}));
+        let sent = upstream(r.from_host(
+            json!({"jsonrpc":"2.0","id":"h","method":"tools/call","params":{"name":"x"}}),
+        ));
+        // The answer to it was too large: the host gets an error for its own id.
+        let probe = Probe {
+            id: Some(sent["id"].clone()),
+            method: None,
+            response: true,
+        };
+        let e = host(r.upstream_unusable(&probe, "larger than the 10-byte limit"));
+        assert_eq!(e["id"], "h");
+        assert_eq!(e["error"]["code"], INTERNAL_ERROR);
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("10-byte limit")
+        );
+        assert_eq!(r.in_flight(), 0);
+        // Unknown ids are ignored; an unusable request of the upstream is answered upstream.
+        assert!(r.upstream_unusable(&probe, "x").is_empty());
+        let req = Probe {
+            id: Some(json!(77)),
+            method: Some("sampling/createMessage".into()),
+            response: false,
+        };
+        let back = upstream(r.upstream_unusable(&req, "too deep"));
+        assert_eq!(
+            (back["id"].as_i64(), back["error"]["code"].as_i64()),
+            (Some(77), Some(INVALID_REQUEST))
+        );
+        // A host answer to a server→client request that could not be used goes on as an error.
+        let fwd = unusable_host_message(
+            &Probe {
+                id: Some(json!(3)),
+                method: None,
+                response: true,
+            },
+            -32600,
+            "too large".into(),
+        );
+        assert!(matches!(fwd, Unusable::Forward(v) if v["id"] == 3 && v["error"].is_object()));
+    }
+
+    #[test]
+    fn a_crash_loop_answers_requests_at_once_and_fails_the_queue() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        round_trip(&mut r, plain_init(json!(1)), json!({"capabilities":{}}));
+        r.upstream_lost("exited with status 3");
+        // First failure: requests wait for the restart...
+        assert!(
+            r.from_host(json!({"jsonrpc":"2.0","id":2,"method":"ping"}))
+                .is_empty()
+        );
+        r.set_restart_delay(1, Duration::from_millis(100));
+        let replay = upstream(r.upstream_ready());
+        assert_eq!(replay["method"], "initialize");
+        // ...and get an error when the restarted upstream dies before answering.
+        let out = r.upstream_lost("exited with status 3");
+        let e = host(out);
+        assert_eq!(e["id"], 2);
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("restarting")
+        );
+        // From the second failure in a row on, requests are answered at once.
+        r.set_restart_delay(2, Duration::from_millis(200));
+        let e = host(r.from_host(json!({"jsonrpc":"2.0","id":3,"method":"ping"})));
+        assert_eq!(e["id"], 3);
+        let m = e["error"]["message"].as_str().unwrap();
+        assert!(
+            m.contains("crashed 2 times in a row") && m.contains("200 ms"),
+            "{m}"
+        );
+        assert_eq!(e["error"]["code"], UPSTREAM_UNAVAILABLE);
+        // Up again: back to normal.
+        upstream(r.upstream_ready());
+        assert!(
+            r.from_host(json!({"jsonrpc":"2.0","id":4,"method":"ping"}))
+                .is_empty()
+        );
     }
 
     #[test]
