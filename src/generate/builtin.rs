@@ -13,11 +13,12 @@ use super::{GENERATOR_VERSION, GenerateError, WidgetRequest};
 use crate::model::header_comment;
 
 /// The readable sources under `templates/` that a user's override directory may replace.
-const TEMPLATE_NAMES: [&str; 10] = [
+const TEMPLATE_NAMES: [&str; 11] = [
     "page.html",
     "styles.css",
     "runtime.js",
     "forms.js",
+    "llm.js",
     "schema.js",
     "validate.js",
     "view.js",
@@ -29,11 +30,12 @@ const TEMPLATE_NAMES: [&str; 10] = [
 /// What the binary embeds: the page and styles as written, and each script minified into
 /// `templates/min/` (committed; `node tests/tools/minify.mjs` writes them, and the Node suite
 /// fails when one is stale).
-const EMBEDDED: [(&str, &str); 10] = [
+const EMBEDDED: [(&str, &str); 11] = [
     ("page.html", include_str!("../../templates/page.html")),
     ("styles.css", include_str!("../../templates/styles.css")),
     ("runtime.js", include_str!("../../templates/min/runtime.js")),
     ("forms.js", include_str!("../../templates/min/forms.js")),
+    ("llm.js", include_str!("../../templates/min/llm.js")),
     ("schema.js", include_str!("../../templates/min/schema.js")),
     (
         "validate.js",
@@ -53,7 +55,7 @@ const FORM_EXTRA_CSS: &str = "/* @part form-extra";
 
 /// The scripts that make up `window.McpGenUi`, in load order (everything but the page glue).
 /// validate.js adds the JSON editor to form.js's exports, which form-extra.js takes at load.
-const RUNTIME_FILES: [&str; 7] = [
+const RUNTIME_FILES: [&str; 8] = [
     "runtime.js",
     "forms.js",
     "schema.js",
@@ -61,6 +63,7 @@ const RUNTIME_FILES: [&str; 7] = [
     "form.js",
     "validate.js",
     "form-extra.js",
+    "llm.js",
 ];
 
 /// Embedded templates, or a user's override directory (same file names as `templates/`; missing
@@ -223,7 +226,8 @@ pub fn render(req: &WidgetRequest<'_>, templates: &Templates) -> Result<String, 
 /// the JSON editor, no validate.js means no client-side check (the server still validates).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Parts {
-    /// forms.js: form submission in hosts without allow-forms, for LLM-written pages.
+    /// forms.js and llm.js: form submission in hosts without allow-forms, argument checks,
+    /// storage, notices and confirmations, for LLM-written pages.
     submit_shim: bool,
     form: bool,
     form_extra: bool,
@@ -257,7 +261,7 @@ impl Parts {
 
     fn wants(self, script: &str) -> bool {
         match script {
-            "forms.js" => self.submit_shim,
+            "forms.js" | "llm.js" => self.submit_shim,
             "form.js" => self.form,
             "form-extra.js" => self.form_extra,
             "validate.js" => self.validator,

@@ -7,7 +7,8 @@
 //! on `:root`/`html`/`body` are resolved. Text present in the markup is checked against the
 //! background it really sits on (the cascade over its ancestors); a rule that colours text the
 //! scripts create later is checked against its own background, or, when it sets none, reported
-//! only when its colour fails against every background the page defines (it may sit on any).
+//! only when its colour fails against every background the page defines (it may sit on any;
+//! LLM pages only).
 
 use std::collections::{HashMap, HashSet};
 
@@ -426,7 +427,6 @@ fn is_state_selector(sel: &str) -> bool {
 }
 
 struct Scenario<'r> {
-    dark: bool,
     rules: Vec<&'r Rule>,
     vars: HashMap<String, String>,
     default_fg: Rgba,
@@ -460,7 +460,6 @@ impl<'r> Scenario<'r> {
             (LIGHT_FG, LIGHT_BG)
         };
         Scenario {
-            dark,
             rules,
             vars,
             default_fg,
@@ -627,7 +626,9 @@ pub fn check(parsed: &Parsed, sheets: &[Sheet<'_>], llm: bool, out: &mut Vec<Fin
             )
             .filter(|c| c.a > 0.0)
             .collect();
-        for (r, sel) in &compiled {
+        // (Only for LLM pages: a hand-written page's script-made text is its author's call, and
+        // such rules often colour SVG strokes rather than text.)
+        for (r, sel) in compiled.iter().filter(|_| llm) {
             if sel.is_none() || matched_rules.contains(&r.order) {
                 continue;
             }
