@@ -232,7 +232,7 @@ pub fn postprocess(
         .append_element_content_handler(element!("link[href]", move |el| {
                 let rel = el.get_attribute("rel").unwrap_or_default().to_ascii_lowercase();
                 let href = el.get_attribute("href").unwrap_or_default();
-                let fetches = ["stylesheet", "preconnect", "preload", "modulepreload", "dns-prefetch", "prefetch"]
+                let fetches = ["stylesheet", "preconnect", "preload", "modulepreload", "dns-prefetch", "prefetch", "icon", "apple-touch-icon", "manifest"]
                     .iter()
                     .any(|r| rel.split_whitespace().any(|w| w == *r));
                 if fetches && is_remote(&href) && !origin_allowed(&href, allowed_origins) {
