@@ -140,7 +140,7 @@
       errs.push(name + ': a value is required');
       return v;
     }
-    if (v === '' && !required && (s.minLength > 0 || s.format || s.pattern)) return undefined;
+    if (v === '' && !required) return undefined;
     if (v == null) {
       if (v === null && !(s.__null || t.includes('null')) && required) errs.push(name + ': a value is required');
       return v;
