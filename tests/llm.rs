@@ -555,14 +555,21 @@ async fn cdn_import_and_remote_fonts_are_repaired() {
 // Pages that cannot be repaired fall back to the builtin UI.
 
 #[tokio::test]
-async fn inline_event_handlers_fall_back() {
+async fn inline_event_handlers_are_moved_into_a_script() {
     let fake = Fake::start(
         Api::OpenAi,
         two_step("rich", fixture("inline_handlers.html")),
     )
     .await;
     let o = generate_one(&fake.generator(|_| {}), request(forecast_tool())).await;
-    assert_fell_back(&o, "validation failed", false);
+    assert_accepted(&o);
+    assert!(!o.html.contains("onclick=") && !o.html.contains("onload="));
+    assert!(
+        o.html.contains("function (event) {\nrun()\n}"),
+        "{}",
+        o.html
+    );
+    assert_eq!(fake.calls().len(), 2, "no repair round was needed");
 }
 
 #[tokio::test]

@@ -81,6 +81,52 @@ struct State {
     handled_elements: usize,
     /// The Tailwind CDN script was dropped: its inline configuration goes too.
     dropped_tailwind: bool,
+    /// The page's own styles have a dark theme.
+    styles_dark: bool,
+    /// The moved handlers and the light-only styles are written (before `</body>`, or at the end).
+    tail_done: bool,
+}
+
+/// What goes at the end of the body, once: the script with the moved inline handlers, and the
+/// styles that keep a light-only page light.
+fn page_tail(st: &mut State) -> String {
+    if st.tail_done {
+        return String::new();
+    }
+    st.tail_done = true;
+    let mut tail = String::new();
+    if !st.handlers.is_empty() {
+        tail.push_str(&handler_script(&st.handlers));
+    }
+    if !st.styles_dark {
+        tail.push_str(&format!(
+            "<style {RUNTIME_ATTR} data-light-only>{LIGHT_ONLY_CSS}</style>\n"
+        ));
+    }
+    tail
+}
+
+/// A page whose own styles know only the light theme stays light in a dark host: the runtime's
+/// dark defaults (a dark body under the page's dark text) would make it unreadable.
+const LIGHT_ONLY_CSS: &str = "@layer mcp-gen-ui-runtime { /* mcp-gen-ui: light-only page */ \
+:root[data-theme=dark] { --bg: var(--color-background-primary, #ffffff); \
+--bg2: var(--color-background-secondary, #f4f5f7); --fg: var(--color-text-primary, #1a1d21); \
+--fg2: var(--color-text-secondary, #5a6270); --bd: var(--color-border-primary, #d5d9df); \
+--acc: var(--color-text-info, #1d4ed8); --bad: var(--color-text-danger, #b42318); \
+--badbg: var(--color-background-danger, #fdecea); --warnbg: var(--color-background-warning, #fff6db); \
+--inv: var(--color-text-inverse, #ffffff); --ring: var(--color-ring-primary, #2563eb); \
+--c0: #2563eb; --c1: #dc6803; --c2: #079455; --c3: #c11574; --c4: #6941c6; --c5: #0e9384; \
+color-scheme: light; } }";
+
+/// Whether CSS styles a dark theme (a dark media query or a dark-theme selector).
+fn css_has_dark(css: &str) -> bool {
+    let c = css.to_ascii_lowercase();
+    (c.contains("prefers-color-scheme") && c.contains("dark"))
+        || c.contains("=dark]")
+        || c.contains("=\"dark\"]")
+        || c.contains("='dark']")
+        || c.contains(".dark")
+        || c.contains("theme-dark")
 }
 
 /// Rewrites a page. `header` goes first; `runtime_js` is the inline runtime's source;
@@ -123,6 +169,7 @@ pub fn postprocess(
     let s_any = state.clone();
     let s_css = state.clone();
     let s_body = state.clone();
+    let s_tail = state.clone();
     let runtime_head = runtime_tag.clone();
     let runtime_script = runtime_tag.clone();
     let runtime_end = runtime_tag;
@@ -318,6 +365,7 @@ pub fn postprocess(
                     return Ok(());
                 }
                 let css = std::mem::take(&mut st.buffer);
+                st.styles_dark |= css_has_dark(&css);
                 let (css, dropped) = strip_remote_css(&css, allowed_origins);
                 for d in dropped {
                     st.repairs.push(format!("removed {d} from a <style>: hosts block remote resources not declared in the tool's csp"));
@@ -337,15 +385,25 @@ pub fn postprocess(
                 }
                 Ok(())
             }))
+        .append_element_content_handler(element!("body", move |el| {
+            let st = s_tail.clone();
+            let handler: lol_html::EndTagHandler<'static> = Box::new(move |end| {
+                let mut st = st.borrow_mut();
+                let tail = page_tail(&mut st);
+                end.before(&tail, ContentType::Html);
+                Ok(())
+            });
+            el.on_end_tag(handler)?;
+            Ok(())
+        }))
         .append_document_content_handler(end!(move |end| {
             let mut st = s_end.borrow_mut();
             if !st.injected {
                 end.append(&runtime_end, ContentType::Html);
                 st.injected = true;
             }
-            if !st.handlers.is_empty() {
-                end.append(&handler_script(&st.handlers), ContentType::Html);
-            }
+            let tail = page_tail(&mut st);
+            end.append(&tail, ContentType::Html);
             Ok(())
         }))
         .with_strict(false);
@@ -998,11 +1056,17 @@ const app = new ext.App({name: "x"});
 
     #[test]
     fn runtime_goes_before_the_first_script_without_head_and_only_once() {
+        // (Plus the styles that keep a page without a dark theme light, at the end.)
+        let runtime = format!("<script {RUNTIME_ATTR}>");
         let p = pp("<div></div><script>1</script><script>2</script>");
-        assert_eq!(p.html.matches(RUNTIME_ATTR).count(), 1);
-        assert!(p.html.find(RUNTIME_ATTR).unwrap() < p.html.find("<script>1").unwrap());
+        assert_eq!(p.html.matches(&runtime).count(), 1);
+        assert!(p.html.find(&runtime).unwrap() < p.html.find("<script>1").unwrap());
+        assert_eq!(p.html.matches("data-light-only").count(), 1);
         let p = pp("<p>no scripts</p>");
-        assert_eq!(p.html.matches(RUNTIME_ATTR).count(), 1);
+        assert_eq!(p.html.matches(&runtime).count(), 1);
+        let p = pp("<html><head><style>@media (prefers-color-scheme: dark) { body { color: #eee } }</style></head><body>x</body></html>");
+        assert!(!p.html.contains("data-light-only"), "a page with a dark theme keeps it");
+        assert!(p.html.contains("data-light-only") || p.html.contains("x<\/body>") || p.html.contains("x</body>"));
     }
 
     #[test]
