@@ -66,8 +66,8 @@ async function checkPage(file, toolName) {
   if (size > MAX_BYTES) fails.push(`size ${size} bytes`);
   const page = await browser.newPage();
   const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text().split('\n')[0]); });
+  page.on('pageerror', (e) => errors.push(String(e).split('\n')[0]));
   await page.exposeFunction('hostCallTool', async () => kase.result);
   let xss = 0;
   try {
