@@ -278,13 +278,11 @@ fn url_head(expr: &Expression<'_>) -> (Option<String>, bool) {
 /// The origin part of the start of a URL (`https://host[:port]`), when it is all there.
 fn head_origin(head: &str) -> Option<&str> {
     let lower = head.to_ascii_lowercase();
-    let scheme_end = if lower.starts_with("https://") || lower.starts_with("wss://") {
-        lower.find("://")? + 3
-    } else if lower.starts_with("http://") || lower.starts_with("ws://") {
-        lower.find("://")? + 3
-    } else {
+    let web = ["https://", "http://", "wss://", "ws://"];
+    if !web.iter().any(|p| lower.starts_with(p)) {
         return None;
-    };
+    }
+    let scheme_end = lower.find("://")? + 3;
     let rest = &head[scheme_end..];
     let end = rest.find(['/', '?', '#'])?;
     head.get(..scheme_end + end)
