@@ -198,6 +198,14 @@ pub struct ServeConfig {
     pub stale: StalePolicy,
     /// Whether hosts should draw a border around the UIs (`_meta.ui.prefersBorder`).
     pub prefers_border: Option<bool>,
+    /// Embed each UI tool's page in its results for clients without the MCP Apps extension
+    /// (MCP-UI hosts); `serve --embed-ui` turns it on too.
+    #[serde(default)]
+    pub embed_ui: bool,
+    /// Give clients without the MCP Apps extension the Apps SDK's metadata
+    /// (`openai/outputTemplate`, `text/html+skybridge`); `serve --apps-sdk` turns it on too.
+    #[serde(default)]
+    pub apps_sdk: bool,
 }
 
 /// `[tools.NAME]`: everything here feeds the tool's `config_hash` in the lock.
@@ -217,6 +225,10 @@ pub struct ToolConfig {
     pub widgets: Vec<WidgetConfig>,
     #[serde(default, skip_serializing_if = "CspConfig::is_empty")]
     pub csp: CspConfig,
+    /// The description `serve` gives clients that advertised the MCP Apps extension (they show
+    /// the UI); everyone else sees the upstream's. Not part of the page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description_for_ui: Option<String>,
 }
 
 /// One of several UIs for a tool (`ui/<tool>/<name>.html`).

@@ -146,9 +146,11 @@ pub fn config_hash(tc: &ToolConfig, refinements: &[String]) -> String {
     let mut v = serde_json::to_value(tc).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut v {
         // `enabled` decides whether there is a UI and `sample` whether it may be called, not
-        // what the UI looks like.
+        // what the UI looks like; `description_for_ui` is what serve tells UI clients.
         m.remove("enabled");
         m.remove("sample");
+        // serve's business: the page does not show it.
+        m.remove("description_for_ui");
     }
     sha256_hex(canonical_json(
         &json!({"config": v, "refinements": refinements}),

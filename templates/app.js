@@ -28,25 +28,48 @@
   function show(result) {
     say('');
     G.renderResult(out, result, opts);
+    if (G.viewTools) G.viewTools.shown(result);
   }
+  // Resolves with the result shown, or rejects with the failure shown.
   function run(args) {
     submit.disabled = true;
     say('Running ' + (tool.title || tool.name) + '…', 'busy');
-    app.callServerTool({ name: tool.name, arguments: args }).then(show, function (e) {
+    return app.callServerTool({ name: tool.name, arguments: args }).then(function (r) { show(r); return r; }, function (e) {
       say('');
       out.textContent = '';
       out.append(h('div.error', { role: 'alert' }, h('strong', 'The call failed: '), String(e && e.message || e)));
-    }).then(function () { submit.disabled = false; });
+      throw e;
+    }).finally(function () { submit.disabled = false; });
   }
   // Destructive tools ask first; an in-page panel, since sandboxed frames may block confirm().
-  function ask(args) {
-    pending = args;
+  // Resolves true when the person runs it, false when they cancel.
+  function ask() {
+    if (pending) pending(false);
     confirmBox.textContent = '';
-    var yes = h('button.btn.danger', { text: 'Yes, run it', onclick: function () { confirmBox.hidden = true; run(pending); } });
-    confirmBox.append(h('p', h('strong', tool.title || tool.name), ' may change or delete data. Run it with these inputs?'));
-    confirmBox.append(h('div.actions', yes, h('button.btn.ghost', { text: 'Cancel', onclick: function () { confirmBox.hidden = true; say('Cancelled.'); submit.focus(); } })));
-    confirmBox.hidden = false;
-    yes.focus();
+    return new Promise(function (resolve) {
+      pending = resolve;
+      var end = function (v) { confirmBox.hidden = true; pending = null; resolve(v); };
+      var yes = h('button.btn.danger', { text: 'Yes, run it', onclick: function () { end(true); } });
+      confirmBox.append(h('p', h('strong', tool.title || tool.name), ' may change or delete data. Run it with these inputs?'));
+      confirmBox.append(h('div.actions', yes, h('button.btn.ghost', { text: 'Cancel', onclick: function () { end(false); say('Cancelled.'); submit.focus(); } })));
+      confirmBox.hidden = false;
+      yes.focus();
+    });
+  }
+  // What the Run button does; the run_tool view tool does the same. Resolves with the result, or
+  // with null when the form is not valid or the person cancelled.
+  function attempt() {
+    var errs = [];
+    var args = form.read(errs);
+    if (errs.length) {
+      say('Please fix ' + errs.length + ' field' + (errs.length > 1 ? 's' : '') + ' before running.', 'bad');
+      if (errs[0].el && errs[0].el.focus) errs[0].el.focus();
+      return Promise.resolve({ errors: errs });
+    }
+    if (!G.schema.isObj(args)) args = {};
+    return (ann.destructiveHint ? ask() : Promise.resolve(true)).then(function (yes) {
+      return yes ? run(args) : { cancelled: true };
+    });
   }
   // Runs from the Run button's click, which Enter in a field also produces: hosts that sandbox
   // the frame without allow-forms (the reference host grants only allow-scripts) block form
@@ -54,15 +77,18 @@
   // where it could; the submit listener covers anything else that submits it.
   function go(e) {
     e.preventDefault();
-    var errs = [];
-    var args = form.read(errs);
-    if (errs.length) {
-      say('Please fix ' + errs.length + ' field' + (errs.length > 1 ? 's' : '') + ' before running.', 'bad');
-      if (errs[0].el && errs[0].el.focus) errs[0].el.focus();
-      return;
-    }
-    if (!G.schema.isObj(args)) args = {};
-    if (ann.destructiveHint) ask(args); else run(args);
+    attempt().catch(function () { /* shown in the page */ });
+  }
+  if (G.viewTools) {
+    G.viewTools.resultEl = out;
+    G.viewTools.runner = function (args) {
+      if (args) form.write(args);
+      return attempt().then(function (r) {
+        if (r && r.errors) return { isError: true, content: [{ type: 'text', text: 'The form is not valid yet: ' + r.errors.map(function (x) { return x.message; }).join('; ') }] };
+        if (r && r.cancelled) return { isError: true, content: [{ type: 'text', text: 'The person chose not to run ' + tool.name + '.' }] };
+        return r;
+      }, function (e) { return { isError: true, content: [{ type: 'text', text: 'The call failed: ' + String(e && e.message || e) }] }; });
+    };
   }
   submit.addEventListener('click', go);
   formEl.addEventListener('submit', go);

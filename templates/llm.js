@@ -220,17 +220,30 @@
   };
 
   // ---- Results that a page's own handler cannot show ------------------------------------------
+  // The handlers are wrapped for the call (whatever else wraps _emit still runs), so that a throw
+  // is seen here instead of only logged.
   var emit = P._emit;
   P._emit = function (name, params) {
     if (name !== 'toolresult') return emit.call(this, name, params);
-    var fns = (this.ontoolresult ? [this.ontoolresult] : []).concat(this._ls.toolresult || []);
-    var out, failed = null;
-    fns.forEach(function (f) {
-      try {
-        out = f(params);
-        if (out && typeof out.then === 'function') out.then(null, function (e) { fallback(params, e); });
-      } catch (e) { failed = e; }
-    });
+    var self = this, failed = null;
+    var wrap = function (f) {
+      return function (p) {
+        try {
+          var o = f.call(self, p);
+          if (o && typeof o.then === 'function') o.then(null, function (e) { fallback(p, e); });
+          return o;
+        } catch (e) { failed = e; }
+      };
+    };
+    var on = this.ontoolresult, ls = this._ls && this._ls.toolresult;
+    var onWrapped = typeof on === 'function' ? wrap(on) : on;
+    this.ontoolresult = onWrapped;
+    if (ls) this._ls.toolresult = ls.map(wrap);
+    var out;
+    try { out = emit.call(this, name, params); } finally {
+      if (this.ontoolresult === onWrapped) this.ontoolresult = on;
+      if (ls) this._ls.toolresult = ls;
+    }
     if (failed) fallback(params, failed);
     return out;
   };

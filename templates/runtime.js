@@ -1,5 +1,6 @@
 // mcp-gen-ui runtime: the guest side of MCP Apps (SEP-1865, protocol 2026-01-26) in one inline
-// script, plus ChatGPT's window.openai as a fallback host. No imports, no network, no eval.
+// script; hosts.js adds ChatGPT's window.openai and MCP-UI, viewtools.js the tools a page offers
+// the model. No imports, no network, no eval.
 //
 // window.McpGenUi API (also used by LLM-written pages, whose "import {App} from
 // "@modelcontextprotocol/ext-apps"" is rewritten to "const {App} = window.McpGenUi"):
@@ -16,7 +17,8 @@
 //     sendLog({level, data}), updateModelContext({content?, structuredContent?}),
 //     openLink({url}) (alias sendOpenLink), requestDisplayMode({mode}),
 //     sendSizeChanged({width, height}), setupSizeChangedNotifications(),
-//     getHostContext(), getHostCapabilities(), getHostVersion(), hostKind ("mcp"|"openai"|null)
+//     getHostContext(), getHostCapabilities(), getHostVersion(),
+//     hostKind ("mcp"|"openai"|"mcpui"|null: hosts.js has the last two)
 //   applyDocumentTheme(theme), getDocumentTheme(), applyHostStyleVariables(vars),
 //   applyHostFonts(css), PostMessageTransport (accepted and ignored)
 //   h('tag.class1.class2', attrs?, ...children): builds DOM from text only (never HTML);
@@ -125,7 +127,8 @@
   };
   P._request = function (method, params, opts) {
     var self = this;
-    if (this.hostKind === 'openai') return this._openai(method, params);
+    if (this.hostKind === 'openai' && !(opts && opts.init)) return this._openai(method, params);
+    if (this.hostKind === 'mcpui') return G.hosts.request(this, method, params, opts);
     if (!this._ready && method !== 'ui/initialize') return Promise.reject(new Error('Not connected to an MCP host: cannot send ' + method));
     var id = ++this._n;
     var ms = (opts && opts.timeout) || (method === 'tools/call' ? 120000 : 30000);
@@ -141,11 +144,13 @@
   P._notify = function (method, params) {
     // Nothing may reach the host before the handshake completes (hosts keep the frame hidden).
     if (this._ready && this.hostKind === 'mcp') this._post({ method: method, params: params || {} });
+    else if (this.hostKind === 'mcpui') G.hosts.request(this, method, params);
     return Promise.resolve();
   };
   P._receive = function (ev) {
     if (ev.source !== window.parent) return;
     var m = ev.data;
+    if (m && typeof m === 'object' && typeof m.type === 'string' && G.hosts) return G.hosts.receive(this, m);
     if (!m || typeof m !== 'object' || m.jsonrpc !== '2.0') return;
     var self = this;
     if (m.method && m.id != null) {
@@ -159,6 +164,9 @@
         return Promise.resolve(this._emit('teardown', m.params || {})).then(function (r) { reply(r || {}); },
           function (e) { reply(null, { code: -32603, message: String(e && e.message || e) }); });
       }
+      // View tools (viewtools.js): tools/list, tools/call and their newer names.
+      var vt = G.viewTools && G.viewTools.handle(m.method, m.params || {});
+      if (vt) return vt.then(function (r) { reply(r); }, function (e) { reply(null, { code: -32602, message: String(e && e.message || e) }); });
       return reply(null, { code: -32601, message: 'Method not found: ' + m.method });
     }
     if (m.method) {
@@ -185,84 +193,48 @@
     if (this._connecting) return this._connecting;
     window.addEventListener('message', this._onMessage);
     var inFrame = window.parent && window.parent !== window;
-    var hs = inFrame ? this._request('ui/initialize', {
-      protocolVersion: PROTOCOL, appInfo: this.appInfo, appCapabilities: this.capabilities
-    }, { timeout: 24 * 3600 * 1000 }) : new Promise(function () {});
+    var X = G.hosts || {};
+    // The copy serve embedded in a tool result (MCP-UI hosts) speaks MCP-UI at once.
+    var emb = inFrame && X.embedded && X.embedded();
+    if (emb) return (this._connecting = X.mcpui(this, emb));
+    var caps = Object.assign({}, this.capabilities);
+    if (G.viewTools && G.viewTools.list().length) caps.tools = Object.assign({ listChanged: false }, caps.tools);
     var done = false;
     this._connecting = new Promise(function (resolve, reject) {
-      hs.then(function (res) {
-        if (done) return;
-        done = true;
-        res = res || {};
-        self.hostKind = 'mcp';
-        self._hostCaps = res.hostCapabilities || {};
-        self._hostInfo = res.hostInfo;
-        self._ctx = res.hostContext || {};
-        self._ready = true;
-        self._post({ method: 'ui/notifications/initialized', params: {} });
-        applyContext(self._ctx);
-        hideNotice();
-        if (self.options.autoResize !== false) self.setupSizeChangedNotifications();
-        resolve(res);
-      }, function (e) { if (!done) { done = true; reject(e); } });
-      // MCP Apps first; window.openai (ChatGPT Apps SDK) only when no MCP Apps host answered.
-      setTimeout(function () {
-        if (done) return;
-        if (window.openai) {
-          done = true;
-          self._useOpenAI();
+      var win = function (res) { if (!done) { done = true; hideNotice(); resolve(res); } };
+      if (inFrame) {
+        self._request('ui/initialize', { protocolVersion: PROTOCOL, appInfo: self.appInfo, appCapabilities: caps },
+          { timeout: 24 * 3600 * 1000, init: true }).then(function (res) {
+          // Completed even when window.openai was already in use: a host that speaks both gets
+          // its handshake, and MCP Apps takes over from then on.
+          res = res || {};
+          self.hostKind = 'mcp';
+          self._hostCaps = res.hostCapabilities || {};
+          self._hostInfo = res.hostInfo;
+          self._ctx = Object.assign(self._ctx, res.hostContext || {});
+          self._ready = true;
+          self._post({ method: 'ui/notifications/initialized', params: {} });
+          applyContext(self._ctx);
           hideNotice();
-          resolve({ hostInfo: { name: 'openai', version: '' }, hostContext: self._ctx });
-        } else {
-          showNotice(inFrame ? 'Waiting for the MCP host to answer…' : 'Not connected to an MCP host. Open this UI from an MCP Apps client (or "mcp-gen-ui preview").');
-          if (!inFrame) { done = true; reject(new Error('Not connected to an MCP host')); }
+          if (self.options.autoResize !== false && !self._sizing) self.setupSizeChangedNotifications();
+          win(res);
+        }, function (e) { if (!done) { done = true; reject(e); } });
+      }
+      // window.openai (ChatGPT Apps SDK) as soon as it is there: rendering sends nothing.
+      if (X.openai) X.openai(self, win);
+      setTimeout(function () {
+        if (done || self.hostKind) return;
+        if (!inFrame) {
+          showNotice('Not connected to an MCP host. Open this UI from an MCP Apps client (or "mcp-gen-ui preview").');
+          done = true;
+          return reject(new Error('Not connected to an MCP host'));
         }
+        showNotice('Waiting for the MCP host to answer…');
+        // Neither MCP Apps nor window.openai answered: perhaps an MCP-UI host.
+        if (X.probe) X.probe(self, win);
       }, inFrame ? 1500 : 0);
     });
     return this._connecting;
-  };
-
-  P._useOpenAI = function () {
-    var self = this, oa = window.openai;
-    this.hostKind = 'openai';
-    this._ready = true;
-    var sync = function () {
-      self._ctx.theme = oa.theme;
-      self._ctx.displayMode = oa.displayMode;
-      self._ctx.locale = oa.locale;
-      applyContext(self._ctx);
-    };
-    sync();
-    if (oa.toolInput && typeof oa.toolInput === 'object') this._emit('toolinput', { arguments: oa.toolInput });
-    var lastOut = oa.toolOutput;
-    if (lastOut != null) this._emit('toolresult', { structuredContent: lastOut, content: [] });
-    window.addEventListener('openai:set_globals', function () {
-      sync();
-      self._emit('hostcontextchanged', self._ctx);
-      if (oa.toolOutput != null && oa.toolOutput !== lastOut) {
-        lastOut = oa.toolOutput;
-        self._emit('toolresult', { structuredContent: lastOut, content: [] });
-      }
-    });
-  };
-  P._openai = function (method, p) {
-    var oa = window.openai;
-    p = p || {};
-    if (method === 'tools/call') {
-      return Promise.resolve(oa.callTool(p.name, p.arguments || {})).then(function (r) {
-        r = r || {};
-        if (r.content || r.structuredContent || r.isError) return r;
-        return { structuredContent: r.structuredContent || r, content: [] };
-      });
-    }
-    if (method === 'ui/open-link' && oa.openExternal) return Promise.resolve(oa.openExternal({ href: p.url })).then(function () { return {}; });
-    if (method === 'ui/message' && oa.sendFollowUpMessage) {
-      var text = (p.content || []).map(function (c) { return c.text || ''; }).join('\n');
-      return Promise.resolve(oa.sendFollowUpMessage({ prompt: text })).then(function () { return {}; });
-    }
-    if (method === 'ui/request-display-mode' && oa.requestDisplayMode) return Promise.resolve(oa.requestDisplayMode({ mode: p.mode }));
-    if (method === 'ui/update-model-context' && oa.setWidgetState) return Promise.resolve(oa.setWidgetState(p.structuredContent || p)).then(function () { return {}; });
-    return Promise.reject(new Error(method + ' is not supported by this host'));
   };
 
   // Requests to the host: method(params, {timeout}?) -> Promise of the result.
@@ -279,6 +251,7 @@
   P.getHostVersion = function () { return this._hostInfo; };
   P.setupSizeChangedNotifications = function () {
     var self = this, busy = false, lw = 0, lh = 0;
+    this._sizing = true;
     var measure = function () {
       if (busy) return;
       busy = true;
@@ -320,5 +293,7 @@
   G.applyHostStyleVariables = applyHostStyleVariables;
   G.applyHostFonts = applyHostFonts;
   G.showNotice = showNotice;
+  G.hideNotice = hideNotice;
+  G.applyContext = applyContext;
   G.PROTOCOL_VERSION = PROTOCOL;
 })();

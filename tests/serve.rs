@@ -841,3 +841,141 @@ async fn watch_reloads_changed_files_and_notifies() {
     assert_eq!(read["result"]["contents"][0]["text"], "<p>edited live</p>");
     assert!(raw.close().await.success());
 }
+
+/// `[serve] embed_ui`, `[serve] apps_sdk` and `description_for_ui`, through the real binary: each
+/// client gets what its kind of host needs, decided by the capabilities it advertised.
+#[tokio::test]
+async fn host_options_are_applied_per_client() {
+    let ui = WeatherUi::new().await;
+    let text = std::fs::read_to_string(ui.config()).unwrap();
+    let text = text
+        .replace(
+            "[serve]\nprefers_border = true\n",
+            "[serve]\nprefers_border = true\nembed_ui = true\napps_sdk = true\n",
+        )
+        .replace(
+            "[tools.get_forecast]\n",
+            "[tools.get_forecast]\ndescription_for_ui = \"Shows an interactive forecast table\"\n",
+        );
+    let config = ui.dir.path().join("hosts.toml");
+    std::fs::write(&config, text).unwrap();
+    let config = config.display().to_string();
+    let direct = plain_client()
+        .serve(
+            TokioChildProcess::new(tokio::process::Command::new(example("weather-server")))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let upstream_tools: Vec<Value> = direct
+        .list_all_tools()
+        .await
+        .unwrap()
+        .iter()
+        .map(to_json)
+        .collect();
+    let upstream_description = |name: &str| {
+        upstream_tools
+            .iter()
+            .find(|t| t["name"] == name)
+            .map(|t| t["description"].clone())
+            .unwrap()
+    };
+
+    // With the extension: the UI description, MCP Apps metadata only, results untouched.
+    let with_ui = ui_client()
+        .serve(TokioChildProcess::new(serve_cmd(&["--config", &config])).unwrap())
+        .await
+        .unwrap();
+    let tools: Vec<Value> = with_ui
+        .list_all_tools()
+        .await
+        .unwrap()
+        .iter()
+        .map(to_json)
+        .collect();
+    let fc = tools.iter().find(|t| t["name"] == "get_forecast").unwrap();
+    assert_eq!(fc["description"], "Shows an interactive forecast table");
+    assert!(fc["_meta"].get("openai/outputTemplate").is_none());
+    let cc = tools
+        .iter()
+        .find(|t| t["name"] == "get_current_conditions")
+        .unwrap();
+    assert_eq!(
+        cc["description"],
+        upstream_description("get_current_conditions")
+    );
+    assert_eq!(
+        to_json(&with_ui.call_tool(forecast_call()).await.unwrap()),
+        to_json(&direct.call_tool(forecast_call()).await.unwrap())
+    );
+
+    // Without it: the upstream's description, the Apps SDK's keys, the page in results.
+    let plain = plain_client()
+        .serve(TokioChildProcess::new(serve_cmd(&["--config", &config])).unwrap())
+        .await
+        .unwrap();
+    let tools: Vec<Value> = plain
+        .list_all_tools()
+        .await
+        .unwrap()
+        .iter()
+        .map(to_json)
+        .collect();
+    let fc = tools.iter().find(|t| t["name"] == "get_forecast").unwrap();
+    assert_eq!(fc["description"], upstream_description("get_forecast"));
+    assert_eq!(
+        fc["_meta"]["openai/outputTemplate"],
+        "ui://weather/get_forecast/table"
+    );
+    assert_eq!(fc["_meta"]["openai/widgetAccessible"], true);
+    assert!(fc["_meta"].get("ui").is_none());
+    let resources: Vec<Value> = plain
+        .list_all_resources()
+        .await
+        .unwrap()
+        .iter()
+        .map(to_json)
+        .collect();
+    assert_eq!(resources.len(), 3);
+    assert!(
+        resources
+            .iter()
+            .all(|r| r["mimeType"] == "text/html+skybridge")
+    );
+    let read = to_json(
+        &plain
+            .read_resource(ReadResourceRequestParams::new(
+                "ui://weather/get_current_conditions",
+            ))
+            .await
+            .unwrap(),
+    );
+    assert_eq!(read["contents"][0]["mimeType"], "text/html+skybridge");
+    assert_eq!(
+        read["contents"][0]["_meta"]["openai/widgetCSP"]["connect_domains"],
+        json!(["https://api.example.com"])
+    );
+    let wrapped = to_json(&plain.call_tool(forecast_call()).await.unwrap());
+    let direct_result = to_json(&direct.call_tool(forecast_call()).await.unwrap());
+    let content = wrapped["content"].as_array().unwrap();
+    let (embedded, rest): (Vec<&Value>, Vec<&Value>) =
+        content.iter().partition(|c| c["type"] == "resource");
+    assert_eq!(embedded.len(), 1, "{wrapped}");
+    assert_eq!(
+        embedded[0]["resource"]["uri"],
+        "ui://weather/get_forecast/table"
+    );
+    assert_eq!(embedded[0]["resource"]["mimeType"], "text/html");
+    let html = embedded[0]["resource"]["text"].as_str().unwrap();
+    assert!(html.contains("id=\"mcp-gen-ui-embedded\""), "{html}");
+    assert!(html.contains("\"city\":\"Paris\""), "{html}");
+    assert_eq!(json!(rest), direct_result["content"]);
+    assert_eq!(
+        wrapped["structuredContent"],
+        direct_result["structuredContent"]
+    );
+    for c in [direct, with_ui, plain] {
+        c.cancel().await.unwrap();
+    }
+}

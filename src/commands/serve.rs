@@ -12,6 +12,7 @@ use crate::lock::Lock;
 use crate::mcp::{ConnectOptions, HttpTransport, UpstreamSpec};
 use crate::serve::host_http::{self, HttpOptions, TOKEN_ENV};
 use crate::serve::host_stdio::{self, MAX_MESSAGE_BYTES};
+use crate::serve::hosts::HostOptions;
 use crate::serve::router::RouterOptions;
 use crate::serve::session::Shared;
 use crate::serve::ui_resources::{Catalog, Strictness};
@@ -34,6 +35,14 @@ pub struct ServeArgs {
     /// Serve UI files that no longer match the lock (with a warning) instead of refusing to start.
     #[arg(long)]
     pub allow_stale: bool,
+    /// For clients without the MCP Apps extension (MCP-UI hosts), append each UI tool's page to
+    /// its results as an embedded `text/html` resource (config: [serve] embed_ui = true).
+    #[arg(long)]
+    pub embed_ui: bool,
+    /// For clients without the MCP Apps extension, add what OpenAI Apps SDK hosts read
+    /// (`openai/outputTemplate`, `text/html+skybridge` resources) (config: [serve] apps_sdk = true).
+    #[arg(long)]
+    pub apps_sdk: bool,
     /// Print a one-line Claude Desktop config snippet that launches this wrapper, and exit.
     #[arg(long)]
     pub print_config: bool,
@@ -73,7 +82,7 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> anyhow::Result<Outcome> {
     };
     let runtime = ctx.runtime_of(flavor)?;
     runtime
-        .block_on(serve(cfg.clone(), spec, catalog, args.watch, http))
+        .block_on(serve(cfg.clone(), spec, catalog, args, http))
         .map(|()| Outcome::Success)
 }
 
@@ -82,15 +91,17 @@ pub async fn serve(
     cfg: Config,
     spec: UpstreamSpec,
     catalog: Catalog,
-    watch_files: bool,
+    args: &ServeArgs,
     http: Option<HttpOptions>,
 ) -> anyhow::Result<()> {
+    let watch_files = args.watch;
     let (cat_tx, cat_rx) = tokio::sync::watch::channel(Arc::new(catalog));
     let shared = Arc::new(Shared {
         router: RouterOptions {
             stale: cfg.file.serve.stale,
             watch: watch_files,
             upstream: spec.describe(),
+            hosts: HostOptions::from_config(&cfg, args.embed_ui, args.apps_sdk),
         },
         connect: ConnectOptions {
             forward_stderr: true,

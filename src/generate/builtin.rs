@@ -13,10 +13,12 @@ use super::{GENERATOR_VERSION, GenerateError, WidgetRequest};
 use crate::model::header_comment;
 
 /// The readable sources under `templates/` that a user's override directory may replace.
-const TEMPLATE_NAMES: [&str; 11] = [
+const TEMPLATE_NAMES: [&str; 13] = [
     "page.html",
     "styles.css",
     "runtime.js",
+    "hosts.js",
+    "viewtools.js",
     "forms.js",
     "llm.js",
     "schema.js",
@@ -30,10 +32,15 @@ const TEMPLATE_NAMES: [&str; 11] = [
 /// What the binary embeds: the page and styles as written, and each script minified into
 /// `templates/min/` (committed; `node tests/tools/minify.mjs` writes them, and the Node suite
 /// fails when one is stale).
-const EMBEDDED: [(&str, &str); 11] = [
+const EMBEDDED: [(&str, &str); 13] = [
     ("page.html", include_str!("../../templates/page.html")),
     ("styles.css", include_str!("../../templates/styles.css")),
     ("runtime.js", include_str!("../../templates/min/runtime.js")),
+    ("hosts.js", include_str!("../../templates/min/hosts.js")),
+    (
+        "viewtools.js",
+        include_str!("../../templates/min/viewtools.js"),
+    ),
     ("forms.js", include_str!("../../templates/min/forms.js")),
     ("llm.js", include_str!("../../templates/min/llm.js")),
     ("schema.js", include_str!("../../templates/min/schema.js")),
@@ -54,15 +61,19 @@ const EMBEDDED: [(&str, &str); 11] = [
 const FORM_EXTRA_CSS: &str = "/* @part form-extra";
 
 /// The scripts that make up `window.McpGenUi`, in load order (everything but the page glue).
-/// validate.js adds the JSON editor to form.js's exports, which form-extra.js takes at load.
-const RUNTIME_FILES: [&str; 8] = [
+/// validate.js adds the JSON editor to form.js's exports, which form-extra.js takes at load;
+/// viewtools.js wraps form.js's `buildForm`, so it comes after it; llm.js (llm pages only) wraps
+/// the App's `callServerTool` and result dispatch last.
+const RUNTIME_FILES: [&str; 10] = [
     "runtime.js",
+    "hosts.js",
     "forms.js",
     "schema.js",
     "view.js",
     "form.js",
     "validate.js",
     "form-extra.js",
+    "viewtools.js",
     "llm.js",
 ];
 

@@ -3,10 +3,14 @@
 //! `router` rewrites the few messages the wrapper changes, `ui_resources` holds the verified UI
 //! files in memory, `session` ties one host session to one upstream connection (restarting it
 //! when it dies), `host_stdio` / `host_http` are the two ways a host can reach us, and `watch`
-//! reloads the files for `--watch`.
+//! reloads the files for `--watch`. `hosts` holds the options for other kinds of host, carried
+//! out by `embed` (MCP-UI hosts) and `openai` (Apps SDK hosts).
 
+pub mod embed;
 pub mod host_http;
 pub mod host_stdio;
+pub mod hosts;
+pub mod openai;
 pub mod router;
 pub mod session;
 pub mod ui_resources;

@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
+use super::hosts::HostOptions;
 use super::ui_resources::{Catalog, MCP_APP_MIME};
+use super::{embed, openai};
 use crate::config::StalePolicy;
 use crate::model::{HASHED_FIELDS, Tool};
 
@@ -46,6 +48,8 @@ enum Kind {
     TemplatesList,
     ToolsCall {
         tool: String,
+        /// Kept only for `--embed-ui`, whose page shows them.
+        arguments: Option<Value>,
     },
     /// Our own `initialize`, replayed to a restarted upstream; never reaches the host.
     ReplayInit,
@@ -76,6 +80,8 @@ pub struct RouterOptions {
     pub watch: bool,
     /// `spec.describe()` of the upstream, for error messages.
     pub upstream: String,
+    /// Other kinds of host: `--embed-ui`, `--apps-sdk`, `description_for_ui`.
+    pub hosts: HostOptions,
 }
 
 pub struct Router {
@@ -236,7 +242,21 @@ impl Router {
                     .and_then(Value::as_str)
                     .unwrap_or_default()
                     .to_string(),
+                arguments: (self.opts.hosts.embed_ui && !self.ui)
+                    .then(|| msg.pointer("/params/arguments").cloned())
+                    .flatten(),
             },
+            // Apps SDK hosts read our templates without the MCP Apps extension.
+            "resources/read" if !self.ui && self.opts.hosts.apps_sdk => {
+                let uri = msg.pointer("/params/uri").and_then(Value::as_str);
+                if let Some(result) = uri.and_then(|u| openai::read(&self.catalog, u)) {
+                    out.push(Out::Host(
+                        json!({"jsonrpc": "2.0", "id": id, "result": result}),
+                    ));
+                    return;
+                }
+                Kind::Plain
+            }
             "resources/read" | "resources/subscribe" | "resources/unsubscribe" if self.ui => {
                 let uri = msg.pointer("/params/uri").and_then(Value::as_str);
                 if let Some(uri) = uri
@@ -366,6 +386,7 @@ impl Router {
 
     fn rewrite_response(&mut self, kind: &Kind, msg: &mut Value) {
         if !self.ui {
+            self.rewrite_for_plain_client(kind, msg);
             return;
         }
         match kind {
@@ -391,7 +412,8 @@ impl Router {
                     .and_then(Value::as_array_mut)
                 {
                     for t in tools {
-                        self.augment_tool(t);
+                        self.augment_tool(t, false);
+                        self.opts.hosts.describe_for_ui(t);
                     }
                 }
             }
@@ -407,12 +429,66 @@ impl Router {
                     obj.insert("result".into(), json!({"resourceTemplates": []}));
                 }
             }
-            Kind::ToolsCall { tool } => self.check_result_widget(tool, msg),
+            Kind::ToolsCall { tool, .. } => self.check_result_widget(tool, msg),
             Kind::Plain | Kind::ReplayInit => {}
         }
     }
 
-    fn augment_tool(&mut self, tool: &mut Value) {
+    /// A client without the MCP Apps extension: unchanged, unless the user enabled `--embed-ui`
+    /// (MCP-UI hosts) or `--apps-sdk` (Apps SDK hosts).
+    fn rewrite_for_plain_client(&mut self, kind: &Kind, msg: &mut Value) {
+        let (embed_ui, apps_sdk) = (self.opts.hosts.embed_ui, self.opts.hosts.apps_sdk);
+        if !embed_ui && !apps_sdk {
+            return;
+        }
+        match kind {
+            Kind::ToolsCall { tool, arguments } if embed_ui => {
+                if let Some(ui) = self.catalog.tools.get(tool)
+                    && !self.hidden.contains(tool)
+                {
+                    embed::embed_result(msg, tool, ui, arguments.as_ref());
+                }
+            }
+            Kind::ToolsList if apps_sdk => {
+                if let Some(tools) = msg
+                    .pointer_mut("/result/tools")
+                    .and_then(Value::as_array_mut)
+                {
+                    for t in tools {
+                        self.augment_tool(t, true);
+                    }
+                }
+            }
+            Kind::Initialize | Kind::ResourcesList | Kind::TemplatesList if apps_sdk => {
+                self.ui = true;
+                self.rewrite_response(kind, msg);
+                self.ui = false;
+                if *kind == Kind::ResourcesList
+                    && let Some(list) = msg
+                        .pointer_mut("/result/resources")
+                        .and_then(Value::as_array_mut)
+                {
+                    for entry in list.iter_mut() {
+                        let ours = entry
+                            .get("uri")
+                            .and_then(Value::as_str)
+                            .is_some_and(|u| self.catalog.owns(u));
+                        if ours
+                            && let Some(sky) = openai::list_entries(&self.catalog, &|_| false)
+                                .into_iter()
+                                .find(|e| e.get("uri") == entry.get("uri"))
+                        {
+                            *entry = sky;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Adds the UI metadata to one tool of a `tools/list` (the Apps SDK's keys for `apps_sdk`).
+    fn augment_tool(&mut self, tool: &mut Value, apps_sdk: bool) {
         let Some(obj) = tool.as_object_mut() else {
             return;
         };
@@ -455,6 +531,10 @@ impl Router {
         let Some(meta) = meta.as_object_mut() else {
             return;
         };
+        if apps_sdk {
+            openai::augment_tool(meta, ui);
+            return;
+        }
         let default = ui.default_uri().to_string();
         let ui_meta = meta.entry("ui").or_insert_with(|| json!({}));
         if let Some(ui_meta) = ui_meta.as_object_mut() {
@@ -767,6 +847,7 @@ mod tests {
                 stale,
                 watch: false,
                 upstream: "`up`".into(),
+                hosts: HostOptions::default(),
             },
             Arc::new(cat),
         );
@@ -900,6 +981,116 @@ mod tests {
             json!({"jsonrpc":"2.0","id":sent["id"],"error":{"code":-32601,"message":"nope"}}),
         ));
         assert_eq!(got["result"], json!({"resourceTemplates": []}));
+    }
+
+    fn with_hosts(r: &mut Router, embed_ui: bool, apps_sdk: bool) {
+        r.opts.hosts = HostOptions {
+            embed_ui,
+            apps_sdk,
+            ui_descriptions: Arc::new(std::collections::BTreeMap::from([(
+                "single".to_string(),
+                "Shows an interactive view".to_string(),
+            )])),
+        };
+    }
+
+    #[test]
+    fn host_options_apply_per_client() {
+        let call = json!({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"single","arguments":{"q":1}}});
+        let result = json!({"content":[],"structuredContent":{"n":1}});
+        // A client with the extension: description_for_ui, and results untouched.
+        let (mut r, _d) = router(StalePolicy::Serve);
+        with_matching_hashes(&mut r);
+        with_hosts(&mut r, true, true);
+        round_trip(
+            &mut r,
+            ui_init(json!(1)),
+            json!({"capabilities":{"tools":{}}}),
+        );
+        let list = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+            tools_result(),
+        );
+        assert_eq!(
+            list["result"]["tools"][0]["description"],
+            "Shows an interactive view"
+        );
+        assert!(
+            list["result"]["tools"][0]["_meta"]
+                .get("openai/outputTemplate")
+                .is_none()
+        );
+        assert!(list["result"]["tools"][1].get("description").is_none());
+        assert_eq!(
+            round_trip(&mut r, call.clone(), result.clone())["result"],
+            result
+        );
+
+        // A client without it: the upstream's description, the page embedded in results, the
+        // Apps SDK's keys and templates.
+        let (mut r, _d) = router(StalePolicy::Serve);
+        with_matching_hashes(&mut r);
+        with_hosts(&mut r, true, true);
+        let init = round_trip(
+            &mut r,
+            plain_init(json!(1)),
+            json!({"capabilities":{"tools":{}}}),
+        );
+        assert_eq!(init["result"]["capabilities"]["resources"], json!({}));
+        let list = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+            tools_result(),
+        );
+        let t0 = &list["result"]["tools"][0];
+        assert!(t0.get("description").is_none());
+        assert_eq!(t0["_meta"]["openai/outputTemplate"], "ui://demo/single");
+        assert_eq!(t0["_meta"]["openai/widgetAccessible"], true);
+        assert!(t0["_meta"].get("ui").is_none());
+        assert_eq!(list["result"]["tools"][2], tools_result()["tools"][2]);
+        let got = round_trip(&mut r, call.clone(), result.clone());
+        let content = got["result"]["content"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(content.len(), 2);
+        assert_eq!(content[0]["type"], "text");
+        assert_eq!(content[1]["resource"]["uri"], "ui://demo/single");
+        assert_eq!(content[1]["resource"]["mimeType"], "text/html");
+        let html = content[1]["resource"]["text"].as_str().unwrap_or_default();
+        assert!(html.contains("\"arguments\":{\"q\":1}"), "{html}");
+        assert_eq!(got["result"]["structuredContent"], json!({"n":1}));
+        let read = host(r.from_host(json!({"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"ui://demo/single"}})));
+        assert_eq!(
+            read["result"]["contents"][0]["mimeType"],
+            openai::SKYBRIDGE_MIME
+        );
+        let listed = round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":4,"method":"resources/list"}),
+            json!({"resources":[]}),
+        );
+        let entries = listed["result"]["resources"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(entries.len(), 3);
+        assert!(
+            entries
+                .iter()
+                .all(|e| e["mimeType"] == openai::SKYBRIDGE_MIME)
+        );
+
+        // Options off: exactly the upstream (SPEC 7).
+        let (mut r, _d) = router(StalePolicy::Serve);
+        with_matching_hashes(&mut r);
+        round_trip(
+            &mut r,
+            plain_init(json!(1)),
+            json!({"capabilities":{"tools":{}}}),
+        );
+        assert_eq!(round_trip(&mut r, call, result.clone())["result"], result);
     }
 
     #[test]

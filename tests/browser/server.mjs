@@ -72,6 +72,8 @@ export function startServer(guestDir) {
       if (url.pathname === '/favicon.ico') return send(204, 'image/x-icon', '');
       // A parent page that never answers MCP Apps (like a ChatGPT Apps SDK frame).
       if (url.pathname === '/plain.html') return send(200, TYPES['.html'], '<!doctype html><title>plain</title><iframe sandbox="allow-scripts" style="width:800px;height:600px" src="' + encodeURI(url.searchParams.get('src') || '') .replace(/"/g, '%22') + '"></iframe>');
+      // An empty same-origin page for scripted hosts (MCP-UI's renderer, raw postMessage hosts).
+      if (url.pathname === '/blank.html') return send(200, TYPES['.html'], '<!doctype html><meta charset="utf-8"><title>host</title><body></body>');
       if (url.pathname === '/host.html') return send(200, TYPES['.html'], fs.readFileSync(path.join(here, 'host.html')));
       if (url.pathname === '/host.js') return send(200, TYPES['.js'], rewrite(fs.readFileSync(path.join(here, 'host.js'), 'utf8'), path.join(here, 'host.js')));
       if (url.pathname.startsWith('/guest/')) {
