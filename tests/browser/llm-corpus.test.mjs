@@ -169,3 +169,45 @@ test('every corpus answer ends with a working UI; ≥ 95 % of kept pages work; n
   // The builtin UI that replaces a page must always work.
   for (const r of rows.filter((x) => !x.kept)) assert.ok(r.works, `${r.id} (builtin fallback): ${r.fails.join('; ')}`);
 });
+
+test('llm.js: arguments are coerced or refused with a visible message naming the field; confirm says yes only on yes', async () => {
+  const page = await browser.newPage();
+  try {
+    await page.exposeFunction('hostCallTool', async () => CASES.create_event.result);
+    await page.goto(`http://127.0.0.1:${http.port}/host.html`);
+    await page.waitForFunction(() => typeof window.startHost === 'function');
+    await page.evaluate((src) => window.startHost(src, { theme: 'light' }), '/guest/03-esm-formdata-event.html');
+    await page.waitForFunction(() => window.__initialized, null, { timeout: 10000 });
+    const frame = page.frames().find((f) => f.url().includes('/guest/'));
+    const schema = TOOLS.create_event.inputSchema;
+    const ok = await frame.evaluate((s) => window.McpGenUi.coerceArguments(
+      { title: 'Standup', date: '2026-03-02', start_time: '09:30', duration_minutes: '45', all_day: 'false' }, s), schema);
+    assert.deepEqual(ok.errors, []);
+    assert.equal(ok.value.duration_minutes, 45);
+    assert.equal(ok.value.all_day, false);
+    assert.match(ok.value.start_time, /^09:30:00[+-]\d\d:\d\d$/);
+    assert.ok(ajv().compile(schema)(ok.value), JSON.stringify(ok.value));
+    const dt = await frame.evaluate((s) => window.McpGenUi.coerceArguments({ message: 'x', at: '2026-03-02T09:30', repeat: 'on' }, s), TOOLS.schedule_reminder.inputSchema);
+    assert.match(dt.value.at, /^2026-03-02T09:30:00[+-]\d\d:\d\d$/);
+    assert.equal(dt.value.repeat, true);
+    // Still invalid: not sent, and said in the page.
+    const refused = await frame.evaluate(() => window.McpGenUi.App.prototype.callServerTool.call(
+      { _ctx: {} }, { name: 'create_event', arguments: { title: 'x', date: '2026-03-02', start_time: '09:30', duration_minutes: 'soon' } })
+      .then(() => 'sent', (e) => e.message));
+    assert.match(refused, /duration_minutes/);
+    const shown = await frame.evaluate(() => document.getElementById('mcp-gen-ui-error')?.textContent || '');
+    assert.match(shown, /duration_minutes/);
+    assert.equal(await frame.evaluate(() => document.getElementById('mcp-gen-ui-error').getAttribute('role')), 'alert');
+    assert.equal((await page.evaluate(() => window.__calls)).length, 0, 'nothing was sent');
+    // confirm(): Escape and Cancel say no, only the confirming button says yes.
+    const escaped = frame.evaluate(() => window.McpGenUi.confirm('Delete?'));
+    await frame.getByRole('alertdialog').waitFor();
+    await frame.locator('body').press('Escape');
+    assert.equal(await escaped, false);
+    const yes = frame.evaluate(() => window.McpGenUi.confirm('Delete?'));
+    await frame.getByRole('alertdialog').getByRole('button', { name: 'Confirm' }).click();
+    assert.equal(await yes, true);
+  } finally {
+    await page.close();
+  }
+});
