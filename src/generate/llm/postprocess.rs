@@ -96,7 +96,11 @@ fn page_tail(st: &mut State) -> String {
     st.tail_done = true;
     let mut tail = String::new();
     if !st.handlers.is_empty() {
-        tail.push_str(&handler_script(&st.handlers));
+        // The moved code gets the same repairs as the page's scripts (alert, storage).
+        let script = handler_script(&st.handlers);
+        let rw = rewrite_script(&script, false);
+        st.repairs.extend(rw.repairs);
+        tail.push_str(&format!("\n<script>\n{}</script>\n", rw.code));
     }
     if !st.styles_dark {
         tail.push_str(&format!(
@@ -498,7 +502,7 @@ fn handler_parses(code: &str) -> bool {
 /// One classic script that attaches the moved inline handlers, with the same `this`, `event`
 /// and "return false cancels" as the attributes had.
 fn handler_script(handlers: &[(usize, String, String)]) -> String {
-    let mut js = String::from("\n<script>\n(function () {\n  var H = {};\n");
+    let mut js = String::from("(function () {\n  var H = {};\n");
     for (n, target_event, code) in handlers {
         let (target, event) = target_event.split_once('|').unwrap_or(("", target_event));
         js.push_str(&format!(
@@ -514,7 +518,7 @@ fn handler_script(handlers: &[(usize, String, String)]) -> String {
          \x20       if (x[2].call(el, e) === false) e.preventDefault();\n\
          \x20     }});\n\
          \x20   }});\n\
-         \x20 }});\n}})();\n</script>\n"
+         \x20 }});\n}})();\n"
     ));
     // The handler code was checked to hold no `</`: nothing here can close the script early.
     js
@@ -1125,7 +1129,7 @@ const app = new ext.App({name: "x"});
 <script>tailwind.config = { theme: {} }</script>
 <style>@import url('https://fonts.googleapis.com/css2?family=Inter'); .hero{background:url("https://images.example.com/bg.jpg") center}</style></head>
 <body onload="start()"><img src="https://images.example.com/logo.png" alt=""><img src="https://x.example/a.png" alt="Weather logo">
-<a href="javascript:void(0)" onclick="go(event); return false;">Go</a><button onclick="if (x) {">Bad</button>
+<a href="javascript:void(0)" onclick="go(event); return false;">Go</a><button onclick="if (x) {">Bad</button><button onclick="alert('hi')">Hi</button>
 <script>function go(e) { alert('Saved ' + e.type); const v = localStorage.getItem('k'); window.sessionStorage.clear(); }</script>
 </body></html>"#;
         let p = pp(html);
