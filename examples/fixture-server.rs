@@ -5,6 +5,7 @@
 //! `paginated`, `endless`, `many N`, `big`, `hostile`, `lying`, `changing --tools-file PATH`,
 //! `server-requests` (asks the client `ping` and `roots/list` before answering `initialize`),
 //! `stdout-noise` (a log line on stdout before every answer), `rpc-error` (tools/list fails).
+//! `--report-env PATH` (any mode) writes the process id and environment to PATH at start.
 
 use std::io::{BufRead, Write};
 
@@ -31,6 +32,19 @@ fn main() {
             }
             Some("--tools-file") => {
                 tools_file = args.get(i + 1).cloned();
+                i += 1;
+            }
+            Some("--report-env") => {
+                // Writes `{"pid": …, "env": {…}}` to PATH at start: what a child inherits.
+                if let Some(path) = args.get(i + 1) {
+                    let env: serde_json::Map<String, Value> = std::env::vars()
+                        .map(|(k, v)| (k, Value::String(v)))
+                        .collect();
+                    let report = json!({"pid": std::process::id(), "env": env});
+                    let tmp = format!("{path}.tmp");
+                    let _ = std::fs::write(&tmp, report.to_string());
+                    let _ = std::fs::rename(&tmp, path);
+                }
                 i += 1;
             }
             Some(other) => {

@@ -8,6 +8,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicI32, Ordering};
 
 use clap::{Args, Parser, Subcommand};
 
@@ -221,6 +222,7 @@ impl Context {
 
 /// The binary's entry point.
 pub fn main() -> ExitCode {
+    install_panic_hook();
     match try_main() {
         Ok(code) => code,
         Err(err) => {
@@ -228,8 +230,126 @@ pub fn main() -> ExitCode {
                 // `mcp-gen-ui list | head` is not an error.
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {err:#}");
+            let sig = SIGNALLED.load(Ordering::SeqCst);
+            if sig != 0 {
+                // The command failed because a signal stopped its upstream: end as the signal
+                // says, without blaming the upstream.
+                return ExitCode::from(u8::try_from(128 + sig).unwrap_or(EXIT_ERROR));
+            }
+            eprintln!(
+                "error: {}",
+                crate::report::redact(&crate::report::error_chain(&err))
+            );
             ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+/// A panic is a bug, whatever thread it happens on: one line asking for a report, then exit 2
+/// (never Rust's 101, which is outside the 0/1/2 contract, and never a run that goes on with a
+/// task silently gone). Child processes die with their process group's pipes.
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let location = info
+            .location()
+            .map(|l| format!("{}:{}", l.file(), l.line()))
+            .unwrap_or_else(|| "unknown location".into());
+        let payload = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        eprintln!("{}", panic_line(&location, &payload));
+        crate::mcp::stop_all_children(std::time::Duration::from_millis(500));
+        std::process::exit(i32::from(EXIT_ERROR));
+    }));
+}
+
+/// The signal that is ending the process, 0 if none.
+static SIGNALLED: AtomicI32 = AtomicI32::new(0);
+
+/// The one line a panic prints: where, what (one line, redacted), and a request to report it.
+fn panic_line(location: &str, payload: &str) -> String {
+    let payload: String = payload
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(300)
+        .collect();
+    format!(
+        "error: internal error in mcp-gen-ui {} at {location} ({}); this is a bug, please report \
+         it with the command you ran",
+        env!("CARGO_PKG_VERSION"),
+        crate::report::redact(&payload)
+    )
+}
+
+/// Ctrl-C, SIGTERM or SIGHUP during a command that does not handle signals itself: the upstream
+/// runs in a process group of its own (so the terminal's Ctrl-C does not reach it) and would be
+/// left running, e.g. while it hangs in `initialize`. The handler only writes the signal's number
+/// to a pipe (async-signal-safe); a thread stops the children, then ends the process by the same
+/// signal, as if no handler had been installed.
+fn stop_children_on_signals() {
+    static PIPE_WRITE: AtomicI32 = AtomicI32::new(-1);
+
+    extern "C" fn on_signal(sig: libc::c_int) {
+        let fd = PIPE_WRITE.load(Ordering::Relaxed);
+        if fd >= 0 {
+            let byte = u8::try_from(sig).unwrap_or(0);
+            // SAFETY: write(2) is async-signal-safe; the buffer is a local byte.
+            unsafe {
+                libc::write(fd, (&raw const byte).cast(), 1);
+            }
+        }
+    }
+
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: pipe(2) fills the two descriptors of a local array.
+    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+        return;
+    }
+    let [read_fd, write_fd] = fds;
+    PIPE_WRITE.store(write_fd, Ordering::Relaxed);
+    let spawned = std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            let mut byte = 0u8;
+            loop {
+                // SAFETY: read(2) into a local byte from our own pipe.
+                let n = unsafe { libc::read(read_fd, (&raw mut byte).cast(), 1) };
+                if n == 1 {
+                    break;
+                }
+                if n < 0
+                    && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+                {
+                    continue;
+                }
+                return;
+            }
+            let sig = libc::c_int::from(byte);
+            SIGNALLED.store(sig, Ordering::SeqCst);
+            crate::mcp::stop_all_children(std::time::Duration::from_secs(1));
+            // SAFETY: restores the default action and re-raises, so our parent sees the same
+            // end as without a handler (e.g. 130 for Ctrl-C in a shell).
+            unsafe {
+                libc::signal(sig, libc::SIG_DFL);
+                libc::raise(sig);
+            }
+            std::process::exit(128 + sig);
+        });
+    if spawned.is_err() {
+        return;
+    }
+    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: installs a handler that only calls write(2); the sigaction struct is zeroed
+        // and then filled in.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(sig, &action, std::ptr::null_mut());
         }
     }
 }
@@ -256,6 +376,10 @@ fn try_main() -> anyhow::Result<ExitCode> {
 
 /// Runs one command.
 fn run(ctx: &Context, command: &Command) -> anyhow::Result<Outcome> {
+    // serve and preview shut down on signals themselves (and stop their upstream then).
+    if !matches!(command, Command::Serve(_) | Command::Preview(_)) {
+        stop_children_on_signals();
+    }
     match command {
         Command::Init(args) => commands::init::run(ctx, args),
         Command::Generate(args) => commands::generate::run(ctx, args),
@@ -291,6 +415,18 @@ mod tests {
         assert_eq!(c.global.server.as_deref(), Some(""));
         let d = Cli::try_parse_from(["mcp-gen-ui", "generate", "--server", "cmd a b"]).unwrap();
         assert_eq!(d.global.server.as_deref(), Some("cmd a b"));
+    }
+
+    #[test]
+    fn a_panic_is_one_redacted_line_asking_for_a_report() {
+        crate::secrets::register_value("sk-panic-test-secret");
+        let line = panic_line("src/x.rs:7", "bad\nthing sk-panic-test-secret");
+        assert_eq!(line.lines().count(), 1, "{line}");
+        assert!(
+            line.contains("src/x.rs:7") && line.contains("report"),
+            "{line}"
+        );
+        assert!(!line.contains("sk-panic-test-secret"), "{line}");
     }
 
     #[test]

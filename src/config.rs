@@ -18,6 +18,9 @@ pub const CONFIG_FILE: &str = "mcp-gen-ui.toml";
 /// Environment variables that carry provider API keys. Keys live only there, never in files.
 pub const API_KEY_VARS: &[&str] = &["ANTHROPIC_API_KEY", "OPENAI_API_KEY"];
 
+/// The longest timeout honoured (a year); larger values mean "wait as long as it takes".
+pub const MAX_TIMEOUT_MS: u64 = 365 * 24 * 3600 * 1000;
+
 /// An error in the configuration: always names the file, and the fix when there is one.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -95,8 +98,13 @@ pub struct UpstreamConfig {
     pub command: Option<String>,
     #[serde(default)]
     pub args: Vec<String>,
+    /// Variables set for a stdio upstream; values may be `${VAR}` references to ours.
     #[serde(default)]
     pub env: BTreeMap<String, String>,
+    /// Variables of ours a stdio upstream inherits beyond the default allow-list (names, or
+    /// `PREFIX*`). mcp-gen-ui's own secrets are never inherited: name them in `env` instead.
+    #[serde(default)]
+    pub env_inherit: Vec<String>,
     pub cwd: Option<String>,
     pub url: Option<String>,
     pub transport: Option<TransportName>,
@@ -331,8 +339,9 @@ impl Config {
 
         let cfg_path = path.clone().unwrap_or_else(|| PathBuf::from(CONFIG_FILE));
         let timeout_ms = file.upstream.as_ref().and_then(|u| u.timeout_ms);
+        // Capped (a year): an enormous value would overflow the clock when added to it.
         let connect_timeout = timeout_ms
-            .map(Duration::from_millis)
+            .map(|ms| Duration::from_millis(ms.min(MAX_TIMEOUT_MS)))
             .unwrap_or(DEFAULT_CONNECT_TIMEOUT);
 
         let upstream_from_cli = ov.server.is_some() || ov.url.is_some();
@@ -350,6 +359,7 @@ impl Config {
                 command,
                 args: words.collect(),
                 env: BTreeMap::new(),
+                inherit: Vec::new(),
                 cwd: None,
             }))
         } else if let Some(url) = &ov.url {
@@ -486,7 +496,10 @@ fn reject_secrets(path: &Path, text: &str) -> Result<(), ConfigError> {
                     "authorization" | "x-api-key" | "api-key" | "proxy-authorization"
                 );
             let secret_env = in_env && literal && API_KEY_VARS.contains(&last);
-            if (is_secret_key(last) && !in_env) || secret_header || secret_env {
+            // A `${VAR}` reference is the recommended form, whatever the key is called: only
+            // literal values are refused.
+            let literal_or_table = literal || !value.is_str();
+            if (is_secret_key(last) && !in_env && literal_or_table) || secret_header || secret_env {
                 found = Some(keys.join("."));
             }
         },
@@ -557,10 +570,15 @@ fn upstream_from_file(
                         .into(),
                 ));
             }
+            let mut env = BTreeMap::new();
+            for (k, v) in &up.env {
+                env.insert(k.clone(), expand_env(v, &format!("[upstream] env `{k}`"))?);
+            }
             Ok(UpstreamSpec::Stdio(StdioSpec {
                 command: command.clone(),
                 args: up.args.clone(),
-                env: up.env.clone(),
+                env,
+                inherit: up.env_inherit.clone(),
                 // Relative to the config file, so the same file works whatever directory a
                 // host launches us from (Claude Desktop starts servers in `/`).
                 cwd: Some(
@@ -572,9 +590,14 @@ fn upstream_from_file(
             }))
         }
         (None, Some(url)) => {
-            if !up.args.is_empty() || !up.env.is_empty() || up.cwd.is_some() {
+            if !up.args.is_empty()
+                || !up.env.is_empty()
+                || !up.env_inherit.is_empty()
+                || up.cwd.is_some()
+            {
                 return Err(invalid(
-                    "[upstream] `args`, `env` and `cwd` apply to `command` only, not to `url`"
+                    "[upstream] `args`, `env`, `env_inherit` and `cwd` apply to `command` only, \
+                     not to `url`"
                         .into(),
                 ));
             }
@@ -611,6 +634,9 @@ pub fn expand_env(value: &str, what: &str) -> Result<String, ConfigError> {
             var: var.to_string(),
             what: what.to_string(),
         })?;
+        // A value read for the config is a secret: never printed, never inherited by a child
+        // unless `[upstream] env` names it.
+        crate::secrets::register_var(var, &val);
         out.push_str(&val);
         rest = &after[end + 1..];
     }

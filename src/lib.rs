@@ -20,6 +20,10 @@ pub mod plan;
 pub mod preview;
 pub mod report;
 pub mod sample;
+pub mod secrets;
 pub mod serve;
 pub mod validate;
 pub mod write;
+
+#[cfg(test)]
+mod proptests;

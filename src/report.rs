@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::plan::StaleReason;
+pub use crate::secrets::redact;
 
 /// How a command prints its result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -39,7 +40,7 @@ impl Printer {
     /// A line of result output on stdout.
     pub fn out(&self, line: impl AsRef<str>) -> std::io::Result<()> {
         let mut out = std::io::stdout().lock();
-        writeln!(out, "{}", line.as_ref())
+        writeln!(out, "{}", redact(line.as_ref()))
     }
 
     /// Pretty JSON on stdout.
@@ -51,18 +52,18 @@ impl Printer {
     /// A status line on stderr (suppressed by --quiet).
     pub fn status(&self, line: impl AsRef<str>) {
         if !self.quiet {
-            eprintln!("{}", line.as_ref());
+            eprintln!("{}", redact(line.as_ref()));
         }
     }
 
     /// A warning on stderr (never suppressed: warnings matter).
     pub fn warn(&self, line: impl AsRef<str>) {
-        eprintln!("warning: {}", line.as_ref());
+        eprintln!("warning: {}", redact(line.as_ref()));
     }
 
     /// An error on stderr that does not end the command (it goes on, and ends with findings).
     pub fn error(&self, line: impl AsRef<str>) {
-        eprintln!("error: {}", line.as_ref());
+        eprintln!("error: {}", redact(line.as_ref()));
     }
 
     /// A spinner on a terminal; nothing otherwise. Finish it with `finish_and_clear`.
@@ -105,6 +106,24 @@ impl Printer {
         };
         format!("\x1b[{code}m{text}\x1b[0m")
     }
+}
+
+/// An error and its causes on one line, `outer: cause: root`, each cause once: many errors
+/// already quote their source in their own message (`cannot write x: Permission denied`), and
+/// printing the chain again would repeat it.
+pub fn error_chain(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let msg = cause.to_string();
+        if msg.is_empty() || text.contains(&msg) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&msg);
+    }
+    text
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -23,9 +23,36 @@ pub enum WriteError {
         source: std::io::Error,
     },
     #[error(
+        "{path} is not a directory (it is a file); the output directory must be a directory: \
+         move the file away or choose another with --out-dir / `out_dir`"
+    )]
+    NotADirectory { path: PathBuf },
+    #[error(
         "another mcp-gen-ui run is writing to {dir}; wait for it to finish (if none is running, delete {lockfile})"
     )]
     Busy { dir: PathBuf, lockfile: PathBuf },
+}
+
+/// `create_dir_all`, saying which part of the path is a file instead of "File exists".
+fn create_dirs(dir: &Path) -> Result<(), WriteError> {
+    match fs::create_dir_all(dir) {
+        Ok(()) => Ok(()),
+        Err(source) => {
+            let file = dir.ancestors().find(|a| {
+                a.symlink_metadata()
+                    .is_ok_and(|m| !m.is_dir() && !a.is_dir())
+            });
+            match file {
+                Some(f) => Err(WriteError::NotADirectory {
+                    path: f.to_path_buf(),
+                }),
+                None => Err(WriteError::Io {
+                    path: dir.to_path_buf(),
+                    source,
+                }),
+            }
+        }
+    }
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> WriteError + '_ {
@@ -44,7 +71,7 @@ pub struct RunLock {
 
 impl RunLock {
     pub fn acquire(out_dir: &Path) -> Result<RunLock, WriteError> {
-        fs::create_dir_all(out_dir).map_err(io_err(out_dir))?;
+        create_dirs(out_dir)?;
         let path = out_dir.join(RUN_LOCK_FILE);
         let file = File::options()
             .create(true)
@@ -97,7 +124,7 @@ fn tmp_name(dest: &Path) -> PathBuf {
 /// Writes `bytes` to a temporary file next to `dest` (creating directories), flushed to disk.
 pub fn stage(dest: &Path, bytes: &[u8]) -> Result<Staged, WriteError> {
     if let Some(parent) = dest.parent() {
-        fs::create_dir_all(parent).map_err(io_err(parent))?;
+        create_dirs(parent)?;
     }
     let tmp = tmp_name(dest);
     let mut f = File::create(&tmp).map_err(io_err(&tmp))?;

@@ -25,21 +25,38 @@
     status.className = 'status' + (kind ? ' ' + kind : '');
     status.textContent = msg;
   }
-  function show(result) {
+  var label = submit.textContent, last = null;
+  // A retry button under an error, for calls this page made (not for results the host pushed).
+  function retry() {
+    if (!last) return null;
+    var args = last;
+    return h('div.actions', h('button.btn', { text: 'Retry', onclick: function () {
+      (ann.destructiveHint ? ask() : Promise.resolve(true)).then(function (yes) { return yes && run(args); }).catch(function () { /* shown in the page */ });
+    } }));
+  }
+  function show(result, mine) {
     say('');
     G.renderResult(out, result, opts);
+    var panel = out.querySelector('.error');
+    if (mine && panel && result && result.isError) { var r = retry(); if (r) panel.append(r); }
     if (G.viewTools) G.viewTools.shown(result);
+  }
+  function busy(on) {
+    submit.disabled = on;
+    submit.textContent = on ? 'Running…' : label;
+    out.setAttribute('aria-busy', String(on));
   }
   // Resolves with the result shown, or rejects with the failure shown.
   function run(args) {
-    submit.disabled = true;
+    last = args;
+    busy(true);
     say('Running ' + (tool.title || tool.name) + '…', 'busy');
-    return app.callServerTool({ name: tool.name, arguments: args }).then(function (r) { show(r); return r; }, function (e) {
+    return app.callServerTool({ name: tool.name, arguments: args }).then(function (r) { show(r, true); return r; }, function (e) {
       say('');
       out.textContent = '';
-      out.append(h('div.error', { role: 'alert' }, h('strong', 'The call failed: '), String(e && e.message || e)));
+      out.append(h('div.result', h('div.error', { role: 'alert' }, h('strong', 'The call failed'), h('p', String(e && e.message || e)), retry())));
       throw e;
-    }).finally(function () { submit.disabled = false; });
+    }).finally(function () { busy(false); });
   }
   // Destructive tools ask first; an in-page panel, since sandboxed frames may block confirm().
   // Resolves true when the person runs it, false when they cancel.
@@ -98,5 +115,8 @@
   app.ontoolresult = function (r) { show(r); };
   app.ontoolcancelled = function (p) { say('The tool call was cancelled' + (p && p.reason ? ': ' + p.reason : '.'), 'bad'); };
   app.onteardown = function () { return {}; };
-  app.connect().catch(function (e) { console.warn('mcp-gen-ui:', e && e.message); });
+  // Time fields name the host's time zone, known once the host has answered.
+  var zones = function () { if (G.form && G.form.refresh) G.form.refresh(); };
+  app.addEventListener('hostcontextchanged', zones);
+  app.connect().then(zones).catch(function (e) { console.warn('mcp-gen-ui:', e && e.message); });
 })();

@@ -81,7 +81,13 @@
       r.num = h('span.num');
       r.up = h('button.btn.sm.ghost', { text: '↑', onclick: function () { move(r, -1); } });
       r.down = h('button.btn.sm.ghost', { text: '↓', onclick: function () { move(r, 1); } });
-      r.del = h('button.btn.sm.ghost', { text: '✕', onclick: function () { list.removeChild(r.el); rows.splice(rows.indexOf(r), 1); sync(); } });
+      // Focus stays in the list after a removal: the next row's remove button, else "Add".
+      r.del = h('button.btn.sm.ghost', { text: '✕', onclick: function () {
+        var i = rows.indexOf(r);
+        list.removeChild(r.el); rows.splice(i, 1); sync();
+        var next = rows[Math.min(i, rows.length - 1)];
+        (next ? next.del : addBtn).focus();
+      } });
       r.el = h('div.row', h('div.rowh', r.num, r.up, r.down, r.del), f.el);
       rows.push(r);
       list.append(r.el);
@@ -172,16 +178,30 @@
     if (!o.required) { sel.insertBefore(h('option', { value: '', text: '(not set)' }), sel.firstChild); sel.value = ''; }
     var holder = h('div.alt');
     fs.append(h('div.fld', h('label', { for: sid, text: (o.label || 'Value') + ' — kind' }), sel), holder, fs.__tail);
-    var cur = null;
+    // What each variant last held: switching back restores it, and switching to another variant
+    // carries over the fields the two share.
+    var cur = null, at = null, kept = {};
+    function carry(j) {
+      if (kept[j] !== undefined) return kept[j];
+      var prev = at == null ? undefined : kept[at], t = merged[j];
+      if (!isObj(prev) || !isObj(t.properties)) return S.typeOf && prev !== undefined && !isObj(prev) && (!t.type || t.type === S.typeOf(prev)) ? prev : undefined;
+      var out = {}, any = false;
+      for (var k in prev) if (S.own(t.properties, k) && !(isObj(t.properties[k]) && 'const' in t.properties[k])) { out[k] = prev[k]; any = true; }
+      return any ? out : undefined;
+    }
+    function save() { if (cur && at != null) { var was = cur.read([]); if (was !== undefined) kept[at] = was; } }
     function choose(i, v) {
       holder.textContent = '';
       cur = null;
-      if (i === '' || i == null) return;
-      cur = field(merged[Number(i)], c, { label: o.label || 'Value', name: o.name, required: true, noDefault: v !== undefined, eager: true });
+      at = i === '' || i == null ? null : Number(i);
+      if (at == null) return;
+      // An object variant's fields sit right under the selector, without a second heading.
+      var alt = merged[at], isObject = alt.type === 'object' || (!alt.type && isObj(alt.properties));
+      cur = field(alt, c, { label: isObject ? '' : o.label || 'Value', name: o.name, required: true, noDefault: v !== undefined, eager: true });
       if (v !== undefined) cur.write(v);
       holder.append(cur.el);
     }
-    sel.addEventListener('change', function () { choose(sel.value); });
+    sel.addEventListener('change', function () { save(); choose(sel.value, sel.value === '' ? undefined : carry(Number(sel.value))); });
     choose(sel.value);
     return {
       el: fs,

@@ -35,17 +35,19 @@
   }
 
   // A labelled leaf: label, control, help text, inline error; wired for screen readers.
-  function leaf(o, ctl, id, s) {
+  function leaf(o, ctl, id, s, extra) {
     var help = o.desc || s.description;
     var hid = id + '-h', eid = id + '-e';
     var err = h('p.err', { id: eid, hidden: true, role: 'alert' });
     ctl.id = id;
-    ctl.setAttribute('aria-describedby', (help ? hid + ' ' : '') + eid);
+    if (extra) extra.id = id + '-z';
+    ctl.setAttribute('aria-describedby', (help ? hid + ' ' : '') + (extra ? extra.id + ' ' : '') + eid);
     if (o.required) { ctl.setAttribute('aria-required', 'true'); if (ctl.type !== 'checkbox') ctl.required = true; }
     var lab = h('label', { for: id }, o.label, o.required ? h('span.req', { 'aria-hidden': 'true', text: ' *' }) : null);
     var box = ctl.type === 'checkbox'
       ? h('div.fld.chk', ctl, lab, help ? h('p.help', { id: hid, text: help }) : null, err)
-      : h('div.fld', lab, help ? h('p.help', { id: hid, text: help }) : null, ctl, err);
+      : h('div.fld', lab, help ? h('p.help', { id: hid, text: help }) : null, ctl, extra || null, err);
+    if (o.short) box.classList.add('short');
     box.__err = err;
     box.__ctl = ctl;
     return box;
@@ -115,8 +117,10 @@
       else if (f === 'time') type = 'time';
       else if (f === 'email') type = 'email';
       else if (f === 'uri' || f === 'url') type = 'url';
-      area = type === 'text' && (s.maxLength > 200 || (s.maxLength == null && (TEXTY.test(name) || s.contentMediaType)));
+      // A pattern or format means a one-line value, whatever the field is called.
+      area = type === 'text' && !s.pattern && !f && (s.maxLength > 200 || (s.maxLength == null && (TEXTY.test(name) || s.contentMediaType)));
     } else type = 'number';
+    if (type !== 'text' && type !== 'password' && type !== 'email' && type !== 'url') o = Object.assign({ short: true }, o);
     var ctl = area ? h('textarea', { rows: 4 }) : h('input', { type: type });
     if (type === 'number') {
       ctl.step = typeof s.multipleOf === 'number' ? String(s.multipleOf) : t === 'integer' ? '1' : 'any';
@@ -129,7 +133,9 @@
     var ph = placeholder(s) || (f === 'uuid' ? '00000000-0000-0000-0000-000000000000' : null);
     if (ph) ctl.placeholder = ph;
     if (type === 'password') ctl.autocomplete = 'off';
-    var box = leaf(o, ctl, nid(), s);
+    var zone = type === 'time' || type === 'datetime-local' ? h('p.help.tz') : null;
+    var box = leaf(o, ctl, nid(), s, zone);
+    if (zone) { var sayZone = function () { zone.textContent = zoneNote(type); }; sayZone(); zones.push(sayZone); }
     var live = function () { setErr(box, []); };
     ctl.addEventListener('input', live);
     return {
@@ -145,8 +151,8 @@
         }
         if (t === 'string') {
           v = raw;
-          if (type === 'datetime-local') { var d = new Date(raw); v = isNaN(d) ? raw : d.toISOString(); }
-          if (type === 'time' && /^\d\d:\d\d$/.test(raw)) v = raw + ':00';
+          if (type === 'datetime-local') { var d = S.fromWall(secs(raw), S.where().timeZone); v = isNaN(d) ? raw : d.toISOString(); }
+          if (type === 'time') v = withOffset(secs(raw));
         } else {
           v = Number(raw);
           if (!isFinite(v)) { fail(box, errs, ['Enter a number.']); return undefined; }
@@ -160,16 +166,45 @@
         if (v == null) { ctl.value = ''; return; }
         if (type === 'datetime-local') {
           var d = new Date(v);
-          if (!isNaN(d)) { var l = new Date(d.getTime() - d.getTimezoneOffset() * 60000); ctl.value = l.toISOString().slice(0, 19); return; }
+          if (!isNaN(d)) { ctl.value = wallOf(d).slice(0, 19); return; }
         }
-        if (type === 'time' && typeof v === 'string') { ctl.value = v.slice(0, 8); return; }
+        if (type === 'time' && typeof v === 'string') { ctl.value = timeIn(v); return; }
         ctl.value = typeof v === 'object' ? JSON.stringify(v) : String(v);
       }
     };
   }
 
+  // Times: a format "time" value is RFC 3339 full-time, which needs an offset, and an
+  // <input type=time> holds none. The offset is the host's time zone (HostContext.timeZone, else
+  // the browser's) on today's date there; the note under the field says so.
+  var zones = [];
+  function secs(raw) { return /(^|T)\d\d:\d\d$/.test(raw) ? raw + ':00' : raw; }
+  function wallOf(d) { return new Date(d.getTime() + S.offset(S.where().timeZone, d) * 60000).toISOString(); }
+  function today() { return wallOf(new Date()).slice(0, 10); }
+  function withOffset(t) {
+    if (!/^\d\d:\d\d:\d\d(\.\d+)?$/.test(t)) return t;
+    var d = S.fromWall(today() + 'T' + t.slice(0, 8), S.where().timeZone);
+    return t + (isNaN(d) ? 'Z' : S.offStr(S.offset(S.where().timeZone, d)));
+  }
+  // A full-time with any offset, as the wall-clock time of the host's zone today.
+  function timeIn(v) {
+    var m = /^(\d\d:\d\d(?::\d\d)?)(?:\.\d+)?([Zz]|[+-]\d\d:?\d\d)?$/.exec(v);
+    if (!m) return v.slice(0, 8);
+    if (!m[2]) return secs(m[1]);
+    var off = /z/i.test(m[2]) ? '+00:00' : m[2].slice(0, 3) + ':' + m[2].slice(-2);
+    var d = new Date(today() + 'T' + secs(m[1]) + off);
+    return isNaN(d) ? secs(m[1]) : wallOf(d).slice(11, 19);
+  }
+  function zoneNote(type) {
+    var tz = S.where().timeZone, off = S.offStr(S.offset(tz, new Date()));
+    return type === 'time'
+      ? 'Time zone: ' + tz + ' (UTC' + off + ', the offset on today\'s date); sent with that offset.'
+      : 'Time zone: ' + tz + ' (UTC' + off + ' now); sent in UTC.';
+  }
+
   function bool(s, o) {
     // Optional with no default: tri-state, so "not set" stays distinguishable from false.
+    o = Object.assign({ short: true }, o);
     if (!o.required && s.default === undefined) {
       var sel = h('select', h('option', { value: '', text: '(not set)' }), h('option', { value: 'true', text: 'Yes' }), h('option', { value: 'false', text: 'No' }));
       var b = leaf(o, sel, nid(), s);
@@ -185,6 +220,7 @@
   }
 
   function choice(s, o, vals, title) {
+    o = Object.assign({ short: true }, o);
     var sel = h('select', h('option', { value: '', text: o.required ? '— choose —' : '(not set)' }));
     vals.forEach(function (v, i) { sel.append(h('option', { value: String(i), text: title(v, i) })); });
     var box = leaf(o, sel, nid(), s);
@@ -216,7 +252,7 @@
     var fs = group(o, s, 'obj');
     var kids = keys.map(function (k) {
       var ps = props[k], n = S.norm(ps, c.root);
-      var f = field(ps, c, { label: n.title || k, name: k, required: req.indexOf(k) >= 0 });
+      var f = field(ps, c, { label: n.title || S.words(k), name: k, required: req.indexOf(k) >= 0 });
       fs.append(f.el);
       return { k: k, f: f };
     });
@@ -252,7 +288,25 @@
   }
 
   // The whole form for a tool's inputSchema (always an object at the top level).
-  G.form = { field: field, group: group, leaf: leaf, setErr: setErr, fail: fail, nid: nid, placeholder: placeholder };
+  // How many fields a schema expands to, counted up to just past "cap": shared $refs (a DAG, not a
+  // cycle) can make a small schema an exponentially large form. src/generate/builtin.rs uses the
+  // same budget to embed the JSON editor.
+  var BUDGET = 600;
+  function size(s0, root, stack, n, cap) {
+    if (n.v > cap) return;
+    n.v++;
+    var s = S.norm(s0, root);
+    if (s.__refs.some(function (r) { return stack.indexOf(r) >= 0; })) return;
+    var st = stack.concat(s.__refs), kids = [];
+    if (isObj(s.properties)) for (var k in s.properties) kids.push(s.properties[k]);
+    if (isObj(s.items)) kids.push(s.items);
+    if (isObj(s.additionalProperties)) kids.push(s.additionalProperties);
+    (s.oneOf || s.anyOf || []).forEach(function (a) { kids.push(a); });
+    for (var i = 0; i < kids.length && n.v <= cap; i++) size(kids[i], root, st, n, cap);
+  }
+
+  G.form = { field: field, group: group, leaf: leaf, setErr: setErr, fail: fail, nid: nid, placeholder: placeholder, budget: BUDGET,
+    refresh: function () { zones.forEach(function (z) { z(); }); } };
   G.buildForm = function (schema) {
     var root = isObj(schema) ? schema : { type: 'object' };
     var ctx = { root: root, stack: [], depth: 0 };
@@ -260,6 +314,12 @@
     var props = isObj(s.properties) ? s.properties : {};
     if (!Object.keys(props).length && !isObj(s.additionalProperties) && !s.oneOf && !s.anyOf) {
       return { el: h('p.help', 'This tool takes no input.'), read: function () { return {}; }, write: function () {} };
+    }
+    var n = { v: 0 };
+    size(root, root, [], n, BUDGET);
+    if (n.v > BUDGET) {
+      var j = json(s, ctx, { label: 'Input (JSON)', required: true, desc: 'This input has more than ' + BUDGET + ' fields, too many for a form: write it as JSON.' });
+      return j;
     }
     var f = field(root, ctx, { label: '', required: true, eager: true });
     return f;

@@ -77,7 +77,7 @@
     email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
     date: /^\d{4}-\d\d-\d\d$/,
     'date-time': /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d(:\d\d(\.\d+)?)?([Zz]|[+-]\d\d:?\d\d)$/,
-    time: /^\d\d:\d\d(:\d\d(\.\d+)?)?([Zz]|[+-]\d\d:?\d\d)?$/,
+    time: /^\d\d:\d\d:\d\d(\.\d+)?([Zz]|[+-]\d\d:\d\d)$/,
     uri: /^[a-zA-Z][a-zA-Z0-9+.-]*:\S*$/,
     uuid: /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
   };
@@ -113,5 +113,66 @@
     return e;
   }
 
-  G.schema = { norm: norm, scalarErrors: scalarErrors, pointer: pointer, isObj: isObj, same: same, own: own };
+
+  // Words for a property name with no title: "customer_id" and "customerId" become "Customer ID".
+  var ACRO = /^(id|ids|url|uri|api|ip|uuid|json|html|sql|http|https|csv|pdf|sku|vat|iso|utc|gps|os|ui|db)$/i;
+  function words(k) {
+    var w = String(k).replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_\-.\s]+/g, ' ').trim().split(' ');
+    if (!w[0]) return String(k);
+    return w.map(function (x, i) {
+      if (ACRO.test(x)) return x.toUpperCase();
+      return i ? x.toLowerCase() : x.charAt(0).toUpperCase() + x.slice(1);
+    }).join(' ');
+  }
+
+  // The host's locale and time zone (HostContext.locale / timeZone), else the browser's.
+  function where() {
+    var c = (G.app && G.app.getHostContext && G.app.getHostContext()) || {}, tz = c.timeZone, loc = c.locale;
+    try { new Intl.DateTimeFormat('en', { timeZone: tz }); } catch (e) { tz = undefined; }
+    try { new Intl.NumberFormat(loc); } catch (e) { loc = undefined; }
+    if (!tz) try { tz = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { tz = undefined; }
+    return { locale: loc || undefined, timeZone: tz || 'UTC' };
+  }
+  // The UTC offset of a time zone at an instant, in minutes east of UTC.
+  function offset(tz, d) {
+    try {
+      var p = {};
+      new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+        .formatToParts(d).forEach(function (x) { p[x.type] = x.value; });
+      var wall = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour % 24, +p.minute, +p.second);
+      return Math.round((wall - Math.floor(d.getTime() / 1000) * 1000) / 60000);
+    } catch (e) { return -d.getTimezoneOffset(); }
+  }
+  function offStr(m) {
+    var a = Math.abs(m);
+    return (m < 0 ? '-' : '+') + String(Math.floor(a / 60)).padStart(2, '0') + ':' + String(a % 60).padStart(2, '0');
+  }
+  // A wall-clock time ("YYYY-MM-DDTHH:MM:SS") in a time zone, as an instant.
+  function fromWall(wall, tz) {
+    var u = new Date(wall + 'Z');
+    if (isNaN(u)) return u;
+    var g = new Date(u.getTime() - offset(tz, u) * 60000);
+    return new Date(u.getTime() - offset(tz, g) * 60000);
+  }
+  function fmtNum(v) {
+    try { return new Intl.NumberFormat(where().locale, { maximumFractionDigits: 20, useGrouping: 'min2' }).format(v); } catch (e) { return String(v); }
+  }
+  var ISO_DT = /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d(:\d\d(\.\d+)?)?([Zz]|[+-]\d\d:?\d\d)$/, ISO_D = /^\d{4}-\d\d-\d\d$/;
+  // A date or date-time string for people (host locale and time zone), or null when it is not one.
+  function fmtDate(v, short) {
+    if (typeof v !== 'string') return null;
+    var w = where(), o;
+    try {
+      if (ISO_D.test(v)) { o = { timeZone: 'UTC', dateStyle: short ? 'short' : 'medium' }; return new Intl.DateTimeFormat(w.locale, o).format(new Date(v + 'T00:00:00Z')); }
+      if (ISO_DT.test(v)) {
+        var d = new Date(v);
+        if (isNaN(d)) return null;
+        o = { timeZone: w.timeZone, dateStyle: short ? 'short' : 'medium', timeStyle: 'short' };
+        return new Intl.DateTimeFormat(w.locale, o).format(d);
+      }
+    } catch (e) { return null; }
+    return null;
+  }
+
+  G.schema = { words: words, where: where, offset: offset, offStr: offStr, fromWall: fromWall, fmtNum: fmtNum, fmtDate: fmtDate, norm: norm, scalarErrors: scalarErrors, pointer: pointer, isObj: isObj, same: same, own: own };
 })();

@@ -9,7 +9,11 @@
   var TIMEY = /(^|_)(date|time|day|week|month|quarter|year|hour|minute|period|timestamp|ts|t|x)$/i;
   var ISO = /^\d{4}-\d\d(-\d\d)?([T ]\d\d:\d\d.*)?$/;
 
-  function lab(k, o) { return (o.labels && o.labels[k]) || k; }
+  function lab(k, o) { return (o.labels && o.labels[k]) || S.words(k); }
+  // Keys whose numbers are codes, not quantities: shown as they are (no grouping).
+  var CODE = /(^|_)(id|ids|year|zip|code|port|pid|version|number|no)$|[a-z](Id|Year|Code)$/;
+  // Keys that make a list of objects a list of records (a table), not a series.
+  var IDENT = /(^|_)(id|uuid|guid|name|title|email|sku|slug|username|login|label|key)$|[a-z](Id|Name|Title|Key)$/i;
   function hidden(k, o) { return o.hidden && o.hidden.indexOf(k) >= 0; }
   function num(v) { return typeof v === 'number' && isFinite(v); }
 
@@ -36,10 +40,17 @@
     return box;
   }
 
-  function scalar(v) {
+  // Numbers and dates for people (host locale and time zone); the raw value on hover.
+  function scalar(v, k) {
     if (v === null || v === undefined) return h('span.nil', v === null ? 'null' : '—');
+    if (num(v) && !(k && CODE.test(k))) {
+      var f = S.fmtNum(v);
+      return h('span', { class: 'number', text: f, title: f === String(v) ? null : String(v) });
+    }
     if (typeof v === 'string') {
       if (URL_RE.test(v)) return link(v);
+      var d = v.length < 40 ? S.fmtDate(v) : null;
+      if (d) return h('time', { datetime: v, title: v, text: d });
       return more(v, 300, function (t) { return h('span.str', t); });
     }
     if (typeof v === 'object') return more(JSON.stringify(v), 200, function (t) { return h('code', t); });
@@ -100,20 +111,47 @@
     return cols;
   }
 
-  // Numeric series: a label/date key plus numeric fields, or an array of numbers.
+  // A value on an ordered axis: a date or date-time string (ms), or a number.
+  function ordinal(v) {
+    if (num(v)) return v;
+    if (typeof v === 'string' && ISO.test(v)) { var t = Date.parse(v.length === 7 ? v + '-01' : v); return isNaN(t) ? null : t; }
+    return null;
+  }
+  // Numeric series: an ordered x (dates or times, or a numeric key such as year or step; rows are
+  // sorted by it) with numeric y fields, or an array of numbers. A list of records (identifiers or
+  // names among its fields) is a table, not a series, unless a hint asks for a chart.
   function series(v, o, forced) {
     if (v.length < 2) return null;
-    if (v.every(num)) return { rows: v.map(function (y, i) { return { '#': i + 1, value: y }; }), x: '#', ys: ['value'] };
+    if (v.every(num)) return { rows: v.map(function (y, i) { return { '#': i + 1, value: y }; }), x: '#', ys: ['value'], ord: true };
     if (!v.every(isObj)) return null;
     var cols = columns(v, o);
     var nums = cols.filter(function (k) { return v.every(function (r) { return num(r[k]); }); });
-    var x = o.x && cols.indexOf(o.x) >= 0 ? o.x : cols.find(function (k) {
-      return nums.indexOf(k) < 0 && v.every(function (r) { return typeof r[k] === 'string'; }) && (forced || TIMEY.test(k) || ISO.test(v[0][k]));
-    });
-    if (!x && !forced) x = nums.find(function (k) { return /^(year|x|t|time|timestamp|hour|day)$/i.test(k); });
-    var ys = o.y && o.y.length ? o.y.filter(function (k) { return nums.indexOf(k) >= 0; }) : nums.filter(function (k) { return k !== x && !/(^|_)id$/i.test(k); }).slice(0, 6);
-    if (!ys.length || (!x && !forced)) return null;
-    return { rows: v, x: x || null, ys: ys };
+    var dated = function (k) { return v.every(function (r) { return typeof r[k] === 'string' && ordinal(r[k]) != null; }); };
+    var x = o.x && cols.indexOf(o.x) >= 0 ? o.x : cols.find(function (k) { return nums.indexOf(k) < 0 && dated(k); });
+    if (!x) x = nums.find(function (k) { return /^(year|x|t|time|timestamp|ts|epoch|hour|day|week|month|step|index|n|i|tick|iteration|epoch_ms)$/i.test(k); });
+    if (!x && !forced) x = cols.find(function (k) { return nums.indexOf(k) < 0 && TIMEY.test(k) && v.every(function (r) { return typeof r[k] === 'string'; }); });
+    if (!forced && (!x || cols.some(function (k) { return k !== x && IDENT.test(k); }))) return null;
+    if (!x && forced) x = cols.find(function (k) { return nums.indexOf(k) < 0 && v.every(function (r) { return typeof r[k] === 'string'; }); });
+    var ys = o.y && o.y.length ? o.y.filter(function (k) { return nums.indexOf(k) >= 0; }) : nums.filter(function (k) { return k !== x && !CODE.test(k); }).slice(0, 6);
+    if (!ys.length) return null;
+    var ord = !!x && v.every(function (r) { return ordinal(r[x]) != null; });
+    var rows = ord ? v.slice().sort(function (a, b) { return ordinal(a[x]) - ordinal(b[x]); }) : v;
+    return { rows: rows, x: x || null, ys: ys, ord: ord };
+  }
+
+  // Round axis ticks: steps of 1, 2 or 5 × 10ⁿ covering [lo, hi].
+  function ticks(lo, hi, want) {
+    var raw = (hi - lo) / Math.max(want - 1, 1), p = Math.pow(10, Math.floor(Math.log10(raw))), f = raw / p;
+    var step = (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * p;
+    var a = Math.floor(lo / step) * step, b = Math.ceil(hi / step) * step, out = [];
+    for (var t = a; t <= b + step / 2 && out.length < 50; t += step) out.push(Math.round(t / step) * step);
+    return { lo: a, hi: b, step: step, ticks: out };
+  }
+  function tickFmt(step) {
+    var dig = Math.max(0, Math.min(20, -Math.floor(Math.log10(step) + 1e-9)));
+    var nf;
+    try { nf = new Intl.NumberFormat(S.where().locale, { maximumFractionDigits: dig, notation: step >= 1e6 ? 'compact' : 'standard', useGrouping: 'min2' }); } catch (e) { nf = null; }
+    return function (v) { return nf ? nf.format(v) : String(v); };
   }
 
   function renderChart(el, ser, o) {
@@ -125,35 +163,54 @@
     var lo = Math.min.apply(null, all), hi = Math.max.apply(null, all);
     if (kind === 'bar') { lo = Math.min(lo, 0); hi = Math.max(hi, 0); }
     if (lo === hi) { lo -= 1; hi += 1; }
+    var tk = ticks(lo, hi, 5), fmt = tickFmt(tk.step);
+    lo = tk.lo; hi = tk.hi;
     var n = rows.length, pw = W - L - R, ph = H - T - B;
-    var X = function (i) { return L + (kind === 'bar' ? (i + 0.5) * pw / n : n === 1 ? pw / 2 : i * pw / (n - 1)); };
+    // Dates and numeric keys are placed by value, anything else evenly.
+    var xs = ser.ord && kind !== 'bar' && ser.x ? rows.map(function (r) { return ordinal(r[ser.x]); }) : null;
+    var x0 = xs ? xs[0] : 0, x1 = xs ? xs[xs.length - 1] : 0;
+    if (xs && x1 === x0) xs = null;
+    var X = function (i) { return L + (xs ? (xs[i] - x0) / (x1 - x0) * pw : kind === 'bar' ? (i + 0.5) * pw / n : n === 1 ? pw / 2 : i * pw / (n - 1)); };
     var Y = function (v) { return T + ph - (v - lo) / (hi - lo) * ph; };
-    var xl = function (i) { return ser.x ? String(rows[i][ser.x]) : String(i + 1); };
-    var fmt = function (v) { return Math.abs(v) >= 1e6 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(2) : String(Math.round(v * 1000) / 1000); };
-    var svg = h('svg:svg', { viewBox: '0 0 ' + W + ' ' + H, class: 'chart', role: 'img', 'aria-label': (kind === 'bar' ? 'Bar' : 'Line') + ' chart of ' + ser.ys.map(function (k) { return lab(k, o); }).join(', ') + (ser.x ? ' by ' + lab(ser.x, o) : '') });
-    [0, 0.5, 1].forEach(function (f) {
-      var v = lo + (hi - lo) * f, y = Y(v);
-      svg.append(h('svg:line', { x1: L, x2: W - R, y1: y, y2: y, class: 'grid' }), h('svg:text', { x: L - 6, y: y + 4, 'text-anchor': 'end', class: 'axis', text: fmt(v) }));
+    var xl = function (i, long) {
+      if (!ser.x) return String(i + 1);
+      var v = rows[i][ser.x];
+      if (num(v)) return CODE.test(ser.x) ? String(v) : S.fmtNum(v);
+      if (/^\d{4}-\d\d$/.test(v)) try { return new Intl.DateTimeFormat(S.where().locale, { timeZone: 'UTC', year: 'numeric', month: long ? 'long' : 'short' }).format(new Date(v + '-01T00:00:00Z')); } catch (e) { return v; }
+      return S.fmtDate(v, !long) || String(v);
+    };
+    var title = (kind === 'bar' ? 'Bar' : 'Line') + ' chart of ' + ser.ys.map(function (k) { return lab(k, o); }).join(', ') + (ser.x ? ' by ' + lab(ser.x, o) : '');
+    // Points carry their own names (a role=img chart would hide them from screen readers), up to
+    // a few hundred; past that the chart is one image and the Table view lists the values.
+    var named = n * ser.ys.length <= 400;
+    var svg = h('svg:svg', { viewBox: '0 0 ' + W + ' ' + H, class: 'chart', role: named ? 'group' : 'img', 'aria-label': title + (named ? '' : ' (' + n + ' points: the Table view lists them)') });
+    tk.ticks.forEach(function (v) {
+      var y = Y(v);
+      svg.append(h('svg:line', { x1: L, x2: W - R, y1: y, y2: y, class: 'grid', 'aria-hidden': 'true' }), h('svg:text', { x: L - 6, y: y + 4, 'text-anchor': 'end', class: 'axis', 'aria-hidden': 'true', text: fmt(v) }));
     });
-    var ticks = n <= 1 ? [0] : [0, Math.floor((n - 1) / 2), n - 1];
-    ticks.forEach(function (i, j) {
-      svg.append(h('svg:text', { x: X(i), y: H - 10, 'text-anchor': j === 0 && kind !== 'bar' ? 'start' : j === 2 && kind !== 'bar' ? 'end' : 'middle', class: 'axis', text: xl(i).slice(0, 24) }));
+    var xt = n <= 1 ? [0] : n <= 4 ? rows.map(function (r, i) { return i; }) : [0, Math.round((n - 1) / 3), Math.round(2 * (n - 1) / 3), n - 1];
+    xt.forEach(function (i, j) {
+      var end = j === xt.length - 1 && xt.length > 1;
+      svg.append(h('svg:text', { x: X(i), y: H - 10, 'text-anchor': kind !== 'bar' && j === 0 ? 'start' : kind !== 'bar' && end ? 'end' : 'middle', class: 'axis', 'aria-hidden': 'true', text: xl(i).slice(0, 24) }));
     });
     ser.ys.forEach(function (k, si) {
       var cls = 's' + (si % 6);
       if (kind === 'line') {
         var pts = [];
         rows.forEach(function (r, i) { if (num(r[k])) pts.push(X(i).toFixed(1) + ',' + Y(r[k]).toFixed(1)); });
-        svg.append(h('svg:polyline', { points: pts.join(' '), class: 'ln ' + cls }));
+        svg.append(h('svg:polyline', { points: pts.join(' '), class: 'ln ' + cls, 'aria-hidden': 'true' }));
       }
       var bw = pw / n / (ser.ys.length + 0.5);
       rows.forEach(function (r, i) {
         if (!num(r[k])) return;
-        var tip = h('svg:title', lab(k, o) + ' @ ' + xl(i) + ': ' + r[k]);
+        var name = lab(k, o) + ', ' + (ser.x ? lab(ser.x, o) + ' ' : '#') + xl(i, true) + ': ' + S.fmtNum(r[k]);
+        var a = named ? { role: 'img', 'aria-label': name } : { 'aria-hidden': 'true' };
+        // Hover shows the raw values; screen readers get them formatted.
+        var tip = h('svg:title', lab(k, o) + ', ' + (ser.x ? lab(ser.x, o) + ' ' + String(r[ser.x]) : '#' + (i + 1)) + ': ' + r[k]);
         if (kind === 'bar') {
           var y0 = Y(Math.max(0, r[k])), y1 = Y(Math.min(0, r[k]));
-          svg.append(h('svg:rect', { x: (X(i) - pw / n / 2 + bw * (si + 0.25)).toFixed(1), y: y0.toFixed(1), width: Math.max(bw - 1, 1).toFixed(1), height: Math.max(y1 - y0, 0.5).toFixed(1), class: 'bar ' + cls }, tip));
-        } else if (n <= 120) svg.append(h('svg:circle', { cx: X(i).toFixed(1), cy: Y(r[k]).toFixed(1), r: 3, class: 'pt ' + cls }, tip));
+          svg.append(h('svg:rect', Object.assign({ x: (X(i) - pw / n / 2 + bw * (si + 0.25)).toFixed(1), y: y0.toFixed(1), width: Math.max(bw - 1, 1).toFixed(1), height: Math.max(y1 - y0, 0.5).toFixed(1), class: 'bar ' + cls }, a), tip));
+        } else if (n <= 400) svg.append(h('svg:circle', Object.assign({ cx: X(i).toFixed(1), cy: Y(r[k]).toFixed(1), r: n > 120 ? 2 : 3, class: 'pt ' + cls }, a), tip));
       });
     });
     var legend = h('ul.legend', ser.ys.map(function (k, si) { return h('li', h('span', { class: 'sw s' + (si % 6), 'aria-hidden': 'true' }), lab(k, o)); }));
@@ -189,9 +246,10 @@
       ths.forEach(function (th, i) { th.setAttribute('aria-sort', cols[i] === sortKey ? (dir > 0 ? 'ascending' : 'descending') : 'none'); });
       tbody.textContent = '';
       vis.slice(0, limit).forEach(function (r) {
-        tbody.append(h('tr', cols.map(function (k) { var v = r[k]; return h('td', { class: num(v) ? 'n' : null }, scalar(v)); })));
+        tbody.append(h('tr', cols.map(function (k) { var v = r[k]; return h('td', { class: num(v) ? 'n' : null }, scalar(v, k)); })));
       });
       count.textContent = vis.length + ' of ' + rows.length + ' rows';
+      if (!vis.length) tbody.append(h('tr', h('td', { colspan: String(cols.length), class: 'empty', text: 'No rows match "' + q + '".' })));
       foot.textContent = '';
       if (vis.length > limit) foot.append(h('button.btn.sm', { text: 'Show ' + Math.min(vis.length - limit, 200) + ' more rows', onclick: function () { limit += 200; draw(); } }));
     }
@@ -199,7 +257,7 @@
     draw();
     el.append(h('div.tablebox',
       rows.length > 5 ? h('div.tools', h('label', { for: fid, class: 'sr', text: 'Filter rows' }), filter, count) : null,
-      h('div.scroll', table), foot));
+      h('div.scroll', { tabindex: '0', role: 'region', 'aria-label': 'Table' + (o.caption ? ': ' + o.caption : '') }, table), foot));
     return el;
   }
 
@@ -232,11 +290,11 @@
         dd.append(det);
         dl.append(h('div.kv.wide', h('dt.sr', lab(k, o)), dd));
       } else {
-        dd.append(scalar(v));
+        dd.append(scalar(v, k));
         dl.append(h('div.kv', h('dt', lab(k, o)), dd));
       }
     });
-    el.append(dl);
+    el.append(dl.firstChild ? dl : h('p.help.empty', 'No fields.'));
     return el;
   }
   function sub(o) { return { labels: o.labels, hidden: o.hidden }; }
@@ -273,7 +331,7 @@
       }
     }
     if (Array.isArray(v)) {
-      if (!v.length) return h('p.help', 'No items.');
+      if (!v.length) return h('p.help.empty', 'No items.');
       if (view === 'list') return list(v, o, depth);
       var objs = v.every(isObj);
       var ser = series(v, o, view === 'line' || view === 'bar');
@@ -294,7 +352,7 @@
       }
       return renderCards(box, v, o, depth);
     }
-    if (typeof v === 'string') return depth ? scalar(v) : text(v);
+    if (typeof v === 'string') return depth ? scalar(v) : v.trim() ? text(v) : h('p.help.empty', 'Empty text.');
     box.append(scalar(v));
     return box;
   }
@@ -370,7 +428,7 @@
         else if (c.type === 'resource_link' || c.type === 'resource') body.append(resource(c, o));
         else body.append(renderJson(h('div'), c));
       });
-      if (sc === undefined && !content.length) body.append(h('p.help', 'The tool returned no content.'));
+      if (sc === undefined && !content.length) body.append(h('p.help.empty', 'The tool returned no content.'));
     }
     var raw = h('div', { hidden: true, class: 'rawbox' }), status = h('span.help', { role: 'status' });
     var rawText = JSON.stringify(r, null, 2) || '';

@@ -775,3 +775,400 @@ fn validate_command_exit_codes() {
         .stdout(predicate::str::contains("error"));
     p.cmd().args(["validate", "missing.html"]).assert().code(2);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Hardening (issue 11): secrets, hostile tools, panics, signals, error messages.
+
+const TOKEN_SECRET: &str = "tok-mcp-gen-ui-SECRET-4711";
+const OPENAI_SECRET: &str = "sk-openai-SECRET-0815";
+const ANTHROPIC_SECRET: &str = "sk-ant-SECRET-1234";
+const UPSTREAM_SECRET: &str = "upstream-SECRET-9999";
+
+/// mcp-gen-ui with its own secrets in the environment, plus a secret only the config names.
+fn bin_with_secrets() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_mcp-gen-ui"));
+    c.env("MCP_GEN_UI_TOKEN", TOKEN_SECRET)
+        .env("OPENAI_API_KEY", OPENAI_SECRET)
+        .env("ANTHROPIC_API_KEY", ANTHROPIC_SECRET)
+        .env("MY_UPSTREAM_SECRET", UPSTREAM_SECRET)
+        .env("EXTRA_SETTING", "extra-value")
+        .env("UNLISTED_VAR", "unlisted-value");
+    c
+}
+
+fn wait_for_file(path: &Path, secs: u64) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    loop {
+        if let Ok(s) = std::fs::read_to_string(path) {
+            return s;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} never appeared",
+            path.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+fn assert_no_secret(what: &str, text: &str) {
+    for s in [
+        TOKEN_SECRET,
+        OPENAI_SECRET,
+        ANTHROPIC_SECRET,
+        UPSTREAM_SECRET,
+    ] {
+        assert!(!text.contains(s), "{what} contains the secret {s}: {text}");
+    }
+}
+
+#[test]
+fn upstream_children_never_inherit_our_secrets() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("mcp-gen-ui.toml"),
+        format!(
+            "[upstream]\ncommand = {}\nargs = [\"--mode\", \"ok\", \"--report-env\", \"env.json\"]\n\
+             cwd = \".\"\nenv = {{ PASSED_KEY = \"${{MY_UPSTREAM_SECRET}}\", PLAIN = \"plain\" }}\n\
+             env_inherit = [\"EXTRA_*\"]\n",
+            toml_str(&example("fixture-server").display().to_string())
+        ),
+    )
+    .unwrap();
+    let out = bin_with_secrets()
+        .current_dir(d)
+        .arg("generate")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert_no_secret("output", &format!("{stdout}{stderr}"));
+    let report: Value = serde_json::from_str(&wait_for_file(&d.join("env.json"), 10)).unwrap();
+    let env = report["env"].as_object().unwrap();
+    // The config's `env` is passed, `${VAR}` expanded from ours; nothing else of ours leaks.
+    assert_eq!(env["PASSED_KEY"], UPSTREAM_SECRET);
+    assert_eq!(env["PLAIN"], "plain");
+    assert_eq!(env["EXTRA_SETTING"], "extra-value", "env_inherit pattern");
+    for gone in [
+        "MCP_GEN_UI_TOKEN",
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "MY_UPSTREAM_SECRET",
+        "UNLISTED_VAR",
+    ] {
+        assert!(!env.contains_key(gone), "{gone} was inherited: {env:?}");
+    }
+    assert!(env.contains_key("PATH"), "PATH is inherited: {env:?}");
+    let leaked: Vec<_> = env
+        .iter()
+        .filter(|(k, v)| *k != "PASSED_KEY" && v.as_str().is_some_and(|v| v.contains("SECRET")))
+        .collect();
+    assert!(leaked.is_empty(), "{leaked:?}");
+    // No secret in any file of the output directory.
+    for e in walkdir::WalkDir::new(d.join("ui")).into_iter().flatten() {
+        if e.file_type().is_file() {
+            assert_no_secret(
+                &e.path().display().to_string(),
+                &String::from_utf8_lossy(&std::fs::read(e.path()).unwrap()),
+            );
+        }
+    }
+
+    // `--server` (no config) and `serve` start their upstream the same way.
+    let report_path = d.join("env-server.json");
+    let server = format!(
+        "{} --report-env {}",
+        fixture("ok"),
+        shell_words::quote(&report_path.display().to_string())
+    );
+    bin_with_secrets()
+        .current_dir(d)
+        .args(["--out-dir", "ui2", "generate", "--server", &server])
+        .assert()
+        .success();
+    let report: Value = serde_json::from_str(&wait_for_file(&report_path, 10)).unwrap();
+    let text = report["env"].to_string();
+    assert_no_secret("the --server child's environment", &text);
+    assert!(!text.contains("unlisted-value"), "{text}");
+
+    let serve_report = d.join("env-serve.json");
+    let mut serve = bin_with_secrets()
+        .current_dir(d)
+        .env("MCP_GEN_UI_LOG", "warn")
+        .args(["serve", "--out-dir", "ui2", "--server"])
+        .arg(format!(
+            "{} --report-env {}",
+            fixture("ok"),
+            shell_words::quote(&serve_report.display().to_string())
+        ))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let stdin = serve.stdin.as_mut().unwrap();
+        writeln!(
+            stdin,
+            "{}",
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "t", "version": "0"}}})
+        )
+        .unwrap();
+    }
+    let text = wait_for_file(&serve_report, 20);
+    drop(serve.stdin.take());
+    let _ = serve.kill();
+    let _ = serve.wait();
+    assert_no_secret("serve's child's environment", &text);
+}
+
+#[test]
+fn env_references_in_headers_are_never_refused_and_secrets_are_never_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let write = |text: &str| std::fs::write(d.join("mcp-gen-ui.toml"), text).unwrap();
+
+    // A `${VAR}` reference is the recommended form, whatever the header is called.
+    for header in ["X-Api-Key", "api_key", "Authorization", "Private-Token"] {
+        write(&format!(
+            "[upstream]\nurl = \"http://127.0.0.1:9/mcp\"\nheaders = {{ {header:?} = \"${{MY_UPSTREAM_SECRET}}\" }}\n"
+        ));
+        let out = bin_with_secrets()
+            .current_dir(d)
+            .arg("list")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !stderr.contains("looks like an API key"),
+            "{header}: {stderr}"
+        );
+    }
+
+    // A TOML syntax error on a line holding a literal key: the line is quoted, the key is not.
+    write(
+        "[upstream]\nurl = \"http://127.0.0.1:9/mcp\"\nheaders = { Authorization = \"Bearer sk-literal-SECRET-77\" \n",
+    );
+    let out = bin().current_dir(d).arg("list").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("line 3"), "{stderr}");
+    assert!(!stderr.contains("sk-literal-SECRET-77"), "{stderr}");
+    write("[llm]\napi_key = \"sk-literal-SECRET-78\"\nbroken = [\n");
+    let out = bin().current_dir(d).arg("list").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("sk-literal-SECRET-78"), "{stderr}");
+
+    // An upstream whose error page echoes the request headers, Authorization included.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let echo = std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        for stream in listener.incoming().take(4) {
+            let Ok(mut s) = stream else { break };
+            let mut buf = vec![0u8; 65536];
+            let n = s.read(&mut buf).unwrap_or(0);
+            let req = String::from_utf8_lossy(&buf[..n]).to_string();
+            let headers = req.split("\r\n\r\n").next().unwrap_or("").to_string();
+            let body = format!("unauthorized; you sent:\n{headers}");
+            let _ = write!(
+                s,
+                "HTTP/1.1 401 Unauthorized\r\ncontent-type: text/plain\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    write(&format!(
+        "[upstream]\nurl = \"http://127.0.0.1:{port}/mcp\"\nheaders = {{ Authorization = \"Bearer ${{MY_UPSTREAM_SECRET}}\" }}\n"
+    ));
+    let out = bin_with_secrets()
+        .current_dir(d)
+        .arg("generate")
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("401"), "{text}");
+    assert_no_secret("the error of an upstream echoing headers", &text);
+    drop(echo);
+}
+
+/// One tool with a NUL in its strings, a megabyte description or a deep schema never stops the
+/// run (SPEC 13): each gets a valid page. A tool that still cannot get one keeps its previous
+/// page and lock entry, is named, and the run ends with exit 1 after writing the others.
+#[test]
+fn hostile_tool_definitions_each_get_a_valid_page() {
+    let deep = |levels: usize| {
+        let mut s = json!({"type": "string", "description": "the leaf"});
+        for _ in 0..levels {
+            s = json!({"type": "object", "properties": {"a": s}});
+        }
+        s
+    };
+    let enum_of = |n: usize| json!((0..n).map(|i| format!("value-{i:06}")).collect::<Vec<_>>());
+    let tools = |big_enum: usize, fine_desc: &str| {
+        json!([
+            {"name": "nul", "title": "Nul\u{0}title", "description": "has a \u{0} NUL, a \u{7} bell and \u{1b}[31m escapes",
+             "inputSchema": {"type": "object", "properties": {"x\u{0}y": {"type": "string", "description": "d\u{0}"}}}},
+            {"name": "long", "description": "word ".repeat(200_000),
+             "inputSchema": {"type": "object", "properties": {"q": {"type": "string", "description": "long ".repeat(50_000)}}}},
+            // ~100 levels of JSON nesting: what the message parser accepts today.
+            {"name": "deep", "description": "A deep schema.",
+             "inputSchema": {"type": "object", "properties": {"d": deep(47)}}},
+            {"name": "enumerated", "description": "Many choices.",
+             "inputSchema": {"type": "object", "properties": {"e": {"type": "string", "enum": enum_of(big_enum)}}}},
+            {"name": "fine", "description": fine_desc,
+             "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}
+        ])
+    };
+    let p = Project::new(&tools(3, "Fine."));
+    let out = p.cmd().arg("generate").output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    for t in ["nul", "long", "deep", "enumerated", "fine"] {
+        let page = std::fs::read(p.ui().join(format!("{t}.html"))).unwrap();
+        assert!(page.len() < 500 * 1024, "{t}: {} bytes", page.len());
+        assert!(!page.contains(&0u8), "{t}: a raw NUL in the page");
+    }
+    assert!(
+        p.read("long.html").contains("[shortened: "),
+        "a visible marker"
+    );
+    for t in ["nul", "long", "deep", "enumerated", "fine"] {
+        p.cmd()
+            .args(["validate", &format!("ui/{t}.html")])
+            .assert()
+            .success();
+    }
+    p.cmd().arg("check").assert().success();
+
+    // Now one tool's definition is too large for any page (its enum values are kept exactly).
+    let old_enum_page = p.read("enumerated.html");
+    let lock_section = |l: &str| {
+        let start = l.find("[tools.enumerated]").unwrap();
+        let rest = &l[start + 1..];
+        l[start..start + 1 + rest.find("\n[tools.").unwrap_or(rest.len())].to_string()
+    };
+    let old_section = lock_section(&p.read("mcp-gen-ui.lock"));
+    p.set_tools(&tools(60_000, "Fine, and changed."));
+    let out = p.cmd().arg("generate").output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stderr.contains("`enumerated`"), "{stderr}");
+    assert!(!stderr.contains("This is a bug"), "{stderr}");
+    assert_eq!(p.read("enumerated.html"), old_enum_page);
+    assert_eq!(lock_section(&p.read("mcp-gen-ui.lock")), old_section);
+    assert!(p.read("fine.html").contains("Fine, and changed."));
+    let (code, _) = check_json(&p);
+    assert_eq!(code, 1, "the failed tool is stale");
+}
+
+#[test]
+fn refine_feedback_with_typographic_quotes_and_accents_never_panics() {
+    let p = Project::new(&two_tools());
+    p.cmd().arg("generate").assert().success();
+    for feedback in [
+        "“line” chart",
+        "é",
+        "‘as’ table",
+        "rename city to “Stadt” please",
+        "hide field ç",
+        "show «days» as slider",
+    ] {
+        let out = p
+            .cmd()
+            .args(["refine", "get_forecast", feedback])
+            .output()
+            .unwrap();
+        let code = out.status.code();
+        assert!(
+            matches!(code, Some(0 | 1)),
+            "{feedback}: {code:?} {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn a_signal_during_initialize_stops_the_hanging_upstream() {
+    for sig in [libc::SIGTERM, libc::SIGINT] {
+        let dir = tempfile::tempdir().unwrap();
+        let report = dir.path().join("env.json");
+        let server = format!(
+            "{} --report-env {}",
+            fixture("hang"),
+            shell_words::quote(&report.display().to_string())
+        );
+        let mut child = bin()
+            .current_dir(dir.path())
+            .args(["generate", "--server", &server])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let v: Value = serde_json::from_str(&wait_for_file(&report, 20)).unwrap();
+        let upstream = i32::try_from(v["pid"].as_u64().unwrap()).unwrap();
+        // The upstream is hanging in `initialize` now.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        unsafe {
+            libc::kill(i32::try_from(child.id()).unwrap(), sig);
+        }
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "{status:?}");
+        let gone = (0..100).any(|_| {
+            let alive = unsafe { libc::kill(upstream, 0) } == 0
+                && !std::fs::read_to_string(format!("/proc/{upstream}/stat"))
+                    .unwrap_or_default()
+                    .contains(") Z ");
+            if alive {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            !alive
+        });
+        if !gone {
+            unsafe {
+                libc::kill(upstream, libc::SIGKILL);
+            }
+        }
+        assert!(
+            gone,
+            "signal {sig}: the upstream {upstream} outlived mcp-gen-ui"
+        );
+    }
+}
+
+#[test]
+fn io_errors_name_their_cause_once() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("cfg.toml")).unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .args(["--config", "cfg.toml", "list"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
+
+    std::fs::write(dir.path().join("afile"), "x").unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .args(["--out-dir", "afile", "generate", "--server", &fixture("ok")])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("afile is not a directory"), "{stderr}");
+    assert!(!stderr.contains("File exists"), "{stderr}");
+}

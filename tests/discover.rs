@@ -18,6 +18,7 @@ fn stdio(name: &str, args: &[&str]) -> UpstreamSpec {
         command: example(name).display().to_string(),
         args: args.iter().map(|s| s.to_string()).collect(),
         env: BTreeMap::new(),
+        inherit: Vec::new(),
         cwd: None,
     })
 }
@@ -307,6 +308,7 @@ async fn env_and_cwd_reach_the_child() {
             ),
         ],
         env: BTreeMap::from([("MY_TOKEN".to_string(), "abc123".to_string())]),
+        inherit: Vec::new(),
         cwd: Some(dir.path().to_path_buf()),
     });
     let err = discover(&spec, T).await.unwrap_err();
@@ -320,6 +322,7 @@ async fn env_and_cwd_reach_the_child() {
 async fn missing_cwd_is_not_reported_as_missing_command() {
     let spec = UpstreamSpec::Stdio(StdioSpec {
         command: "sh".into(),
+        inherit: Vec::new(),
         cwd: Some("/nonexistent/dir/for/test".into()),
         ..Default::default()
     });

@@ -205,3 +205,75 @@ fn a_missing_key_is_exit_2_naming_the_variable() {
         .code(2)
         .stderr(predicate::str::contains("ANTHROPIC_API_KEY"));
 }
+
+/// SPEC 13: a wrong key (or an unknown model, a wrong base_url) is an error of the run, exit 2
+/// naming the provider and the variable, not a builtin fallback for every tool that looks like
+/// success. Nothing is written and the lock stays as it was.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_key_or_model_is_exit_2_and_writes_nothing() {
+    let good = provider(&page("good_ui.html")).await;
+    let dir = project(&format!("{}/v1", good.uri()));
+    let d = dir.path().to_path_buf();
+    let out = tokio::task::spawn_blocking({
+        let d = d.clone();
+        move || bin(&d).arg("generate").output().unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lock_before = std::fs::read(d.join("ui/mcp-gen-ui.lock")).unwrap();
+    let page_before = std::fs::read(d.join("ui/echo.html")).unwrap();
+
+    for (status, body, names) in [
+        (
+            401,
+            json!({"error": {"message": format!("Incorrect API key provided: {KEY}"), "code": "invalid_api_key"}}),
+            "OPENAI_API_KEY",
+        ),
+        (
+            404,
+            json!({"error": {"message": "The model `test-model` does not exist", "code": "model_not_found"}}),
+            "base_url and model",
+        ),
+    ] {
+        let refusing = MockServer::start().await;
+        Mock::given(method("POST"))
+            .respond_with(ResponseTemplate::new(status).set_body_json(body))
+            .mount(&refusing)
+            .await;
+        let cfg = std::fs::read_to_string(d.join("mcp-gen-ui.toml")).unwrap();
+        std::fs::write(
+            d.join("mcp-gen-ui.toml"),
+            cfg.replace(&good.uri(), &refusing.uri()),
+        )
+        .unwrap();
+        let out = tokio::task::spawn_blocking({
+            let d = d.clone();
+            move || bin(&d).args(["generate", "--force"]).output().unwrap()
+        })
+        .await
+        .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{status}: {stdout}\n{stderr}");
+        assert!(stderr.contains("openai"), "names the provider: {stderr}");
+        assert!(stderr.contains(names), "{status}: names {names}: {stderr}");
+        assert!(!stdout.contains(KEY) && !stderr.contains(KEY), "{stderr}");
+        assert_eq!(
+            std::fs::read(d.join("ui/mcp-gen-ui.lock")).unwrap(),
+            lock_before,
+            "the lock is unchanged"
+        );
+        assert_eq!(std::fs::read(d.join("ui/echo.html")).unwrap(), page_before);
+        let cfg = std::fs::read_to_string(d.join("mcp-gen-ui.toml")).unwrap();
+        std::fs::write(
+            d.join("mcp-gen-ui.toml"),
+            cfg.replace(&refusing.uri(), &good.uri()),
+        )
+        .unwrap();
+    }
+}

@@ -990,19 +990,36 @@ async fn identical_requests_are_generated_once() {
 // Keys, fingerprints, adaptation.
 
 #[tokio::test]
-async fn keys_never_appear_in_outcomes() {
-    for api in [Api::Anthropic, Api::OpenAi] {
+async fn a_refused_key_is_an_error_of_the_run_without_the_key() {
+    for (api, var) in [
+        (Api::Anthropic, "ANTHROPIC_API_KEY"),
+        (Api::OpenAi, "OPENAI_API_KEY"),
+    ] {
         let fake = Fake::start(api, move |_, _| Reply::Error {
             status: 401,
             headers: vec![],
             body: json!({"error": {"message": format!("Incorrect API key provided: {KEY}. You can find your API key at https://platform.example/account/api-keys."), "type": "invalid_request_error", "code": "invalid_api_key"}}).to_string(),
         })
         .await;
-        let o = generate_one(&fake.generator(|_| {}), request(forecast_tool())).await;
-        assert_fell_back(&o, "Incorrect API key provided", false);
-        let everything = format!("{:?} {:?} {}", o.fallback_reason, o.warnings, o.html);
-        assert!(!everything.contains(KEY), "{api:?}: {everything}");
-        assert!(everything.contains("[redacted]"));
+        let templates = Templates::embedded();
+        let mut out = fake
+            .generator(|_| {})
+            .generate_many(vec![request(forecast_tool())], &templates)
+            .await;
+        // SPEC 13: not a fallback page that looks like success, but an error that ends the run.
+        let err = match out.remove(0) {
+            Ok(o) => panic!(
+                "{api:?}: expected an error, got a page ({:?})",
+                o.fallback_reason
+            ),
+            Err(e) => e,
+        };
+        assert!(err.aborts_run(), "{api:?}");
+        let text = err.to_string();
+        assert!(text.contains("Incorrect API key provided"), "{text}");
+        assert!(text.contains(var), "{api:?} names {var}: {text}");
+        assert!(!text.contains(KEY), "{api:?}: {text}");
+        assert!(text.contains("[redacted]"), "{text}");
     }
 }
 
@@ -1044,8 +1061,12 @@ async fn keys_never_appear_in_logs() {
             }
         })
         .await;
-        let o = generate_one(&fake.generator(|_| {}), request(forecast_tool())).await;
-        assert!(o.fallback_reason.is_some());
+        let templates = Templates::embedded();
+        let out = fake
+            .generator(|_| {})
+            .generate_many(vec![request(forecast_tool())], &templates)
+            .await;
+        assert!(out[0].is_err(), "a refused key ends the run");
     }
     let logs = String::from_utf8_lossy(&sink.0.lock().unwrap()).to_string();
     assert!(logs.contains("retrying"), "the run was logged: {logs}");

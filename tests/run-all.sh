@@ -32,6 +32,20 @@ else
   echo "up to date"
 fi
 
+step "mcp-server-time (PyPI, for the browser suite)"
+# The official MCP time server, in a venv under tests/ (gitignored). The browser suite skips it,
+# saying why, only when python3 or PyPI is not available here.
+if [ ! -x tests/.venv-time/bin/mcp-server-time ]; then
+  if command -v python3 >/dev/null 2>&1 && python3 -m venv tests/.venv-time >/dev/null 2>&1 \
+    && tests/.venv-time/bin/pip install -q --disable-pip-version-check mcp-server-time; then
+    echo "installed"
+  else
+    echo "warning: could not install mcp-server-time (python3 with venv and PyPI access are needed); its browser tests will be skipped" >&2
+  fi
+else
+  echo "up to date"
+fi
+
 step "chromium"
 if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
   install=(apt-get install -y -qq --no-install-recommends chromium)

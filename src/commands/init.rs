@@ -117,7 +117,10 @@ pub fn run(ctx: &Context, args: &InitArgs) -> anyhow::Result<Outcome> {
                 "Installed the pre-commit hook at {}.",
                 hook.display()
             ))?,
-            Err(e) => p.warn(format!("the pre-commit hook was not installed: {e:#}")),
+            Err(e) => p.warn(format!(
+                "the pre-commit hook was not installed: {}",
+                crate::report::error_chain(&e)
+            )),
         }
     }
     p.out("Next: `mcp-gen-ui generate`, then commit the config and the UIs.")?;
@@ -167,7 +170,10 @@ fn ask(ctx: &Context, args: &InitArgs, a: &mut Answers) -> anyhow::Result<()> {
                 break;
             }
             Err(e) => {
-                eprintln!("That did not work: {e}");
+                eprintln!(
+                    "That did not work: {}",
+                    crate::report::redact(&e.to_string())
+                );
                 let keep = Confirm::with_theme(&theme)
                     .with_prompt("Use it anyway?")
                     .default(false)
@@ -261,7 +267,11 @@ fn render(a: &Answers) -> String {
             t.push_str(&format!("command = {}\n", q(&s.command)));
             let args: Vec<String> = s.args.iter().map(|x| q(x)).collect();
             t.push_str(&format!("args = [{}]\n", args.join(", ")));
-            t.push_str("# env = { KEY = \"value\" }\n# cwd = \".\"\n");
+            t.push_str(
+                "# The server inherits only PATH, HOME and a few more (see the book); pass others:\n\
+                 # env = { API_TOKEN = \"${API_TOKEN}\" }   # from our environment, never written\n\
+                 # env_inherit = [\"MYAPP_*\"]\n# cwd = \".\"\n",
+            );
         }
         Some(UpstreamSpec::Http(h)) => {
             t.push_str(&format!("url = {}\n", q(&h.url)));

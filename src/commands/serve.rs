@@ -129,7 +129,7 @@ fn init_logging() {
     use tracing_subscriber::EnvFilter;
     let filter = EnvFilter::try_from_env(LOG_ENV).unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
+        .with_writer(|| crate::secrets::RedactingWriter::new(std::io::stderr()))
         .with_ansi(false)
         .with_env_filter(filter);
     // Another command (or the CLI) may have installed a subscriber already: keep it.

@@ -57,6 +57,9 @@ const EMBEDDED: [(&str, &str); 13] = [
     ("app.js", include_str!("../../templates/min/app.js")),
 ];
 
+/// The form's field budget: `BUDGET` in templates/form.js (keep the two equal).
+const FORM_FIELD_BUDGET: usize = 600;
+
 /// Where the styles only form-extra.js uses begin in `styles.css`.
 const FORM_EXTRA_CSS: &str = "/* @part form-extra";
 
@@ -193,10 +196,43 @@ pub fn runtime_js() -> &'static str {
 
 /// The complete HTML file, starting with the generated-file header. Deterministic bytes.
 pub fn render(req: &WidgetRequest<'_>, templates: &Templates) -> Result<String, GenerateError> {
+    // SPEC 13: whatever the tool's strings, the page stays valid and under the size limit. Long
+    // prose is shortened first; a page still too large drops the schemas' prose altogether.
+    let page = render_with(req, templates, Prose::Shortened)?;
+    if page.len() <= PAGE_BUDGET {
+        return Ok(page);
+    }
+    render_with(req, templates, Prose::Stripped)
+}
+
+/// Pages stay under this many bytes when the tool allows it (the validator's limit is 500 KB).
+const PAGE_BUDGET: usize = 480 * 1024;
+
+/// How much of the tool's prose (descriptions, titles) a page embeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Prose {
+    /// Each string shortened to a readable length, with a visible marker.
+    Shortened,
+    /// Schema descriptions, titles and examples left out; the tool description shortened more.
+    Stripped,
+}
+
+fn render_with(
+    req: &WidgetRequest<'_>,
+    templates: &Templates,
+    prose: Prose,
+) -> Result<String, GenerateError> {
+    use crate::model::text::{MAX_DESCRIPTION_CHARS, safe_text};
     let tool = req.tool;
     let name = tool.name.as_str();
-    let title = display_title(tool);
-    let data = page_data(req);
+    let title = safe_text(&display_title(tool), 500);
+    let shown_name = safe_text(name, 1000);
+    let description_chars = match prose {
+        Prose::Shortened => MAX_DESCRIPTION_CHARS,
+        Prose::Stripped => 2_000,
+    };
+    let description = safe_text(tool.description().unwrap_or(""), description_chars);
+    let data = page_data(req, prose);
     let destructive = tool
         .annotations()
         .and_then(|a| a.get("destructiveHint"))
@@ -214,9 +250,9 @@ pub fn render(req: &WidgetRequest<'_>, templates: &Templates) -> Result<String, 
         .get_template("page.html")
         .map_err(|e| template_err(name, e.to_string()))?;
     let ctx = minijinja::context! {
-        name => name,
+        name => shown_name,
         title => title,
-        description => tool.description().unwrap_or(""),
+        description => description,
         destructive => destructive,
         version => GENERATOR_VERSION,
         widget => req.widget,
@@ -285,9 +321,10 @@ impl Parts {
 /// "T or null", and objects of those, through local `$ref`s (mirroring `pick()` in form.js).
 /// Anything else counts as "may need the editor", to stay on the safe side.
 fn plain_form(root: &Value) -> bool {
-    // Shared `$ref`s can make a small schema an exponentially large tree: past this many fields,
-    // assume the editor may be needed.
-    let mut budget = 10_000;
+    // Shared `$ref`s can make a small schema an exponentially large tree. form.js builds no form
+    // past FORM_FIELD_BUDGET fields (it shows the JSON editor instead), and this walk counts at
+    // least as many nodes as its count does, so a page past the budget always embeds the editor.
+    let mut budget = FORM_FIELD_BUDGET;
     takes_no_input(root) || plain_field(root, root, 0, &mut budget)
 }
 
@@ -499,7 +536,10 @@ fn display_title(tool: &crate::model::Tool) -> String {
 }
 
 /// The JSON the page reads at load: the parts of the tool that shape the UI, and the hints.
-fn page_data(req: &WidgetRequest<'_>) -> Value {
+fn page_data(req: &WidgetRequest<'_>, prose: Prose) -> Value {
+    use crate::model::text::{
+        MAX_DESCRIPTION_CHARS, MAX_SCHEMA_TEXT_CHARS, safe_text, shorten_prose, strip_prose,
+    };
     let mut t = Map::new();
     for key in [
         "name",
@@ -516,6 +556,21 @@ fn page_data(req: &WidgetRequest<'_>) -> Value {
                 && key.ends_with("Schema")
             {
                 schema.shift_remove("$schema");
+            }
+            match (key, &mut v) {
+                ("description", Value::String(d)) => {
+                    let max = match prose {
+                        Prose::Shortened => MAX_DESCRIPTION_CHARS,
+                        Prose::Stripped => 2_000,
+                    };
+                    *d = safe_text(d, max);
+                }
+                ("title", Value::String(d)) => *d = safe_text(d, 500),
+                ("name", _) => {}
+                _ => match prose {
+                    Prose::Shortened => shorten_prose(&mut v, MAX_SCHEMA_TEXT_CHARS),
+                    Prose::Stripped => strip_prose(&mut v),
+                },
             }
             t.insert(key.to_string(), v);
         }
@@ -676,6 +731,36 @@ mod tests {
         let data = html.split("id=\"mcp-gen-ui-data\">").nth(1).unwrap();
         assert!(!data.contains('\u{2028}'));
         assert_eq!(html.matches("</script>").count(), 3);
+    }
+
+    #[test]
+    fn form_budget_matches_form_js_and_embeds_the_editor_past_it() {
+        let src = include_str!("../../templates/form.js");
+        assert!(
+            src.contains(&format!("var BUDGET = {FORM_FIELD_BUDGET};")),
+            "templates/form.js BUDGET must equal FORM_FIELD_BUDGET"
+        );
+        // A DAG of shared $refs: 2^20 fields when expanded, tiny as a schema.
+        let mut defs = serde_json::Map::new();
+        for i in 0..20 {
+            let next = if i == 19 {
+                json!({"type": "string"})
+            } else {
+                json!({"$ref": format!("#/$defs/n{}", i + 1)})
+            };
+            defs.insert(
+                format!("n{i}"),
+                json!({"type": "object", "properties": {"l": next.clone(), "r": next}}),
+            );
+        }
+        let tool = Tool::from_raw(json!({"name": "dag", "inputSchema": {
+            "type": "object", "properties": {"root": {"$ref": "#/$defs/n0"}}, "$defs": defs}}))
+        .unwrap();
+        let parts = Parts::for_tool(&tool);
+        assert!(
+            parts.validator,
+            "past the budget the page needs the JSON editor"
+        );
     }
 
     #[test]

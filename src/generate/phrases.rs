@@ -214,7 +214,10 @@ fn fields(s: &str) -> Vec<String> {
 /// Strips a leading word (case-insensitively) followed by a space or the end.
 fn strip_word<'a>(s: &'a str, word: &str) -> Option<&'a str> {
     let s = s.trim_start();
-    if s.len() >= word.len() && s[..word.len()].eq_ignore_ascii_case(word) {
+    // `get` and not `[..]`: the cut may fall inside a multi-byte character ("café", a curly quote).
+    if let Some(head) = s.get(..word.len())
+        && head.eq_ignore_ascii_case(word)
+    {
         let rest = &s[word.len()..];
         if rest.is_empty() || rest.starts_with(' ') {
             return Some(rest.trim_start());

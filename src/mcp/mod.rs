@@ -75,6 +75,7 @@ pub use connection::{
     CloseKind, CloseReason, Closer, ConnectError, ConnectOptions, Connection, Incoming,
     InvalidMessage, MessageReceiver, MessageSender, SendError,
 };
+pub use stdio::stop_all_children;
 
 /// How to reach the upstream MCP server.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,7 +89,11 @@ pub enum UpstreamSpec {
 pub struct StdioSpec {
     pub command: String,
     pub args: Vec<String>,
+    /// Variables set for the child (`${VAR}` references already expanded). Never log the values.
     pub env: BTreeMap<String, String>,
+    /// More variables the child inherits from ours beyond the default allow-list
+    /// (`crate::secrets::INHERITED_VARS`): exact names or `PREFIX*`.
+    pub inherit: Vec<String>,
     /// Working directory of the child; `None` inherits ours.
     pub cwd: Option<PathBuf>,
 }

@@ -108,7 +108,11 @@ pub(crate) fn open(
         }
     }
     let mut cmd = Command::new(&spec.command);
+    // Not our whole environment: a short allow-list (plus `env_inherit`), never our secrets, then
+    // the config's `env` (SPEC 13).
     cmd.args(&spec.args)
+        .env_clear()
+        .envs(crate::secrets::child_environment(&spec.inherit))
         .envs(&spec.env)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -138,6 +142,9 @@ pub(crate) fn open(
         },
     })?;
     let pgid = child.id().and_then(|id| i32::try_from(id).ok());
+    if let Some(g) = pgid {
+        groups::add(g);
+    }
     let guard = GroupGuard { pgid, armed: true };
     let (Some(stdin), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
@@ -263,7 +270,7 @@ async fn read_stderr(
         let text = String::from_utf8_lossy(&buf);
         let line = text.trim_end_matches(['\n', '\r']);
         if let Some(prefix) = &forward {
-            eprintln!("{prefix}{line}");
+            eprintln!("{prefix}{}", crate::secrets::redact(line));
         }
         tail.push(excerpt(line, STDERR_LINE_MAX), keep);
     }
@@ -331,6 +338,77 @@ impl Drop for GroupGuard {
         if self.armed {
             self.signal(libc::SIGKILL);
         }
+        if let Some(g) = self.pgid {
+            groups::remove(g);
+        }
+    }
+}
+
+/// The process groups of the children alive now, so that a signal or a panic that ends
+/// mcp-gen-ui can end them too (they are in groups of their own, out of reach of the terminal's
+/// Ctrl-C). A fixed table of atomics: readable from anywhere, without locks.
+mod groups {
+    use std::sync::atomic::{AtomicI32, Ordering};
+
+    const SLOTS: usize = 256;
+    static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
+
+    pub(super) fn add(pgid: i32) {
+        for slot in &GROUPS {
+            if slot
+                .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return;
+            }
+        }
+    }
+
+    pub(super) fn remove(pgid: i32) {
+        for slot in &GROUPS {
+            let _ = slot.compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst);
+        }
+    }
+
+    pub(super) fn live() -> Vec<i32> {
+        GROUPS
+            .iter()
+            .map(|s| s.load(Ordering::SeqCst))
+            .filter(|g| *g > 1)
+            .collect()
+    }
+}
+
+/// Stops every child process group still running: SIGTERM, up to `grace` for them to go, then
+/// SIGKILL. For a process that is about to end abnormally (a signal, a panic); a normal end
+/// shuts each connection down instead.
+pub fn stop_all_children(grace: Duration) {
+    let live = groups::live();
+    if live.is_empty() {
+        return;
+    }
+    let alive = |g: i32| {
+        // SAFETY: signal 0 only checks for existence and permission.
+        unsafe { libc::kill(-g, 0) == 0 }
+    };
+    for g in &live {
+        // SAFETY: kill(2) on a process group of our own children; touches no memory.
+        unsafe {
+            libc::kill(-g, libc::SIGTERM);
+        }
+    }
+    let deadline = std::time::Instant::now() + grace;
+    while live.iter().any(|g| alive(*g)) && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for g in live {
+        if alive(g) {
+            // SAFETY: as above.
+            unsafe {
+                libc::kill(-g, libc::SIGKILL);
+            }
+        }
+        groups::remove(g);
     }
 }
 

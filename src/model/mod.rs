@@ -5,6 +5,7 @@ mod canonical;
 mod hints;
 mod layout;
 mod naming;
+pub mod text;
 mod tool;
 
 pub use canonical::{canonical_json, sha256_hex};

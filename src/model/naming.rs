@@ -89,6 +89,14 @@ fn comment_safe(s: &str) -> String {
 
 /// The first lines of every generated file, in the spirit of Go's "Code generated … DO NOT EDIT.".
 pub fn header_comment(tool_name: &str) -> String {
+    // A name with control characters or of a megabyte still makes a valid, small header.
+    let shown;
+    let tool_name = if tool_name.chars().any(char::is_control) || tool_name.len() > 1000 {
+        shown = super::text::safe_text(tool_name, 1000);
+        shown.as_str()
+    } else {
+        tool_name
+    };
     let json = serde_json::to_string(tool_name).unwrap_or_else(|_| "\"?\"".into());
     let shell = shell_words::quote(tool_name).into_owned();
     format!(

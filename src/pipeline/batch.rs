@@ -335,13 +335,19 @@ pub fn build(
                         // SPEC 13: this tool keeps its previous page and lock entry; the run
                         // goes on and ends with exit 1, naming it.
                         out.keep(&ctx, tp);
+                        // The snapshot records the definition it failed on, so that `check`
+                        // (offline, against the snapshot) reports the tool stale until a run
+                        // succeeds.
+                        if let Some(t) = &tp.tool {
+                            out.snapshot(&ctx, t);
+                        }
                         let mut r = row(
                             tp,
                             Action::Failed,
                             tp.widgets.iter().map(|w| w.path.clone()).collect(),
                             0,
                         );
-                        r.error = Some(format!("{e:#}"));
+                        r.error = Some(report::error_chain(&e));
                         out.rows.push(r);
                     }
                 }
@@ -705,6 +711,18 @@ fn render_tool(ctx: &ApplyContext<'_>, tp: &ToolPlan) -> anyhow::Result<Rendered
                 .map(|f| format!("{} ({})", f.message, f.rule))
                 .collect::<Vec<_>>()
                 .join("; ");
+            let only_size = findings
+                .iter()
+                .filter(|f| f.severity == validate::Severity::Error)
+                .all(|f| f.rule == "file-too-large");
+            if only_size {
+                // Not a bug: the definition itself (enums, names, schema structure, which are
+                // kept exactly) is too large for one page even with its prose left out.
+                bail!(
+                    "the tool's definition is too large for a page: {first}, even with its \
+                     descriptions left out; shorten its schema (e.g. fewer enum values)"
+                );
+            }
             bail!(
                 "the builtin page of `{}` fails validation: {first}. This is a bug in mcp-gen-ui \
                  (or in a templates_dir override); please report it with the tool's definition",

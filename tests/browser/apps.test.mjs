@@ -3,14 +3,22 @@
 // the default MCP Apps CSP, driven by the real AppBridge.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, buildRust, exampleServer, everythingServer, generate, connect, ajv, sample, leaves, norm, } from './lib.mjs';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { launch, buildRust, exampleServer, everythingServer, memoryServer, timeServer, generate, connect, ajv, sample, leaves, norm, axeSerious, EXAMPLES, REPO } from './lib.mjs';
 
 const SERVERS = [
   ['kitchen-sink', () => exampleServer('kitchen-sink')],
   ['weather-server', () => exampleServer('weather-server')],
   ['db-server', () => exampleServer('db-server')],
   ['everything', () => everythingServer()],
+  // The official memory server (npm) and time server (PyPI, installed by tests/run-all.sh).
+  ['memory', () => memoryServer(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-memory-')), 'memory.jsonl'))],
+  ['time', () => timeServer()],
 ];
+const SKIP_WHY = { time: 'mcp-server-time is not installed (tests/run-all.sh installs it into tests/.venv-time with python3 -m venv and pip; it needs PyPI)' };
 // server-everything tools that need a client feature this harness does not offer (sampling,
 // elicitation, roots) or that run for a long time: their calls are answered by the harness with an
 // error result, which the page must still show.
@@ -42,12 +50,12 @@ for (const [label, cmdOf] of SERVERS.filter(([l]) => !ONLY || ONLY.includes(l)))
     });
     after(async () => { await client?.close(); });
 
-    test('server available', { skip: !cmdOf() && `${label} is not built on this branch` }, () => {
+    test('server available', { skip: !cmdOf() && (SKIP_WHY[label] || `${label} is not built on this branch`) }, () => {
       assert.ok(gen.tools.length > 0, 'the server lists tools');
     });
 
     // Tests are declared after the tool list is known, so each tool is its own test case.
-    test('every tool', { skip: !cmdOf() && `${label} is not built on this branch` }, async (t) => {
+    test('every tool', { skip: !cmdOf() && (SKIP_WHY[label] || `${label} is not built on this branch`) }, async (t) => {
       const v = ajv();
       for (const tool of gen.tools) {
         await t.test(tool.name, async () => {
@@ -115,12 +123,16 @@ for (const [label, cmdOf] of SERVERS.filter(([l]) => !ONLY || ONLY.includes(l)))
               if (n) assert.ok(shown.includes(n), `result value ${JSON.stringify(x)} is on the page`);
             }
 
+            // Accessibility: no serious or critical axe-core violations, light and dark.
+            assert.deepEqual(await axeSerious(frame), [], 'axe-core, light theme');
+
             // Dark theme from the host.
             await page.evaluate(() => window.__bridge.setHostContext({ theme: 'dark' }));
             await frame.waitForFunction(() => document.documentElement.getAttribute('data-theme') === 'dark', null, { timeout: 5000 });
             const bg = await frame.evaluate(() => getComputedStyle(document.body).backgroundColor);
             const [rr, gg, bb] = bg.match(/\d+/g).map(Number);
             assert.ok(rr + gg + bb < 200, 'dark background, got ' + bg);
+            assert.deepEqual(await axeSerious(frame), [], 'axe-core, dark theme');
 
             assert.deepEqual(errors, [], 'no console errors or CSP violations');
           } finally {
@@ -131,3 +143,39 @@ for (const [label, cmdOf] of SERVERS.filter(([l]) => !ONLY || ONLY.includes(l)))
     });
   });
 }
+
+// The corpus snapshots (tools/list of real servers, tests/fixtures/corpus): every tool's page, with
+// no server behind it, must produce valid arguments and pass axe-core light and dark.
+describe('corpus snapshots', () => {
+  const dir = path.join(REPO, 'tests', 'fixtures', 'corpus');
+  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.tools.json'))) {
+    test(f, async (t) => {
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-corpus-'));
+      const tools = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
+      execFileSync(path.join(EXAMPLES, 'render-tool'), [path.join(dir, f), out]);
+      const v = ajv();
+      for (const tool of tools) {
+        await t.test(tool.name, async () => {
+          env.guestDir.current = out;
+          const schema = stripSchemaKeyword(tool.inputSchema);
+          const validate = v.compile(schema);
+          const { page, frame, errors } = await env.openApp(`${tool.name}.html`, { onCall: async () => ({ content: [{ type: 'text', text: 'done: ' + tool.name }] }) });
+          try {
+            await page.evaluate((a) => window.__bridge.sendToolInput({ arguments: a }), sample(schema));
+            await frame.click('button[type=submit]');
+            if (tool.annotations && tool.annotations.destructiveHint) await frame.click('.confirm .btn.danger');
+            await page.waitForFunction(() => window.__calls.length > 0, null, { timeout: 10000 });
+            const args = (await page.evaluate(() => window.__calls))[0].arguments ?? {};
+            assert.ok(validate(args), `arguments ${JSON.stringify(args)} invalid: ${v.errorsText(validate.errors)}`);
+            await frame.waitForSelector('#mcp-result .result');
+            assert.deepEqual(await axeSerious(frame), [], 'axe-core, light theme');
+            await page.evaluate(() => window.__bridge.setHostContext({ theme: 'dark' }));
+            await frame.waitForFunction(() => document.documentElement.getAttribute('data-theme') === 'dark');
+            assert.deepEqual(await axeSerious(frame), [], 'axe-core, dark theme');
+            assert.deepEqual(errors, []);
+          } finally { await page.close(); }
+        });
+      }
+    });
+  }
+});

@@ -199,3 +199,26 @@ export async function launch() {
   }
   return { browser, http, base, guestDir, newPage, openApp, close: async () => { await browser.close(); http.server.close(); } };
 }
+
+// axe-core (tests/node_modules) in a frame: the serious and critical violations, one line each.
+const AXE = path.join(REPO, 'tests', 'node_modules', 'axe-core', 'axe.min.js');
+export async function axeSerious(frame) {
+  if (!(await frame.evaluate(() => typeof window.axe === 'object'))) await frame.addScriptTag({ content: fs.readFileSync(AXE, 'utf8') });
+  const r = await frame.evaluate(async () => {
+    const res = await window.axe.run(document, { resultTypes: ['violations'] });
+    return res.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ') + (n.failureSummary ? ' — ' + n.failureSummary.split('\n').slice(1, 2).join('') : '')).join('; ')})`);
+  });
+  return r;
+}
+
+export function memoryServer(file) {
+  return ['/usr/bin/env', 'MEMORY_FILE_PATH=' + file, process.execPath, path.join(REPO, 'tests', 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js')];
+}
+
+// The official MCP time server (PyPI mcp-server-time), installed by tests/run-all.sh into a
+// gitignored venv; null when it is not installed here.
+export function timeServer() {
+  const p = path.join(REPO, 'tests', '.venv-time', 'bin', 'mcp-server-time');
+  return fs.existsSync(p) ? [p, '--local-timezone', 'Europe/Paris'] : null;
+}

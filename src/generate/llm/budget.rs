@@ -7,6 +7,9 @@ use tokio::time::Instant;
 
 use super::provider::{ChatRequest, ChatResponse, ErrorKind, Provider, ProviderError, Usage};
 
+/// About thirty years: the stand-in for a budget too large for the clock.
+const FAR_FUTURE: Duration = Duration::from_secs(86_400 * 365 * 30);
+
 /// The deadline of one tool's generation.
 #[derive(Debug, Clone, Copy)]
 pub struct Budget {
@@ -16,10 +19,13 @@ pub struct Budget {
 
 impl Budget {
     pub fn start(total: Duration) -> Self {
-        Budget {
-            total,
-            deadline: Instant::now() + total,
-        }
+        let now = Instant::now();
+        // An enormous `timeout_ms` would overflow the clock: it means "no limit worth counting".
+        let deadline = now
+            .checked_add(total)
+            .or_else(|| now.checked_add(FAR_FUTURE))
+            .unwrap_or(now);
+        Budget { total, deadline }
     }
 
     pub fn remaining(&self) -> Duration {
@@ -163,6 +169,12 @@ pub fn human(d: Duration) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_enormous_budget_does_not_overflow_the_clock() {
+        let b = super::Budget::start(std::time::Duration::from_millis(u64::MAX));
+        assert!(b.remaining() > std::time::Duration::from_secs(86_400 * 365));
+    }
+
     use super::*;
     use crate::generate::llm::provider::StopReason;
     use futures_util::future::BoxFuture;

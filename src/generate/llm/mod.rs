@@ -329,7 +329,7 @@ fn settings(cfg: &LlmConfig) -> Result<Settings, LlmError> {
     Ok(Settings {
         max_tokens: cfg.max_tokens,
         temperature: cfg.temperature,
-        timeout: Duration::from_millis(cfg.timeout_ms),
+        timeout: Duration::from_millis(cfg.timeout_ms.min(crate::config::MAX_TIMEOUT_MS)),
         max_retries: cfg.max_retries,
         jobs: cfg.jobs,
     })

@@ -106,6 +106,7 @@ impl LlmGenerator {
             let answer = match self.call(&mut run, &ask).await {
                 Ok(a) => a,
                 Err(e) => {
+                    self.refuse_run(&e)?;
                     let transient = e.retryable();
                     return self.fallback(
                         run,
@@ -129,6 +130,7 @@ impl LlmGenerator {
         let answer = match self.call(&mut run, &ask).await {
             Ok(a) => a,
             Err(e) => {
+                self.refuse_run(&e)?;
                 let transient = e.retryable();
                 return self.fallback(run, backstop, format!("generation failed: {e}"), transient);
             }
@@ -153,6 +155,7 @@ impl LlmGenerator {
         let answer = match self.call(&mut run, &ask).await {
             Ok(a) => a,
             Err(e) => {
+                self.refuse_run(&e)?;
                 let transient = e.retryable();
                 let reason = format!("{}; the repair request failed: {e}", problem.reason);
                 return self.fallback(run, backstop, reason, transient);
@@ -305,6 +308,28 @@ impl LlmGenerator {
         run.calls += called.attempts;
         run.warnings.extend(called.notes);
         called.result
+    }
+
+    /// An authentication or configuration error from the provider ends the whole run (SPEC 13):
+    /// a fallback page would look like success, and the next run with the right key would say
+    /// "up to date".
+    fn refuse_run(&self, e: &ProviderError) -> Result<(), GenerateError> {
+        use super::provider::ErrorKind;
+        let provider = self.provider.name();
+        let check = match e.kind {
+            ErrorKind::Auth => match provider {
+                "anthropic" => format!("the API key in {}", super::anthropic::KEY_VAR),
+                "openai" => format!("the API key in {}", super::openai::KEY_VAR),
+                _ => "the provider's credentials and [llm] base_url".to_string(),
+            },
+            ErrorKind::NotFound => "[llm] base_url and model".to_string(),
+            _ => return Ok(()),
+        };
+        Err(GenerateError::Provider {
+            provider: provider.to_string(),
+            check,
+            message: e.to_string(),
+        })
     }
 
     fn truncation_reason(&self) -> String {

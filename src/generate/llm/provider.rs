@@ -298,7 +298,8 @@ pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
         .and_then(|s| s.trim().parse::<f64>().ok())
         .filter(|ms| ms.is_finite() && *ms >= 0.0)
     {
-        return Some(Duration::from_secs_f64(ms / 1000.0));
+        // Bounded like the seconds form: a huge value would overflow `Duration`.
+        return Some(Duration::from_secs_f64((ms / 1000.0).min(86_400.0)));
     }
     headers
         .get(reqwest::header::RETRY_AFTER)
@@ -417,6 +418,11 @@ mod tests {
         assert_eq!(retry_after(&r.headers), None);
         let r = raw(429, &[("retry-after", "-3")], "");
         assert_eq!(retry_after(&r.headers), None);
+        // A value from the network that would overflow `Duration` (it used to panic).
+        for huge in ["1e300", "1.8e19", "18446744073709551615000"] {
+            let r = raw(429, &[("retry-after-ms", huge)], "");
+            assert_eq!(retry_after(&r.headers), Some(Duration::from_secs(86_400)));
+        }
     }
 
     #[test]
