@@ -4,12 +4,27 @@
 //! Modes: `ok` (default: one `echo` tool), `crash`, `hang`, `not-mcp`, `garbage`, `malformed`,
 //! `paginated`, `endless`, `many N`, `big`, `hostile`, `lying`, `changing --tools-file PATH`,
 //! `server-requests` (asks the client `ping` and `roots/list` before answering `initialize`),
-//! `stdout-noise` (a log line on stdout before every answer), `rpc-error` (tools/list fails).
+//! `stdout-noise` (a log line on stdout before every answer), `rpc-error` (tools/list fails),
+//! `die-at-start` (exits at once, every time: a crash loop), `deep-tools` (a tool whose schema
+//! nests 1,000 levels and one with a lone surrogate in its description).
+//!
+//! In every mode, `tools/call` of these names answers with a hostile result: `huge` (a text of
+//! `bytes` bytes, default 40 MiB, before the `id`), `junk` (not JSON after a valid `id`),
+//! `surrogate` (a lone `\ud800` in the text), `deep` (`structuredContent` nested `depth`
+//! levels), `slow` (echoes after `ms` milliseconds). Messages are read and written like a
+//! JavaScript or Python server would: any depth, lone surrogates kept.
+//!
 //! `--report-env PATH` (any mode) writes the process id and environment to PATH at start.
 
 use std::io::{BufRead, Write};
 
 use serde_json::{Value, json};
+
+/// mcp-gen-ui's own reader and writer of untrusted JSON: like a JavaScript or Python server,
+/// it takes any depth and keeps lone surrogates.
+#[allow(dead_code)]
+#[path = "../src/json.rs"]
+mod json;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -73,6 +88,10 @@ impl Fixture {
     fn run(&self) {
         let stdin = std::io::stdin();
         let mut out = std::io::stdout().lock();
+        if self.mode == "die-at-start" {
+            eprintln!("fixture-server: simulated crash at start-up");
+            std::process::exit(3);
+        }
         if self.mode == "not-mcp" {
             // Like a program that is not a server at all, or one that logs to stdout.
             let _ = writeln!(out, "hello world");
@@ -152,7 +171,7 @@ impl Fixture {
                 }
                 _ => {}
             }
-            let Ok(msg) = serde_json::from_str::<Value>(&line) else {
+            let Ok(msg) = json::from_str(&line) else {
                 send(
                     &mut out,
                     &json!({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}),
@@ -164,6 +183,9 @@ impl Fixture {
             };
             let method = msg.get("method").and_then(Value::as_str).unwrap_or("");
             let params = msg.get("params").cloned().unwrap_or(Value::Null);
+            if method == "tools/call" && hostile_result(&mut out, &id, &params) {
+                continue;
+            }
             let reply = match self.handle(method, &params) {
                 Ok(result) => json!({"jsonrpc":"2.0","id":id,"result":result}),
                 Err((code, message)) => {
@@ -248,6 +270,7 @@ impl Fixture {
                 vec![t]
             }
             "hostile" => hostile_tools(),
+            "deep-tools" => deep_tools(),
             "lying" => lying_tools(),
             "changing" => {
                 let Some(path) = &self.tools_file else {
@@ -283,8 +306,68 @@ impl Fixture {
 }
 
 fn send(out: &mut impl Write, v: &Value) {
-    let _ = writeln!(out, "{v}");
+    let _ = writeln!(out, "{}", json::to_string(v));
     let _ = out.flush();
+}
+
+/// The hostile answers to `tools/call` (module docs); false for an ordinary tool.
+fn hostile_result(out: &mut impl Write, id: &Value, params: &Value) -> bool {
+    let name = params.get("name").and_then(Value::as_str).unwrap_or("");
+    let arg = |k: &str, default: u64| {
+        params
+            .pointer(&format!("/arguments/{k}"))
+            .and_then(Value::as_u64)
+            .unwrap_or(default)
+    };
+    let id = json::to_string(id);
+    let line = match name {
+        "huge" => {
+            let text = "h".repeat(arg("bytes", 40 * 1024 * 1024) as usize);
+            format!(
+                r#"{{"jsonrpc":"2.0","result":{{"content":[{{"type":"text","text":"{text}"}}]}},"id":{id}}}"#
+            )
+        }
+        "junk" => format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[nope}}}}"#),
+        "surrogate" => format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":"lone \ud800 surrogate"}}]}}}}"#
+        ),
+        "deep" => {
+            let d = arg("depth", 1000) as usize;
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[],"structuredContent":{}1{}}}}}"#,
+                "{\"a\":[".repeat(d / 2),
+                "]}".repeat(d / 2)
+            )
+        }
+        "slow" => {
+            std::thread::sleep(std::time::Duration::from_millis(arg("ms", 1000)));
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":"slow done"}}]}}}}"#
+            )
+        }
+        _ => return false,
+    };
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+    true
+}
+
+/// `deep-tools`: a schema nested 1,000 levels, and a description with a lone surrogate.
+fn deep_tools() -> Vec<Value> {
+    let depth = 1000 / 2;
+    let schema = format!(
+        r#"{}{{"type":"string"}}{}"#,
+        r#"{"type":"object","properties":{"x":"#.repeat(depth),
+        "}}".repeat(depth)
+    );
+    let text = format!(
+        r#"[{{"name":"deep_schema","description":"A deep schema.","inputSchema":{schema}}},
+           {{"name":"surrogate_tool","description":"bad \ud800 text","inputSchema":{{"type":"object"}}}}]"#
+    );
+    match json::from_str(&text) {
+        Ok(Value::Array(tools)) => tools,
+        _ => Vec::new(),
+    }
 }
 
 fn simple_tool(name: &str) -> Value {

@@ -197,6 +197,9 @@ impl Context {
             RuntimeFlavor::MultiThread => {
                 let mut b = tokio::runtime::Builder::new_multi_thread();
                 b.worker_threads(2);
+                // Room for values nested `json::MAX_DEPTH` deep, whose drop, clone and
+                // serialisation recurse (a stack overflow aborts without any message).
+                b.thread_stack_size(16 * 1024 * 1024);
                 b
             }
             RuntimeFlavor::CurrentThread => tokio::runtime::Builder::new_current_thread(),

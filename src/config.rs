@@ -206,6 +206,11 @@ pub struct ServeConfig {
     pub stale: StalePolicy,
     /// Whether hosts should draw a border around the UIs (`_meta.ui.prefersBorder`).
     pub prefers_border: Option<bool>,
+    /// `serve --http`: 2025-era host sessions open at once (default 64).
+    pub max_sessions: Option<usize>,
+    /// `serve --http`: minutes after which a 2025-era host session with no request and no open
+    /// stream is closed (default 5).
+    pub session_idle_minutes: Option<u64>,
     /// Embed each UI tool's page in its results for clients without the MCP Apps extension
     /// (MCP-UI hosts); `serve --embed-ui` turns it on too.
     #[serde(default)]

@@ -8,15 +8,16 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use crate::mcp::excerpt;
+use crate::mcp::negotiate::{self, Era, Negotiated, OpenError};
 use crate::mcp::{
-    Client, ClientError, CloseKind, CloseReason, ConnectError, ConnectOptions, Connection,
-    SendError, UpstreamSpec,
+    Client, ClientError, CloseKind, CloseReason, ConnectError, ConnectOptions, SendError,
+    UpstreamSpec,
 };
 use crate::model::{Tool, ToolError, tools_from_raw};
 
-/// The protocol version we ask for; servers may answer with an older one, which is fine for
-/// `tools/list`.
-pub const PROTOCOL_VERSION: &str = "2025-06-18";
+/// The handshake-era protocol version we ask for; servers may answer with an older one, which
+/// is fine for `tools/list`. (A server that speaks 2026-07-28 is spoken to statelessly.)
+pub const PROTOCOL_VERSION: &str = crate::mcp::era::LEGACY_VERSIONS[0];
 
 /// More pages than any real server needs; stops a server that invents new cursors forever.
 const MAX_PAGES: usize = 10_000;
@@ -26,8 +27,11 @@ const MAX_PAGES: usize = 10_000;
 pub struct Discovery {
     /// `serverInfo.name` exactly as sent.
     pub server_name: String,
-    /// The raw `initialize` result.
+    /// The raw opening result: the `initialize` result (2025 handshake era) or the
+    /// `DiscoverResult` (2026-07-28). Nothing of it goes into the lock.
     pub initialize_result: Value,
+    /// The era the upstream was spoken to in.
+    pub era: Era,
     /// Every tool of every page, raw, in the order sent.
     pub tools: Vec<Tool>,
 }
@@ -147,8 +151,9 @@ fn http_hint(status: u16) -> &'static str {
     }
 }
 
-/// Connect, `initialize`, send `notifications/initialized`, list all tools, and shut the
-/// upstream down. Everything, shutdown excepted, happens within `timeout`.
+/// Connect, negotiate the era (`server/discover`, or `initialize` and
+/// `notifications/initialized`; see `mcp::negotiate`), list all tools, and shut the upstream
+/// down. Everything, shutdown excepted, happens within `timeout`.
 pub async fn discover(spec: &UpstreamSpec, timeout: Duration) -> Result<Discovery, DiscoverError> {
     let upstream = spec.describe();
     let deadline = Instant::now() + timeout;
@@ -159,21 +164,38 @@ pub async fn discover(spec: &UpstreamSpec, timeout: Duration) -> Result<Discover
         shutdown_grace: Duration::from_secs(1),
         ..ConnectOptions::default()
     };
-    let conn = match tokio::time::timeout_at(deadline, Connection::open(spec, &opts)).await {
-        Ok(Ok(c)) => c,
-        Ok(Err(e)) => return Err(connect_error(&upstream, e)),
+    let stage = Mutex::new(String::from("server/discover"));
+    let opened =
+        tokio::time::timeout_at(deadline, negotiate::open(spec, &opts, "mcp-gen-ui", &stage)).await;
+    let (client, negotiated) = match opened {
+        Ok(Ok(pair)) => pair,
+        Ok(Err(OpenError::Connect(e))) => return Err(connect_error(&upstream, e)),
+        Ok(Err(OpenError::Request {
+            client,
+            method,
+            error,
+        })) => {
+            let err = unwrap_reply::<Value>(&client, &upstream, method, Err(error)).await;
+            client.shutdown().await;
+            return Err(err.err().unwrap_or_else(|| DiscoverError::Malformed {
+                upstream: upstream.clone(),
+                method: method.into(),
+                detail: "no result".into(),
+            }));
+        }
         Err(_) => {
             return Err(DiscoverError::Timeout {
                 upstream,
                 secs: timeout.as_secs_f64(),
-                stage: "the connection".into(),
+                stage: match stage.lock() {
+                    Ok(g) => g.clone(),
+                    Err(p) => p.into_inner().clone(),
+                },
                 stderr: Vec::new(),
             });
         }
     };
-    let client = Client::new(conn);
-    let stage = Mutex::new(String::from("initialize"));
-    let res = tokio::time::timeout_at(deadline, run(&client, &upstream, &stage)).await;
+    let res = tokio::time::timeout_at(deadline, run(&client, &upstream, &stage, negotiated)).await;
     let res = match res {
         Ok(r) => r,
         Err(_) => Err(DiscoverError::Timeout {
@@ -194,6 +216,7 @@ async fn run(
     client: &Client,
     upstream: &str,
     stage: &Mutex<String>,
+    negotiated: Negotiated,
 ) -> Result<Discovery, DiscoverError> {
     let set_stage = |s: &str| {
         if let Ok(mut g) = stage.lock() {
@@ -202,40 +225,37 @@ async fn run(
     };
     // Each request may take the whole budget; the caller's deadline bounds the sum.
     let long = Duration::from_secs(24 * 3600);
-    let init_params = json!({
-        "protocolVersion": PROTOCOL_VERSION,
-        "capabilities": {},
-        "clientInfo": {"name": "mcp-gen-ui", "version": env!("CARGO_PKG_VERSION")},
-    });
-    let init = client.request("initialize", Some(init_params), long).await;
-    let init = check_result(
-        upstream,
-        "initialize",
-        unwrap_reply(client, upstream, "initialize", init).await?,
-    )?;
-    let server_name = init
-        .get("serverInfo")
-        .and_then(|s| s.get("name"))
-        .and_then(Value::as_str)
+    let method = match negotiated.era {
+        Era::Stateless(_) => "server/discover",
+        Era::Handshake(_) => "initialize",
+    };
+    let init = check_result(upstream, method, negotiated.result.clone())?;
+    let server_name = negotiated
+        .server_name()
         .ok_or_else(|| DiscoverError::Malformed {
             upstream: upstream.to_string(),
-            method: "initialize".into(),
-            detail: format!(
-                "the result has no string `serverInfo.name`: {}",
-                short(&init, 300)
-            ),
+            method: method.into(),
+            detail: match negotiated.era {
+                Era::Stateless(_) => format!(
+                    "the result has no string `_meta[\"io.modelcontextprotocol/serverInfo\"].name`: {}",
+                    short(&init, 300)
+                ),
+                Era::Handshake(_) => format!(
+                    "the result has no string `serverInfo.name`: {}",
+                    short(&init, 300)
+                ),
+            },
         })?
         .to_string();
-    if !init.get("protocolVersion").is_some_and(Value::is_string) {
+    if matches!(negotiated.era, Era::Handshake(_))
+        && !init.get("protocolVersion").is_some_and(Value::is_string)
+    {
         return Err(DiscoverError::Malformed {
             upstream: upstream.to_string(),
             method: "initialize".into(),
             detail: "the result has no string `protocolVersion`".into(),
         });
     }
-    set_stage("notifications/initialized");
-    let sent = client.notify("notifications/initialized", None).await;
-    unwrap_reply(client, upstream, "notifications/initialized", sent).await?;
 
     let mut raw_tools = Vec::new();
     let mut cursor: Option<String> = None;
@@ -295,6 +315,7 @@ async fn run(
                 return Ok(Discovery {
                     server_name,
                     initialize_result: init,
+                    era: negotiated.era.clone(),
                     tools,
                 });
             }
@@ -391,7 +412,7 @@ fn request_error(upstream: &str, method: &str, e: ClientError) -> DiscoverError 
     let upstream = upstream.to_string();
     let method = method.to_string();
     match e {
-        ClientError::Send(SendError::Http { status, body }) => DiscoverError::Http {
+        ClientError::Send(SendError::Http { status, body, .. }) => DiscoverError::Http {
             upstream,
             method,
             status,

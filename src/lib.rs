@@ -12,6 +12,7 @@ pub mod commands;
 pub mod config;
 pub mod discover;
 pub mod generate;
+pub mod json;
 pub mod lock;
 pub mod mcp;
 pub mod model;

@@ -185,7 +185,7 @@ pub fn read_snapshot(out_dir: &Path) -> Result<Option<Vec<crate::model::Tool>>, 
         message,
     };
     let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| invalid(e.to_string()))?;
+        crate::json::from_str(&text).map_err(|e| invalid(e.to_string()))?;
     let serde_json::Value::Array(items) = value else {
         return Err(invalid("expected a JSON array of tool definitions".into()));
     };
@@ -204,10 +204,10 @@ pub fn snapshot_json(tools: &[&crate::model::Tool]) -> Vec<u8> {
         .map(|t| {
             // Canonical text re-parsed keeps JCS key order (serde_json preserves insertion order).
             let canonical = crate::model::canonical_json(&t.hashed_definition());
-            serde_json::from_str(&canonical).unwrap_or(serde_json::Value::Null)
+            crate::json::from_str(&canonical).unwrap_or(serde_json::Value::Null)
         })
         .collect();
-    let mut text = serde_json::to_string_pretty(&items).unwrap_or_else(|_| "[]".into());
+    let mut text = crate::json::to_string_pretty(&serde_json::Value::Array(items));
     text.push('\n');
     text.into_bytes()
 }

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::mcp::{Client, ConnectOptions, Connection, UpstreamSpec};
+use crate::mcp::negotiate::OpenError;
+use crate::mcp::{ConnectOptions, UpstreamSpec};
 
 /// How long one sample call may take.
 const CALL_TIMEOUT: Duration = Duration::from_secs(30);
@@ -24,27 +25,29 @@ pub async fn call_tools(
         shutdown_grace: Duration::from_secs(1),
         ..ConnectOptions::default()
     };
-    let conn = tokio::time::timeout(connect_timeout, Connection::open(spec, &opts))
-        .await
-        .map_err(|_| format!("timed out connecting to {}", spec.describe()))?
-        .map_err(|e| format!("cannot connect to {}: {e}", spec.describe()))?;
-    let client = Client::new(conn);
-    let init = client
-        .request(
-            "initialize",
-            Some(json!({
-                "protocolVersion": crate::discover::PROTOCOL_VERSION,
-                "capabilities": {},
-                "clientInfo": {"name": "mcp-gen-ui", "version": env!("CARGO_PKG_VERSION")},
-            })),
-            connect_timeout,
-        )
-        .await;
-    if let Err(e) = init {
-        client.shutdown().await;
-        return Err(format!("{} did not initialize: {e}", spec.describe()));
-    }
-    let _ = client.notify("notifications/initialized", None).await;
+    let opened = tokio::time::timeout(
+        connect_timeout,
+        crate::mcp::negotiate::open(spec, &opts, "mcp-gen-ui", &Default::default()),
+    )
+    .await
+    .map_err(|_| format!("timed out connecting to {}", spec.describe()))?;
+    let client = match opened {
+        Ok((client, _)) => client,
+        Err(OpenError::Connect(e)) => {
+            return Err(format!("cannot connect to {}: {e}", spec.describe()));
+        }
+        Err(OpenError::Request {
+            client,
+            method,
+            error,
+        }) => {
+            client.shutdown().await;
+            return Err(format!(
+                "{} did not answer `{method}`: {error}",
+                spec.describe()
+            ));
+        }
+    };
     let mut out = BTreeMap::new();
     for (name, args) in calls {
         let r = client

@@ -29,6 +29,9 @@
 (function () {
   'use strict';
   var PROTOCOL = '2026-01-26';
+  // ext-apps renamed two host->app requests after 2.0.4 (the released AppBridge still sends the
+  // old names): both names reach the same handler.
+  var RENAMED = { 'ui/call-view-tool': 'tools/call', 'ui/list-view-tools': 'tools/list' };
   var EVENTS = ['toolinput', 'toolinputpartial', 'toolresult', 'toolcancelled', 'hostcontextchanged', 'teardown'];
   var G = window.McpGenUi = window.McpGenUi || {};
 
@@ -159,13 +162,14 @@
         if (error) r.error = error; else r.result = result || {};
         self._post(r);
       };
-      if (m.method === 'ping') return reply({});
-      if (m.method === 'ui/resource-teardown') {
+      var method = RENAMED[m.method] || m.method;
+      if (method === 'ping') return reply({});
+      if (method === 'ui/resource-teardown') {
         return Promise.resolve(this._emit('teardown', m.params || {})).then(function (r) { reply(r || {}); },
           function (e) { reply(null, { code: -32603, message: String(e && e.message || e) }); });
       }
       // View tools (viewtools.js): tools/list, tools/call and their newer names.
-      var vt = G.viewTools && G.viewTools.handle(m.method, m.params || {});
+      var vt = G.viewTools && G.viewTools.handle(method, m.params || {});
       if (vt) return vt.then(function (r) { reply(r); }, function (e) { reply(null, { code: -32602, message: String(e && e.message || e) }); });
       return reply(null, { code: -32601, message: 'Method not found: ' + m.method });
     }
@@ -209,7 +213,9 @@
           // its handshake, and MCP Apps takes over from then on.
           res = res || {};
           self.hostKind = 'mcp';
-          self._hostCaps = res.hostCapabilities || {};
+          // Newer hosts also put their capabilities under capabilities.extensions (SEP-2133).
+          var ext = res.capabilities && res.capabilities.extensions;
+          self._hostCaps = res.hostCapabilities || (ext && ext['io.modelcontextprotocol/ui']) || {};
           self._hostInfo = res.hostInfo;
           self._ctx = Object.assign(self._ctx, res.hostContext || {});
           self._ready = true;
@@ -244,6 +250,8 @@
     ['updateModelContext', 'ui/update-model-context'], ['openLink', 'ui/open-link'],
     ['sendOpenLink', 'ui/open-link'], ['requestDisplayMode', 'ui/request-display-mode']
   ].forEach(function (x) { P[x[0]] = function (p, o) { return this._request(x[1], p, o); }; });
+  // Logs go as notifications/message: AppBridge 2.0.4 listens only there, and newer hosts listen
+  // on both that and ui/log.
   P.sendLog = function (p) { return this._notify('notifications/message', p); };
   P.sendSizeChanged = function (p) { return this._notify('ui/notifications/size-changed', p); };
   P.getHostContext = function () { return this._ctx; };

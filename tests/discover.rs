@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use mcp_gen_ui::discover::{DiscoverError, discover};
+use mcp_gen_ui::mcp::negotiate::Era;
 use mcp_gen_ui::mcp::{HttpSpec, HttpTransport, StdioSpec, UpstreamSpec};
 use tokio::io::AsyncBufReadExt;
 
@@ -37,7 +38,10 @@ async fn fixture_ok_is_discovered() {
     assert_eq!(d.server_name, "fixture-ok");
     assert_eq!(d.tools.len(), 1);
     assert_eq!(d.tools[0].name, "echo");
-    assert_eq!(d.initialize_result["protocolVersion"], "2025-06-18");
+    // A 2025-era server (it does not know `server/discover`): the handshake, at the newest
+    // handshake version, which the fixture accepts.
+    assert_eq!(d.era, Era::Handshake("2025-11-25".into()));
+    assert_eq!(d.initialize_result["protocolVersion"], "2025-11-25");
 }
 
 #[tokio::test]
@@ -135,7 +139,14 @@ fn check_weather(d: &mcp_gen_ui::discover::Discovery) {
 async fn weather_over_stdio() {
     let d = discover(&stdio("weather-server", &[]), T).await.unwrap();
     check_weather(&d);
-    assert_eq!(d.initialize_result["protocolVersion"], "2025-06-18");
+    // rmcp serves both eras: the newest one both sides speak is the stateless revision.
+    assert_eq!(d.era, Era::Stateless("2026-07-28".into()));
+    assert!(
+        d.initialize_result["supportedVersions"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("2026-07-28"))
+    );
 }
 
 #[tokio::test]
@@ -617,7 +628,7 @@ async fn connection_skips_an_oversized_message_and_continues() {
         .unwrap();
     assert!(matches!(next_item(&mut conn).await, Incoming::Message(m) if m["id"] == 1));
     match next_item(&mut conn).await {
-        Incoming::Invalid(InvalidMessage::TooLarge { limit, prefix }) => {
+        Incoming::Invalid(InvalidMessage::TooLarge { limit, prefix, .. }) => {
             assert_eq!(limit, 1024 * 1024);
             assert!(prefix.starts_with("{\"jsonrpc\""), "{prefix}");
         }
@@ -719,7 +730,11 @@ async fn server_to_client_requests_are_answered_during_discovery() {
 
 /// Streamable HTTP server that records requests, pushes a notification on the GET stream,
 /// and accepts DELETE.
-fn get_stream_router(log: std::sync::Arc<std::sync::Mutex<Vec<String>>>) -> axum::Router {
+/// `open_after`: how long the GET takes to answer (it logs "GET open" then).
+fn get_stream_router(
+    log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    open_after: Duration,
+) -> axum::Router {
     use futures_util::StreamExt as _;
     let post_log = log.clone();
     let get_log = log.clone();
@@ -754,6 +769,10 @@ fn get_stream_router(log: std::sync::Arc<std::sync::Mutex<Vec<String>>>) -> axum
                     .and_then(|v| v.to_str().ok())
                     .unwrap_or("-");
                 log.lock().unwrap().push(format!("GET {sid}"));
+                if !open_after.is_zero() {
+                    tokio::time::sleep(open_after).await;
+                    log.lock().unwrap().push("GET open".into());
+                }
                 let note = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
                 let body = futures_util::stream::iter([Ok::<_, std::io::Error>(format!(
                     "data: {note}\n\n"
@@ -782,7 +801,7 @@ fn get_stream_router(log: std::sync::Arc<std::sync::Mutex<Vec<String>>>) -> axum
 #[tokio::test]
 async fn http_get_stream_delivers_server_messages_and_shutdown_deletes_the_session() {
     let log: std::sync::Arc<std::sync::Mutex<Vec<String>>> = Default::default();
-    let (base, task) = serve_router(get_stream_router(log.clone())).await;
+    let (base, task) = serve_router(get_stream_router(log.clone(), Duration::ZERO)).await;
     let spec = http_spec(&format!("{base}/mcp"), HttpTransport::StreamableHttp);
     let mut conn = Connection::open(&spec, &ConnectOptions::default())
         .await
@@ -808,6 +827,42 @@ async fn http_get_stream_delivers_server_messages_and_shutdown_deletes_the_sessi
             "POST notifications/initialized",
             "GET S1",
             "DELETE S1"
+        ]
+    );
+}
+
+/// A server→client request the upstream sends on its GET stream while handling the next request
+/// must find the stream open: nothing is sent after `notifications/initialized` until the
+/// server has answered the GET.
+#[tokio::test]
+async fn no_request_overtakes_the_get_stream() {
+    let log: std::sync::Arc<std::sync::Mutex<Vec<String>>> = Default::default();
+    let slow = Duration::from_millis(400);
+    let (base, task) = serve_router(get_stream_router(log.clone(), slow)).await;
+    let spec = http_spec(&format!("{base}/mcp"), HttpTransport::StreamableHttp);
+    let mut conn = Connection::open(&spec, &ConnectOptions::default())
+        .await
+        .unwrap();
+    let tx = conn.sender();
+    tx.send(&init_msg(1)).await.unwrap();
+    assert!(matches!(next_item(&mut conn).await, Incoming::Message(m) if m["id"] == 1));
+    tx.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await
+        .unwrap();
+    tx.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
+        .await
+        .unwrap();
+    conn.shutdown().await;
+    task.abort();
+    let log = log.lock().unwrap().clone();
+    assert_eq!(
+        log[..5],
+        [
+            "POST initialize",
+            "POST notifications/initialized",
+            "GET S1",
+            "GET open",
+            "POST tools/list"
         ]
     );
 }
@@ -1214,4 +1269,88 @@ async fn example_servers_exit_when_stdin_closes() {
             .unwrap();
         assert!(status.success(), "{name}: {status}");
     }
+}
+
+/// A tools/list with a schema nested 1,000 levels and a lone surrogate is read (a JavaScript or
+/// Python client would read it), and tool_hash follows the documented rule: the canonical JSON
+/// writes the lone surrogate as `\ud800`, as ECMAScript's JSON.stringify does.
+#[tokio::test]
+async fn deep_schemas_and_lone_surrogates_are_read_and_hashed() {
+    let d = discover(&fixture(&["deep-tools"]), T).await.unwrap();
+    assert_eq!(d.tools.len(), 2);
+    let deep = d.tools.iter().find(|t| t.name == "deep_schema").unwrap();
+    assert!(mcp_gen_ui::json::depth(&deep.raw["inputSchema"]) >= 1000);
+    let odd = d.tools.iter().find(|t| t.name == "surrogate_tool").unwrap();
+    let canonical = mcp_gen_ui::model::canonical_json(&odd.hashed_definition());
+    assert_eq!(
+        canonical,
+        r#"{"description":"bad \ud800 text","inputSchema":{"type":"object"},"name":"surrogate_tool"}"#
+    );
+    assert_eq!(odd.tool_hash(), mcp_gen_ui::model::sha256_hex(&canonical));
+    assert_eq!(deep.tool_hash().len(), 64);
+}
+
+// ---- Both protocol eras, with the official 2.x TypeScript server package ----
+// (tests/node/fixtures/era-server.mjs: a two-era, a 2026-07-28-only and a 2025-only server.)
+
+fn era_fixture() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/node/fixtures/era-server.mjs")
+        .display()
+        .to_string()
+}
+
+fn era_stdio(eras: &str) -> UpstreamSpec {
+    UpstreamSpec::Stdio(StdioSpec {
+        command: "node".into(),
+        args: vec![era_fixture(), "stdio".into(), eras.into()],
+        ..Default::default()
+    })
+}
+
+/// Starts the fixture over streamable HTTP; its URL once it listens.
+async fn era_http(eras: &str) -> (tokio::process::Child, String) {
+    let mut child = tokio::process::Command::new("node")
+        .args([era_fixture(), "http".into(), eras.into()])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let line = tokio::time::timeout(SLOW, lines.next_line())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    let url = line.rsplit(' ').next().unwrap().to_string();
+    (child, url)
+}
+
+fn check_era_fixture(d: &mcp_gen_ui::discover::Discovery, era: Era) {
+    assert_eq!(d.server_name, "era-fixture");
+    assert_eq!(d.era, era);
+    let names: Vec<&str> = d.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["add", "regional", "slow"]);
+}
+
+#[tokio::test]
+async fn both_eras_and_each_alone_are_discovered() {
+    let modern = Era::Stateless("2026-07-28".into());
+    let legacy = Era::Handshake("2025-11-25".into());
+    let mut hashes = Vec::new();
+    for (eras, era) in [("both", &modern), ("modern", &modern), ("legacy", &legacy)] {
+        let d = discover(&era_stdio(eras), SLOW).await.unwrap();
+        check_era_fixture(&d, era.clone());
+        hashes.push(d.tools.iter().map(|t| t.tool_hash()).collect::<Vec<_>>());
+        let (_child, url) = era_http(eras).await;
+        let d = discover(&http_spec(&url, HttpTransport::StreamableHttp), SLOW)
+            .await
+            .unwrap();
+        check_era_fixture(&d, era.clone());
+        hashes.push(d.tools.iter().map(|t| t.tool_hash()).collect::<Vec<_>>());
+    }
+    // A tool hashes the same whichever era listed it.
+    assert!(hashes.windows(2).all(|w| w[0] == w[1]), "{hashes:?}");
 }

@@ -395,14 +395,16 @@ async fn http_host_refuses_forged_and_oversized_requests() {
     assert_eq!(r.status(), 400);
     let body: Value = r.json().await.unwrap();
     assert_eq!(body["error"]["code"], -32700);
-    let huge = format!("{{\"x\":\"{}\"}}", "a".repeat(33 * 1024 * 1024));
-    let r = post(huge).send().await.unwrap();
-    assert_eq!(r.status(), 413);
-    let body: Value = r.json().await.unwrap();
-    assert!(
-        body["error"]["message"].as_str().unwrap().contains("limit"),
-        "{body}"
+    // Refused from its headers, before the body is sent (a client that writes the whole body
+    // before reading finds the connection closed instead).
+    let addr = host_port(&server.url);
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        33 * 1024 * 1024
     );
+    let got = raw_http(&addr, &head, b"", Duration::from_secs(5)).await;
+    assert!(got.starts_with("HTTP/1.1 413"), "{got:?}");
+    assert!(got.contains("limit"), "{got:?}");
     // The server is still fine after all that. (A fresh client: the server closes the
     // connection whose oversized body it did not read, and a pooled one may race that.)
     let r = reqwest::Client::new()
@@ -842,6 +844,546 @@ async fn watch_reloads_changed_files_and_notifies() {
     assert!(raw.close().await.success());
 }
 
+// ---------------------------------------------------------------------------------------------
+// Hardening: every host request is answered, whatever the host or the upstream sends.
+
+impl Raw {
+    /// The next stdout line, parsed the way serve parses (any depth, lone surrogates kept).
+    async fn recv_raw(&mut self) -> (String, Value) {
+        let line = tokio::time::timeout(Duration::from_secs(60), self.stdout.next_line())
+            .await
+            .expect("serve did not answer in time")
+            .unwrap()
+            .expect("serve closed stdout");
+        let v = mcp_gen_ui::json::from_str(&line)
+            .unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line:.200}"));
+        (line, v)
+    }
+}
+
+/// `serve` in front of fixture-server in `mode`, initialized.
+async fn raw_fixture(mode: &str) -> (Raw, tempfile::TempDir) {
+    let out = tempfile::tempdir().unwrap();
+    let fixture = format!("{} --mode {mode}", example("fixture-server").display());
+    let mut raw = Raw::start(&[
+        "--server",
+        &fixture,
+        "--out-dir",
+        out.path().to_str().unwrap(),
+    ]);
+    raw.send(&init_line(1)).await;
+    assert_eq!(raw.recv().await["id"], 1);
+    raw.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .await;
+    (raw, out)
+}
+
+fn call_line(id: Value, name: &str, args: Value) -> String {
+    json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":name,"arguments":args}})
+        .to_string()
+}
+
+fn nested_array(depth: usize) -> String {
+    format!("{}1{}", "[".repeat(depth), "]".repeat(depth))
+}
+
+#[tokio::test]
+async fn oversized_and_unparseable_messages_are_answered_for_their_own_id() {
+    let (mut raw, _out) = raw_fixture("ok").await;
+    // From the host: the id comes after 33 MB of payload.
+    let huge = format!(
+        r#"{{"jsonrpc":"2.0","method":"tools/call","params":{{"name":"echo","arguments":{{"text":"{}"}}}},"id":"big-1"}}"#,
+        "y".repeat(33 * 1024 * 1024)
+    );
+    raw.send(&huge).await;
+    let e = raw.recv().await;
+    assert_eq!(e["id"], "big-1", "{e}");
+    assert_eq!(e["error"]["code"], -32600);
+    let m = e["error"]["message"].as_str().unwrap();
+    assert!(m.contains("33554432-byte limit"), "{m}");
+
+    // Unparseable, but the id is there.
+    raw.send(r#"{"jsonrpc":"2.0","id":9,"method":"ping","params":{oops"#)
+        .await;
+    let e = raw.recv().await;
+    assert_eq!(
+        (e["id"].as_i64(), e["error"]["code"].as_i64()),
+        (Some(9), Some(-32700)),
+        "{e}"
+    );
+
+    // From the upstream: a 40 MB result (over serve's limit) with its id after the payload.
+    raw.send(&call_line(json!(10), "huge", json!({}))).await;
+    let e = raw.recv().await;
+    assert_eq!(e["id"], 10, "{e}");
+    let m = e["error"]["message"].as_str().unwrap();
+    assert!(m.contains("33554432-byte message limit"), "{m}");
+    // An answer that is not JSON past its id.
+    raw.send(&call_line(json!("j"), "junk", json!({}))).await;
+    let e = raw.recv().await;
+    assert_eq!(e["id"], "j", "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not usable JSON"),
+        "{e}"
+    );
+
+    // The session goes on.
+    raw.send(r#"{"jsonrpc":"2.0","id":11,"method":"ping"}"#)
+        .await;
+    assert_eq!(raw.recv().await["id"], 11);
+    assert!(raw.close().await.success());
+}
+
+#[tokio::test]
+async fn lone_surrogates_and_deep_json_pass_through_both_ways() {
+    let (mut raw, _out) = raw_fixture("deep-tools").await;
+    // A result with a lone surrogate reaches the host as the upstream sent it.
+    raw.send(&call_line(json!(2), "surrogate", json!({}))).await;
+    let (line, v) = raw.recv_raw().await;
+    assert_eq!(v["id"], 2, "{line:.300}");
+    assert!(line.contains(r"lone \ud800 surrogate"), "{line}");
+    // And one from the host reaches the upstream (the echo comes back with it).
+    raw.send(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x\udc00y"}}}"#).await;
+    let (line, v) = raw.recv_raw().await;
+    assert_eq!(v["id"], 3, "{line:.300}");
+    assert!(line.contains(r#""text":"x\udc00y""#), "{line}");
+
+    // A result nested 1,000 levels.
+    raw.send(&call_line(json!(4), "deep", json!({"depth": 1000})))
+        .await;
+    let (line, v) = raw.recv_raw().await;
+    assert_eq!(v["id"], 4, "{line:.300}");
+    assert!(mcp_gen_ui::json::depth(&v["result"]["structuredContent"]) >= 1000);
+    // An argument nested 1,000 levels, there and back.
+    let deep_arg = nested_array(1000);
+    raw.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{{"name":"echo","arguments":{{"text":{deep_arg}}}}}}}"#
+    ))
+    .await;
+    let (line, v) = raw.recv_raw().await;
+    assert_eq!(v["id"], 5, "{line:.300}");
+    assert_eq!(
+        mcp_gen_ui::json::depth(&v["result"]["structuredContent"]["arguments"]["text"]),
+        1000
+    );
+    // A tools/list with a schema nested 1,000 levels and a lone surrogate.
+    raw.send(r#"{"jsonrpc":"2.0","id":6,"method":"tools/list"}"#)
+        .await;
+    let (line, v) = raw.recv_raw().await;
+    assert_eq!(v["id"], 6, "{line:.300}");
+    assert_eq!(v["result"]["tools"].as_array().map(Vec::len), Some(2));
+    assert!(line.contains(r"bad \ud800 text"));
+
+    // Past the bound: a clear error for the right id, from either side.
+    let too_deep = nested_array(mcp_gen_ui::json::MAX_DEPTH + 10);
+    raw.send(&format!(
+        r#"{{"jsonrpc":"2.0","method":"tools/call","params":{{"name":"echo","arguments":{{"text":{too_deep}}}}},"id":7}}"#
+    ))
+    .await;
+    let e = raw.recv().await;
+    assert_eq!(
+        (e["id"].as_i64(), e["error"]["code"].as_i64()),
+        (Some(7), Some(-32600)),
+        "{e}"
+    );
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("2048 levels"),
+        "{e}"
+    );
+    raw.send(&call_line(json!(8), "deep", json!({"depth": 5000})))
+        .await;
+    let e = raw.recv().await;
+    assert_eq!(e["id"], 8, "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("2048 levels"),
+        "{e}"
+    );
+    // Far past it: no stack overflow anywhere (that would abort serve without a word).
+    let absurd = nested_array(1_000_000);
+    raw.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":9,"method":"ping","params":{absurd}}}"#
+    ))
+    .await;
+    assert_eq!(raw.recv().await["id"], 9);
+    raw.send(r#"{"jsonrpc":"2.0","id":10,"method":"ping"}"#)
+        .await;
+    assert_eq!(raw.recv().await["id"], 10);
+    assert!(raw.close().await.success());
+}
+
+#[tokio::test]
+async fn a_crash_loop_backs_off_and_answers_every_request() {
+    let out = tempfile::tempdir().unwrap();
+    let fixture = format!(
+        "{} --mode die-at-start",
+        example("fixture-server").display()
+    );
+    let mut child = serve_cmd(&[
+        "--server",
+        &fixture,
+        "--out-dir",
+        out.path().to_str().unwrap(),
+    ])
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .kill_on_drop(true)
+    .spawn()
+    .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap()).lines();
+    let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let log2 = log.clone();
+    tokio::spawn(async move {
+        while let Ok(Some(l)) = stderr.next_line().await {
+            log2.lock().unwrap().push(l);
+        }
+    });
+    let started = Instant::now();
+    let mut answered = 0;
+    for id in 1..=6u64 {
+        let line = if id == 1 {
+            init_line(1)
+        } else {
+            json!({"jsonrpc":"2.0","id":id,"method":"ping"}).to_string()
+        };
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .await
+            .unwrap();
+        stdin.flush().await.unwrap();
+        let got = tokio::time::timeout(Duration::from_secs(40), stdout.next_line())
+            .await
+            .unwrap_or_else(|_| panic!("request {id} was never answered"))
+            .unwrap()
+            .unwrap();
+        let v: Value = serde_json::from_str(&got).unwrap();
+        assert_eq!(v["id"], id, "{got}");
+        let m = v["error"]["message"].as_str().unwrap_or_default();
+        assert!(m.contains("restart"), "{got}");
+        answered += 1;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    assert_eq!(answered, 6);
+    let elapsed = started.elapsed();
+    drop(stdin);
+    let _ = tokio::time::timeout(Duration::from_secs(15), child.wait()).await;
+    let log = log.lock().unwrap().join("\n");
+    let restarts: Vec<u64> = log
+        .lines()
+        .filter_map(|l| {
+            let rest = l.split("restarting it in ").nth(1)?;
+            rest.split(" ms").next()?.parse().ok()
+        })
+        .collect();
+    assert!(restarts.len() >= 3, "{log}");
+    // Exponential: each delay doubles (up to the cap), so a few seconds see few restarts.
+    for w in restarts.windows(2) {
+        assert!(w[1] == w[0] * 2 || w[1] == 30_000, "{restarts:?}\n{log}");
+    }
+    let bound = (elapsed.as_millis() as f64 / 100.0).log2() as usize + 3;
+    assert!(
+        restarts.len() <= bound,
+        "{} restarts in {elapsed:?}: {log}",
+        restarts.len()
+    );
+    assert!(log.contains("times in a row"), "{log}");
+}
+
+/// Sends raw bytes to `addr` and returns the status line and what came back within `wait`.
+async fn raw_http(addr: &str, head: &str, body: &[u8], wait: Duration) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(head.as_bytes()).await.unwrap();
+    let _ = s.write_all(body).await;
+    let mut buf = Vec::new();
+    let _ = tokio::time::timeout(wait, async {
+        let mut chunk = [0u8; 4096];
+        loop {
+            match s.read(&mut chunk).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    buf.extend_from_slice(&chunk[..n]);
+                    if buf.windows(4).any(|w| w == b"\r\n\r\n") && buf.ends_with(b"}") {
+                        break;
+                    }
+                }
+            }
+        }
+    })
+    .await;
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+fn host_port(url: &str) -> String {
+    url.trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_string()
+}
+
+#[tokio::test]
+async fn http_refuses_from_the_headers_before_reading_a_body() {
+    let out = tempfile::tempdir().unwrap();
+    let fixture = format!("{} --mode ok", example("fixture-server").display());
+    let mut cmd = serve_cmd(&[
+        "--http",
+        "127.0.0.1:0",
+        "--server",
+        &fixture,
+        "--out-dir",
+        out.path().to_str().unwrap(),
+    ]);
+    cmd.env("MCP_GEN_UI_TOKEN", "tok-123");
+    let server = listening(cmd, "http://").await;
+    let addr = host_port(&server.url);
+    // No token, a huge declared body, none of it sent: refused at once.
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 500000000\r\n\r\n"
+    );
+    let got = raw_http(&addr, &head, b"", Duration::from_secs(5)).await;
+    assert!(got.starts_with("HTTP/1.1 401"), "{got:?}");
+    // With the token (lowercase scheme), a huge Content-Length is refused from the headers.
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nAuthorization: bearer tok-123\r\nContent-Type: application/json\r\nContent-Length: 100000000000\r\n\r\n"
+    );
+    let got = raw_http(&addr, &head, b"", Duration::from_secs(5)).await;
+    assert!(got.starts_with("HTTP/1.1 413"), "{got:?}");
+    assert!(got.contains("limit"), "{got:?}");
+
+    // A chunked body (no Content-Length) over the limit: 413 for the request's own id, found
+    // after the payload.
+    {
+        use tokio::io::AsyncReadExt;
+        let mut s = tokio::net::TcpStream::connect(&addr).await.unwrap();
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer tok-123\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        );
+        s.write_all(head.as_bytes()).await.unwrap();
+        let chunk = |data: &[u8]| {
+            let mut c = format!("{:x}\r\n", data.len()).into_bytes();
+            c.extend_from_slice(data);
+            c.extend_from_slice(b"\r\n");
+            c
+        };
+        s.write_all(&chunk(
+            br#"{"jsonrpc":"2.0","method":"ping","params":{"pad":""#,
+        ))
+        .await
+        .unwrap();
+        let pad = vec![b'y'; 1024 * 1024];
+        for _ in 0..33 {
+            s.write_all(&chunk(&pad)).await.unwrap();
+        }
+        s.write_all(&chunk(br#""},"id":"c1"}"#)).await.unwrap();
+        s.write_all(b"0\r\n\r\n").await.unwrap();
+        let mut got = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(30), async {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = s.read(&mut buf).await {
+                if n == 0 {
+                    break;
+                }
+                got.extend_from_slice(&buf[..n]);
+                if got.ends_with(b"}") {
+                    break;
+                }
+            }
+        })
+        .await;
+        let got = String::from_utf8_lossy(&got);
+        assert!(got.starts_with("HTTP/1.1 413"), "{got:?}");
+        assert!(got.contains(r#""id":"c1""#), "{got:?}");
+    }
+
+    // Unauthenticated clients streaming large bodies at once: serve's memory stays flat.
+    let pid = server._child.id().unwrap();
+    let mut senders = Vec::new();
+    for _ in 0..6 {
+        let addr = addr.clone();
+        senders.push(tokio::spawn(async move {
+            let mut s = tokio::net::TcpStream::connect(&addr).await.unwrap();
+            let head = format!(
+                "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 31000000\r\n\r\n"
+            );
+            s.write_all(head.as_bytes()).await.unwrap();
+            let chunk = vec![b' '; 1024 * 1024];
+            for _ in 0..30 {
+                if s.write_all(&chunk).await.is_err() {
+                    break;
+                }
+            }
+        }));
+    }
+    for s in senders {
+        let _ = tokio::time::timeout(Duration::from_secs(30), s).await;
+    }
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let hwm_kb: u64 = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(
+        hwm_kb < 100 * 1024,
+        "serve's peak memory grew to {hwm_kb} kB"
+    );
+
+    // Authorized with the lowercase scheme: works.
+    let r = reqwest::Client::new()
+        .post(&server.url)
+        .header("authorization", "bearer tok-123")
+        .header("content-type", "application/json")
+        .header("accept", "application/json")
+        .body(init_line(1))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+}
+
+#[tokio::test]
+async fn http_same_id_twice_and_empty_batches_are_answered() {
+    let out = tempfile::tempdir().unwrap();
+    let fixture = format!("{} --mode ok", example("fixture-server").display());
+    let server = serve_http(&[
+        "--server",
+        &fixture,
+        "--out-dir",
+        out.path().to_str().unwrap(),
+    ])
+    .await;
+    let http = reqwest::Client::new();
+    let r = http
+        .post(&server.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json")
+        .body(init_line(1))
+        .send()
+        .await
+        .unwrap();
+    let sid = r.headers()["mcp-session-id"].to_str().unwrap().to_string();
+    let post = |body: String| {
+        http.post(&server.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json")
+            .header("mcp-session-id", &sid)
+            .body(body)
+    };
+    assert_eq!(
+        post(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.into())
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        202
+    );
+    // A slow call with id 7, then another request with id 7 while it is in flight.
+    let slow = post(call_line(json!(7), "slow", json!({"ms": 1500}))).send();
+    let second = async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        post(json!({"jsonrpc":"2.0","id":7,"method":"ping"}).to_string())
+            .send()
+            .await
+            .unwrap()
+    };
+    let (first, second) = tokio::join!(slow, second);
+    let first: Value = first.unwrap().json().await.unwrap();
+    assert_eq!(first["id"], 7, "{first}");
+    assert_eq!(
+        first["result"]["content"][0]["text"], "slow done",
+        "{first}"
+    );
+    let second: Value = second.json().await.unwrap();
+    assert_eq!(second["id"], 7, "{second}");
+    assert!(
+        second["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("request id 7"),
+        "{second}"
+    );
+    // An empty batch: JSON-RPC's one Invalid Request error.
+    let r = post("[]".into()).send().await.unwrap();
+    assert_eq!(r.status(), 400);
+    let e: Value = r.json().await.unwrap();
+    assert_eq!(
+        (e["id"].clone(), e["error"]["code"].as_i64()),
+        (Value::Null, Some(-32600)),
+        "{e}"
+    );
+    // Unparseable with a recoverable id.
+    let r = post(r#"{"jsonrpc":"2.0","id":"q","method":"ping","params":[nope"#.into())
+        .send()
+        .await
+        .unwrap();
+    let e: Value = r.json().await.unwrap();
+    assert_eq!(
+        (e["id"].as_str(), e["error"]["code"].as_i64()),
+        (Some("q"), Some(-32700)),
+        "{e}"
+    );
+    // A deep argument and a lone surrogate over HTTP.
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{{"name":"echo","arguments":{{"text":{},"s":"\ud800"}}}}}}"#,
+        nested_array(1000)
+    );
+    let text = post(body).send().await.unwrap().text().await.unwrap();
+    let v = mcp_gen_ui::json::from_str(&text).unwrap();
+    assert_eq!(v["id"], 8, "{text:.300}");
+    assert!(text.contains(r#""s":"\ud800""#), "{text:.300}");
+}
+
+/// generate and serve agree on the tool_hash of tools they can only read with `crate::json`
+/// (a schema nested 1,000 levels, a lone surrogate): their UIs are served, not "stale".
+#[tokio::test]
+async fn deep_and_surrogate_tools_get_pages_and_are_served_with_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let ui = dir.path().join("ui");
+    let fixture = format!("{} --mode deep-tools", example("fixture-server").display());
+    let gen_out = tokio::process::Command::new(BIN)
+        .args([
+            "generate",
+            "--server",
+            &fixture,
+            "--out-dir",
+            ui.to_str().unwrap(),
+        ])
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(
+        gen_out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&gen_out.stderr)
+    );
+    let page = std::fs::read_to_string(ui.join("surrogate_tool.html")).unwrap();
+    assert!(page.contains("bad \u{FFFD} text") && !page.contains('\u{FDD0}'));
+    let mut raw = Raw::start(&["--server", &fixture, "--out-dir", ui.to_str().unwrap()]);
+    raw.send(&ui_init_line(1)).await;
+    assert_eq!(raw.recv().await["id"], 1);
+    raw.send(r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#)
+        .await;
+    let (line, v) = raw.recv_raw().await;
+    let tools = v["result"]["tools"].as_array().unwrap();
+    for t in tools {
+        assert!(t["_meta"]["ui"]["resourceUri"].is_string(), "{line:.300}");
+    }
+    assert!(line.contains(r"bad \ud800 text"));
+    assert!(raw.close().await.success());
+}
+
 /// `[serve] embed_ui`, `[serve] apps_sdk` and `description_for_ui`, through the real binary: each
 /// client gets what its kind of host needs, decided by the capabilities it advertised.
 #[tokio::test]
@@ -978,4 +1520,72 @@ async fn host_options_are_applied_per_client() {
     for c in [direct, with_ui, plain] {
         c.cancel().await.unwrap();
     }
+}
+
+/// An HTTP upstream whose answers serve cannot use (over the size limit, not JSON): the host's
+/// request gets an error for its own id instead of waiting forever.
+#[tokio::test]
+async fn unusable_answers_from_an_http_upstream_fail_their_request() {
+    async fn upstream(body: String) -> axum::response::Response {
+        use axum::response::IntoResponse;
+        let msg: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+        let id = msg["id"].clone();
+        let json = |text: String| {
+            (
+                [
+                    ("content-type", "application/json"),
+                    ("mcp-session-id", "s1"),
+                ],
+                text,
+            )
+                .into_response()
+        };
+        match msg["method"].as_str() {
+            Some("initialize") => json(
+                json!({"jsonrpc":"2.0","id":id,"result":{"protocolVersion":"2025-06-18",
+                    "capabilities":{"tools":{}},"serverInfo":{"name":"h","version":"1"}}})
+                .to_string(),
+            ),
+            Some("tools/call") if msg["params"]["name"] == "huge" => json(format!(
+                r#"{{"jsonrpc":"2.0","result":{{"content":[{{"type":"text","text":"{}"}}]}},"id":{id}}}"#,
+                "h".repeat(40 * 1024 * 1024)
+            )),
+            Some("tools/call") => json("<html>oops</html>".into()),
+            _ => axum::http::StatusCode::ACCEPTED.into_response(),
+        }
+    }
+    let router = axum::Router::new().route("/mcp", axum::routing::post(upstream));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let task = tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    let out = tempfile::tempdir().unwrap();
+    let mut raw = Raw::start(&["--url", &url, "--out-dir", out.path().to_str().unwrap()]);
+    raw.send(&init_line(1)).await;
+    assert_eq!(raw.recv().await["id"], 1);
+    raw.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .await;
+    raw.send(&call_line(json!("u1"), "huge", json!({}))).await;
+    let e = raw.recv().await;
+    assert_eq!(e["id"], "u1", "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("33554432-byte message limit"),
+        "{e}"
+    );
+    raw.send(&call_line(json!("u2"), "junk", json!({}))).await;
+    let e = raw.recv().await;
+    assert_eq!(e["id"], "u2", "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not usable JSON"),
+        "{e}"
+    );
+    assert!(raw.close().await.success());
+    task.abort();
 }

@@ -29,6 +29,13 @@ pub struct ServeArgs {
     /// non-loopback address needs a bearer token in MCP_GEN_UI_TOKEN.
     #[arg(long, value_name = "ADDR")]
     pub http: Option<String>,
+    /// With --http: 2025-era host sessions open at once [default: 64, or [serve] max_sessions].
+    #[arg(long, value_name = "N")]
+    pub max_sessions: Option<usize>,
+    /// With --http: close a 2025-era host session after this many idle minutes [default: 5,
+    /// or [serve] session_idle_minutes].
+    #[arg(long, value_name = "MINUTES")]
+    pub session_idle_minutes: Option<u64>,
     /// Reload UI files when they change and notify connected hosts.
     #[arg(long)]
     pub watch: bool,
@@ -70,7 +77,27 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> anyhow::Result<Outcome> {
     }
     tracing::info!(target: "serve", upstream = %spec.describe(), uis = catalog.tools.len(), "starting");
     let http = match &args.http {
-        Some(addr) => Some(HttpOptions::from_args(addr, std::env::var(TOKEN_ENV).ok())?),
+        Some(addr) => {
+            let mut opts = HttpOptions::from_args(addr, std::env::var(TOKEN_ENV).ok())?;
+            if let Some(n) = args.max_sessions.or(cfg.file.serve.max_sessions) {
+                anyhow::ensure!(
+                    n > 0,
+                    "--max-sessions / [serve] max_sessions must be at least 1"
+                );
+                opts.max_sessions = n;
+            }
+            if let Some(m) = args
+                .session_idle_minutes
+                .or(cfg.file.serve.session_idle_minutes)
+            {
+                anyhow::ensure!(
+                    m > 0,
+                    "--session-idle-minutes / [serve] session_idle_minutes must be at least 1"
+                );
+                opts.idle_timeout = std::time::Duration::from_secs(m.saturating_mul(60));
+            }
+            Some(opts)
+        }
         None => None,
     };
     // One host over stdio is a single stream of messages: one thread avoids cross-thread

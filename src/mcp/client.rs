@@ -61,6 +61,19 @@ impl Shared {
         }
     }
 
+    /// Fails the one request a broken message was the answer to; false if it is not pending.
+    fn fail_one(&self, id: Option<&Value>, err: ClientError) -> bool {
+        let Some(id) = id else { return false };
+        let tx = self.lock().pending.remove(&id_key(id));
+        match tx {
+            Some(tx) => {
+                let _ = tx.send(Err(err));
+                true
+            }
+            None => false,
+        }
+    }
+
     fn fail_all(&self, err: ClientError) {
         let pending = {
             let mut g = self.lock();
@@ -82,6 +95,8 @@ pub struct Client {
     shared: Arc<Shared>,
     next_id: AtomicI64,
     closed_rx: watch::Receiver<Option<CloseReason>>,
+    /// The per-request `_meta` of the stateless (2026-07-28) era, once negotiated.
+    envelope: Mutex<Option<Value>>,
 }
 
 /// The map key of a JSON-RPC id (ids may be numbers or strings; `1` and `"1"` differ).
@@ -104,7 +119,37 @@ impl Client {
             shared,
             next_id: AtomicI64::new(1),
             closed_rx,
+            envelope: Mutex::new(None),
         }
+    }
+
+    /// From now on, every request carries these `_meta` keys (the stateless era's protocol
+    /// version, client info and capabilities); keys a caller sets itself win.
+    pub fn set_envelope(&self, meta: Option<Value>) {
+        match self.envelope.lock() {
+            Ok(mut g) => *g = meta,
+            Err(p) => *p.into_inner() = meta,
+        }
+    }
+
+    fn with_envelope(&self, params: Option<Value>) -> Option<Value> {
+        let env = match self.envelope.lock() {
+            Ok(g) => g.clone(),
+            Err(p) => p.into_inner().clone(),
+        };
+        let Some(Value::Object(env)) = env else {
+            return params;
+        };
+        let mut params = params.unwrap_or_else(|| json!({}));
+        if let Some(obj) = params.as_object_mut() {
+            let meta = obj.entry("_meta").or_insert_with(|| json!({}));
+            if let Some(meta) = meta.as_object_mut() {
+                for (k, v) in env {
+                    meta.entry(k).or_insert(v);
+                }
+            }
+        }
+        Some(params)
     }
 
     /// Send `method` with `params` and wait (at most `timeout`) for its result.
@@ -125,6 +170,7 @@ impl Client {
             g.pending.insert(key.clone(), tx);
         }
         let mut msg = json!({"jsonrpc": "2.0", "id": id, "method": method});
+        let params = self.with_envelope(params);
         if let (Some(p), Some(obj)) = (params, msg.as_object_mut()) {
             obj.insert("params".into(), p);
         }
@@ -196,12 +242,23 @@ async fn dispatch(
                 }
             }
             Incoming::Message(m) => handle_message(m, &sender, &shared).await,
-            Incoming::Invalid(InvalidMessage::TooLarge { limit, .. }) => {
+            Incoming::Invalid(InvalidMessage::TooLarge { limit, probe, .. }) => {
                 // Some request's answer is gone for good; waiting would only end in a timeout.
-                shared.fail_all(ClientError::TooLarge { limit });
+                if !shared.fail_one(probe.response_id(), ClientError::TooLarge { limit }) {
+                    shared.fail_all(ClientError::TooLarge { limit });
+                }
             }
-            Incoming::Invalid(InvalidMessage::NotJson { text, error }) => {
-                if shared.lock().seen_valid {
+            Incoming::Invalid(InvalidMessage::NotJson { text, error, probe }) => {
+                let seen_valid = shared.lock().seen_valid;
+                if seen_valid
+                    && shared.fail_one(
+                        probe.response_id(),
+                        ClientError::Malformed(format!("{error}: {text:?}")),
+                    )
+                {
+                    continue;
+                }
+                if seen_valid {
                     tracing::warn!("upstream printed a non-JSON line ({error}): {text:?}");
                 } else {
                     shared.fail_all(ClientError::NotMcp { first_output: text });

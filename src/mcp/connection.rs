@@ -9,6 +9,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use super::{HttpTransport, UpstreamSpec, http, legacy_sse, stdio};
+use crate::json::{IdScanner, Probe};
 
 /// How many incoming messages may queue before the transport stops reading (backpressure).
 pub(crate) const CHANNEL_CAPACITY: usize = 256;
@@ -60,19 +61,51 @@ pub enum Incoming {
 /// A piece of upstream output that could not be used as a message.
 #[derive(Debug, Clone, PartialEq)]
 pub enum InvalidMessage {
-    /// Not JSON. `text` is the start of it (at most a few hundred characters).
-    NotJson { text: String, error: String },
-    /// Bigger than [`ConnectOptions::max_message_bytes`]; skipped without buffering it.
-    TooLarge { limit: usize, prefix: String },
+    /// Not JSON (or nested deeper than [`crate::json::MAX_DEPTH`]). `text` is the start of it
+    /// (at most a few hundred characters); `probe` what could be found of its `id` and `method`.
+    NotJson {
+        text: String,
+        error: String,
+        probe: Probe,
+    },
+    /// Bigger than [`ConnectOptions::max_message_bytes`]; skipped without buffering it. `probe`
+    /// holds its `id` and `method`, found while skipping it (or, for an HTTP response, the id of
+    /// the request it answers).
+    TooLarge {
+        limit: usize,
+        prefix: String,
+        probe: Probe,
+    },
+}
+
+impl InvalidMessage {
+    /// What is known of the message's `id` and `method`.
+    pub fn probe(&self) -> &Probe {
+        match self {
+            InvalidMessage::NotJson { probe, .. } | InvalidMessage::TooLarge { probe, .. } => probe,
+        }
+    }
+}
+
+/// Parses one message from the upstream; what is not JSON becomes [`InvalidMessage::NotJson`].
+pub(crate) fn parse_incoming(bytes: &[u8]) -> Incoming {
+    match crate::json::from_slice(bytes) {
+        Ok(v) => Incoming::Message(v),
+        Err(e) => Incoming::Invalid(InvalidMessage::NotJson {
+            text: excerpt(&String::from_utf8_lossy(bytes), 300),
+            error: e.to_string(),
+            probe: IdScanner::scan(bytes),
+        }),
+    }
 }
 
 impl fmt::Display for InvalidMessage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            InvalidMessage::NotJson { text, error } => {
+            InvalidMessage::NotJson { text, error, .. } => {
                 write!(f, "output that is not JSON ({error}): {text:?}")
             }
-            InvalidMessage::TooLarge { limit, prefix } => write!(
+            InvalidMessage::TooLarge { limit, prefix, .. } => write!(
                 f,
                 "a message larger than {limit} bytes (skipped), starting {prefix:?}"
             ),
@@ -170,8 +203,15 @@ pub enum SendError {
     Closed,
     #[error("writing to the upstream failed: {0}")]
     Io(String),
+    /// The upstream answered with an HTTP error status. `rpc` is the JSON-RPC error response
+    /// its body held, if it held one (a 2026-07-28 server answers e.g. an unsupported protocol
+    /// version with 400 and a `-32022` error): a proxy passes it on as the upstream meant it.
     #[error("HTTP {status}{}", body_suffix(.body))]
-    Http { status: u16, body: String },
+    Http {
+        status: u16,
+        body: String,
+        rpc: Option<Box<Value>>,
+    },
     #[error("{0}")]
     Request(String),
 }

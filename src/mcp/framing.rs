@@ -2,6 +2,8 @@
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
+use crate::json::{IdScanner, Probe};
+
 /// How much of an oversized line is kept for the error message.
 const PREFIX_KEEP: usize = 200;
 
@@ -10,8 +12,9 @@ const PREFIX_KEEP: usize = 200;
 pub(crate) enum Frame {
     /// A complete line without its terminator (`\n` or `\r\n`).
     Line(Vec<u8>),
-    /// A line longer than the cap; only its start was kept, the rest was skipped.
-    TooLarge { prefix: Vec<u8> },
+    /// A line longer than the cap; only its start was kept, the rest was skipped (but scanned
+    /// for its JSON-RPC `id` and `method`, so that its sender can be answered).
+    TooLarge { prefix: Vec<u8>, probe: Probe },
 }
 
 /// Reads `\n`-terminated lines of at most `max` bytes.
@@ -19,8 +22,8 @@ pub(crate) struct LineReader<R> {
     inner: R,
     max: usize,
     buf: Vec<u8>,
-    /// Set while skipping the rest of an oversized line.
-    discarding: bool,
+    /// Set while skipping the rest of an oversized line: what it says about its id.
+    discarding: Option<IdScanner>,
 }
 
 impl<R: AsyncBufRead + Unpin> LineReader<R> {
@@ -29,7 +32,7 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
             inner,
             max,
             buf: Vec::new(),
-            discarding: false,
+            discarding: None,
         }
     }
 
@@ -38,10 +41,10 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
         loop {
             let available = self.inner.fill_buf().await?;
             if available.is_empty() {
-                if self.discarding {
-                    self.discarding = false;
+                if let Some(scanner) = self.discarding.take() {
                     return Ok(Some(Frame::TooLarge {
                         prefix: std::mem::take(&mut self.buf),
+                        probe: scanner.finish(),
                     }));
                 }
                 if self.buf.is_empty() {
@@ -51,14 +54,21 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
             }
             let newline = available.iter().position(|b| *b == b'\n');
             let take = newline.unwrap_or(available.len());
-            if !self.discarding {
+            let chunk = available.get(..take).unwrap_or_default();
+            if let Some(scanner) = &mut self.discarding {
+                scanner.feed(chunk);
+            } else {
                 if self.buf.len() + take > self.max {
-                    // Keep a short prefix for the report and drop everything else.
+                    // Keep a short prefix for the report and drop everything else, but find
+                    // the message's id on the way.
+                    let mut scanner = IdScanner::new();
+                    scanner.feed(&self.buf);
+                    scanner.feed(chunk);
+                    self.discarding = Some(scanner);
                     let room = PREFIX_KEEP.saturating_sub(self.buf.len());
                     let keep = available.get(..take.min(room)).unwrap_or_default();
                     self.buf.extend_from_slice(keep);
                     self.buf.truncate(PREFIX_KEEP);
-                    self.discarding = true;
                 } else {
                     self.buf
                         .extend_from_slice(available.get(..take).unwrap_or_default());
@@ -68,9 +78,11 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
                 Some(i) => {
                     self.inner.consume(i + 1);
                     let line = std::mem::take(&mut self.buf);
-                    if self.discarding {
-                        self.discarding = false;
-                        return Ok(Some(Frame::TooLarge { prefix: line }));
+                    if let Some(scanner) = self.discarding.take() {
+                        return Ok(Some(Frame::TooLarge {
+                            prefix: line,
+                            probe: scanner.finish(),
+                        }));
                     }
                     return Ok(Some(Frame::Line(finish(line))));
                 }
@@ -130,12 +142,29 @@ mod tests {
             let f = frames(&input, 1000, chunk).await;
             assert_eq!(f.len(), 2, "chunk size {chunk}");
             match &f[0] {
-                Frame::TooLarge { prefix } => {
+                Frame::TooLarge { prefix, .. } => {
                     assert!(prefix.len() <= PREFIX_KEEP && !prefix.is_empty())
                 }
                 other => panic!("expected TooLarge, got {other:?}"),
             }
             assert_eq!(f[1], Frame::Line(b"ok".to_vec()));
+        }
+    }
+
+    #[tokio::test]
+    async fn oversized_line_still_tells_its_id() {
+        let input = format!(
+            "{{\"jsonrpc\":\"2.0\",\"result\":{{\"t\":\"{}\"}},\"id\":17}}\n",
+            "x".repeat(5000)
+        );
+        for chunk in [7, 4096] {
+            let f = frames(input.as_bytes(), 1000, chunk).await;
+            match &f[..] {
+                [Frame::TooLarge { probe, .. }] => {
+                    assert_eq!(probe.response_id(), Some(&serde_json::json!(17)))
+                }
+                other => panic!("expected TooLarge, got {other:?}"),
+            }
         }
     }
 

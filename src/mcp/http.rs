@@ -15,14 +15,21 @@ use tokio::task::AbortHandle;
 use super::HttpSpec;
 use super::connection::{
     CloseKind, CloseReason, ConnectError, ConnectOptions, Incoming, InvalidMessage, SendError,
-    excerpt,
+    excerpt, parse_incoming,
 };
+use super::era;
+use crate::json::{IdScanner, Probe};
+
 use super::sse::{SseEvent, SseParser, SseTooLarge};
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
 /// How much of an error body goes into a message.
 const ERROR_BODY_MAX: usize = 300;
+/// How much of an error body is read to find a JSON-RPC error in it.
+const ERROR_RPC_MAX: usize = 64 * 1024;
+/// How long a `notifications/initialized` send waits for the GET stream to be open.
+const GET_STREAM_WAIT: Duration = Duration::from_secs(10);
 
 pub(crate) struct Shared {
     client: reqwest::Client,
@@ -42,6 +49,10 @@ struct State {
     /// The id of the `initialize` request in flight, to spot its result.
     init_id: Option<Value>,
     get_stream_started: bool,
+    /// Ids of stateless `tools/list` requests in flight, to learn `x-mcp-header` annotations.
+    tools_list_ids: std::collections::HashSet<String>,
+    /// Tool name → `inputSchema`, for tools whose schema mirrors parameters into headers.
+    header_schemas: std::collections::HashMap<String, Value>,
 }
 
 impl std::fmt::Debug for Shared {
@@ -73,6 +84,42 @@ impl Shared {
         tasks.push(handle);
     }
 
+    /// Headers of a POST carrying `msg`: the session's, or for a stateless (2026-07-28)
+    /// message the headers the revision requires (`MCP-Protocol-Version` from its `_meta`,
+    /// `Mcp-Method`, `Mcp-Name`, and `Mcp-Param-*` from the tool's `x-mcp-header`s).
+    fn message_headers(&self, msg: &Value) -> HeaderMap {
+        let Some(version) = era::claimed_version(msg).filter(|v| era::is_modern_version(v)) else {
+            return self.request_headers();
+        };
+        let mut h = self.headers.clone();
+        let mut put = |name: &str, value: &str| {
+            if let (Ok(n), Ok(v)) = (
+                HeaderName::from_bytes(name.as_bytes()),
+                HeaderValue::from_str(value),
+            ) {
+                h.insert(n, v);
+            }
+        };
+        put(era::HEADER_PROTOCOL_VERSION, version);
+        if let Some(method) = msg.get("method").and_then(Value::as_str) {
+            put(era::HEADER_METHOD, &era::header_value(method));
+        }
+        if let Some(name) = era::name_source(msg) {
+            put(era::HEADER_NAME, &era::header_value(name));
+        }
+        if msg.get("method").and_then(Value::as_str) == Some("tools/call")
+            && let Some(tool) = msg.pointer("/params/name").and_then(Value::as_str)
+        {
+            let st = self.state();
+            if let Some(schema) = st.header_schemas.get(tool) {
+                for (k, v) in era::param_headers(schema, msg.pointer("/params/arguments")) {
+                    put(&k, &v);
+                }
+            }
+        }
+        h
+    }
+
     /// Headers every request carries: configured ones, then the session's.
     fn request_headers(&self) -> HeaderMap {
         let mut h = self.headers.clone();
@@ -90,9 +137,25 @@ impl Shared {
         h
     }
 
-    /// Learns the negotiated protocol version from the `initialize` result.
+    /// Learns the negotiated protocol version from the `initialize` result, and the
+    /// `x-mcp-header` annotations of listed tools.
     fn observe(&self, msg: &Value) {
         let mut st = self.state();
+        if !st.tools_list_ids.is_empty()
+            && msg.get("method").is_none()
+            && let Some(id) = msg.get("id")
+            && st.tools_list_ids.remove(&id.to_string())
+            && let Some(tools) = msg.pointer("/result/tools").and_then(Value::as_array)
+        {
+            for t in tools {
+                if let (Some(name), Some(schema)) =
+                    (t.get("name").and_then(Value::as_str), t.get("inputSchema"))
+                    && schema.to_string().contains("x-mcp-header")
+                {
+                    st.header_schemas.insert(name.to_string(), schema.clone());
+                }
+            }
+        }
         let Some(init_id) = &st.init_id else { return };
         if msg.get("id") != Some(init_id) {
             return;
@@ -178,11 +241,17 @@ pub(crate) async fn send(shared: &Arc<Shared>, msg: &Value) -> Result<(), SendEr
     {
         shared.state().init_id = Some(id.clone());
     }
-    let body = serde_json::to_vec(msg).map_err(|e| SendError::Io(e.to_string()))?;
+    if method == Some("tools/list")
+        && era::is_modern_message(msg)
+        && let Some(id) = msg.get("id")
+    {
+        shared.state().tools_list_ids.insert(id.to_string());
+    }
+    let body = crate::json::to_vec(msg);
     let resp = shared
         .client
         .post(shared.url.clone())
-        .headers(shared.request_headers())
+        .headers(shared.message_headers(msg))
         .header(CONTENT_TYPE, "application/json")
         .header(ACCEPT, "application/json, text/event-stream")
         .body(body)
@@ -198,28 +267,38 @@ pub(crate) async fn send(shared: &Arc<Shared>, msg: &Value) -> Result<(), SendEr
     }
     let status = resp.status();
     if !status.is_success() {
+        if let Some(id) = msg.get("id") {
+            shared.state().tools_list_ids.remove(&id.to_string());
+        }
+        let (body, rpc) = error_reply(resp).await;
         return Err(SendError::Http {
             status: status.as_u16(),
-            body: error_body(resp).await,
+            body,
+            rpc,
         });
     }
     if status != StatusCode::ACCEPTED {
         let is_sse = content_type(&resp).starts_with("text/event-stream");
         let s = shared.clone();
+        let awaiting = msg
+            .get("method")
+            .and(msg.get("id"))
+            .filter(|id| !id.is_null())
+            .cloned();
         let task = if is_sse {
-            let awaiting = msg
-                .get("method")
-                .and(msg.get("id"))
-                .filter(|id| !id.is_null())
-                .cloned();
             tokio::spawn(async move { read_sse(&s, resp, awaiting).await })
         } else {
-            tokio::spawn(async move { read_json(&s, resp).await })
+            tokio::spawn(async move { read_json(&s, resp, awaiting).await })
         };
         shared.track(task.abort_handle());
     }
     if method == Some("notifications/initialized") {
-        start_get_stream(shared);
+        // The upstream may send a server→client request (sampling, elicitation, roots) on the
+        // GET stream as soon as it gets our next request; an SDK server drops such a request
+        // when no GET stream is open yet. So nothing more is sent until the stream is open (or
+        // the server said it has none).
+        let opened = start_get_stream(shared);
+        let _ = tokio::time::timeout(GET_STREAM_WAIT, opened).await;
     }
     Ok(())
 }
@@ -230,6 +309,39 @@ fn content_type(resp: &reqwest::Response) -> String {
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_ascii_lowercase()
+}
+
+/// The start of an error response's body for a message, and the JSON-RPC error response it
+/// holds, if any.
+pub(crate) async fn error_reply(resp: reqwest::Response) -> (String, Option<Box<Value>>) {
+    if resp.status().is_redirection() {
+        return (error_body(resp).await, None);
+    }
+    let is_sse = content_type(&resp).starts_with("text/event-stream");
+    let mut stream = resp.bytes_stream();
+    let mut buf = Vec::new();
+    while let Some(Ok(chunk)) = stream.next().await {
+        buf.extend_from_slice(&chunk);
+        if buf.len() > ERROR_RPC_MAX {
+            break;
+        }
+    }
+    let text = String::from_utf8_lossy(&buf);
+    let json_text = if is_sse {
+        text.lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .map(str::trim)
+            .find(|d| !d.is_empty())
+            .unwrap_or("")
+            .to_string()
+    } else {
+        text.trim().to_string()
+    };
+    let rpc = crate::json::from_str(&json_text)
+        .ok()
+        .filter(|v| v.pointer("/error/code").is_some_and(Value::is_i64))
+        .map(Box::new);
+    (excerpt(text.trim(), ERROR_BODY_MAX), rpc)
 }
 
 /// The start of an error response's body, for the message.
@@ -290,18 +402,35 @@ async fn deliver(shared: &Shared, item: Incoming) {
     let _ = shared.tx.send(item).await;
 }
 
-async fn read_json(shared: &Shared, resp: reqwest::Response) {
+/// What an oversized or unreadable answer to the request `awaiting` still tells: its own id if
+/// it could be found, else the id of the request the POST carried.
+fn probe_or_awaiting(mut probe: Probe, awaiting: Option<&Value>) -> Probe {
+    if probe.id.is_none()
+        && let Some(id) = awaiting
+    {
+        probe.id = Some(id.clone());
+        probe.method = None;
+        probe.response = true;
+    }
+    probe
+}
+
+async fn read_json(shared: &Shared, resp: reqwest::Response, awaiting: Option<Value>) {
     let mut stream = resp.bytes_stream();
     let mut buf = Vec::new();
-    let mut too_large = false;
+    let mut too_large: Option<IdScanner> = None;
     while let Some(chunk) = stream.next().await {
         match chunk {
             Ok(c) => {
-                if too_large {
+                if let Some(scanner) = &mut too_large {
+                    scanner.feed(&c);
                     continue;
                 }
                 if buf.len() + c.len() > shared.max {
-                    too_large = true;
+                    let mut scanner = IdScanner::new();
+                    scanner.feed(&buf);
+                    scanner.feed(&c);
+                    too_large = Some(scanner);
                     buf.truncate(200);
                 } else {
                     buf.extend_from_slice(&c);
@@ -316,12 +445,13 @@ async fn read_json(shared: &Shared, resp: reqwest::Response) {
             }
         }
     }
-    if too_large {
+    if let Some(scanner) = too_large {
         deliver(
             shared,
             Incoming::Invalid(InvalidMessage::TooLarge {
                 limit: shared.max,
                 prefix: String::from_utf8_lossy(&buf).into_owned(),
+                probe: probe_or_awaiting(scanner.finish(), awaiting.as_ref()),
             }),
         )
         .await;
@@ -330,16 +460,19 @@ async fn read_json(shared: &Shared, resp: reqwest::Response) {
     if buf.iter().all(u8::is_ascii_whitespace) {
         return;
     }
-    deliver(shared, parse_message(&buf)).await;
+    deliver(shared, parse_message(&buf, awaiting.as_ref())).await;
 }
 
-fn parse_message(bytes: &[u8]) -> Incoming {
-    match serde_json::from_slice::<Value>(bytes) {
-        Ok(v) => Incoming::Message(v),
-        Err(e) => Incoming::Invalid(InvalidMessage::NotJson {
-            text: excerpt(&String::from_utf8_lossy(bytes), 300),
-            error: e.to_string(),
-        }),
+fn parse_message(bytes: &[u8], awaiting: Option<&Value>) -> Incoming {
+    match parse_incoming(bytes) {
+        Incoming::Invalid(InvalidMessage::NotJson { text, error, probe }) => {
+            Incoming::Invalid(InvalidMessage::NotJson {
+                text,
+                error,
+                probe: probe_or_awaiting(probe, awaiting),
+            })
+        }
+        other => other,
     }
 }
 
@@ -423,7 +556,8 @@ async fn read_sse(shared: &Shared, resp: reqwest::Response, awaiting: Option<Val
                     if ev.data.trim().is_empty() {
                         continue;
                     }
-                    let item = parse_message(ev.data.as_bytes());
+                    let item =
+                        parse_message(ev.data.as_bytes(), awaiting.as_ref().filter(|_| !answered));
                     if let (Incoming::Message(m), Some(id)) = (&item, &awaiting)
                         && m.get("method").is_none()
                         && m.get("id") == Some(id)
@@ -433,11 +567,19 @@ async fn read_sse(shared: &Shared, resp: reqwest::Response, awaiting: Option<Val
                     deliver(shared, item).await;
                 }
                 Err(e) => {
+                    // The event is gone unread; on a POST's stream it most likely was the
+                    // answer, and the request must not wait for it forever.
+                    let probe = probe_or_awaiting(
+                        Probe::default(),
+                        awaiting.as_ref().filter(|_| !answered),
+                    );
+                    answered |= probe.id.is_some();
                     deliver(
                         shared,
                         Incoming::Invalid(InvalidMessage::TooLarge {
                             limit: e.limit,
                             prefix: String::new(),
+                            probe,
                         }),
                     )
                     .await;
@@ -493,12 +635,15 @@ async fn read_sse(shared: &Shared, resp: reqwest::Response, awaiting: Option<Val
     }
 }
 
-/// Opens the optional GET stream once; a 405 means the server has none, which is fine.
-fn start_get_stream(shared: &Arc<Shared>) {
+/// Opens the optional GET stream once; a 405 means the server has none, which is fine. The
+/// returned receiver fires once the server answered the GET (stream open, or refused).
+fn start_get_stream(shared: &Arc<Shared>) -> tokio::sync::oneshot::Receiver<()> {
+    let (opened_tx, opened_rx) = tokio::sync::oneshot::channel();
     {
         let mut st = shared.state();
         if st.get_stream_started {
-            return;
+            let _ = opened_tx.send(());
+            return opened_rx;
         }
         st.get_stream_started = true;
     }
@@ -511,6 +656,7 @@ fn start_get_stream(shared: &Arc<Shared>) {
             .header(ACCEPT, "text/event-stream")
             .send()
             .await;
+        let _ = opened_tx.send(());
         match resp {
             Ok(r)
                 if r.status().is_success() && content_type(&r).starts_with("text/event-stream") =>
@@ -523,6 +669,7 @@ fn start_get_stream(shared: &Arc<Shared>) {
         }
     });
     shared.track(task.abort_handle());
+    opened_rx
 }
 
 fn abort_tasks(shared: &Shared) {

@@ -14,8 +14,9 @@ use tokio::task::AbortHandle;
 use super::HttpSpec;
 use super::connection::{
     CloseKind, CloseReason, ConnectError, ConnectOptions, Incoming, InvalidMessage, SendError,
-    excerpt,
+    excerpt, parse_incoming,
 };
+
 use super::http::{build_client, describe_error, error_body, event_stream, header_map, parse_url};
 
 pub(crate) struct Shared {
@@ -118,6 +119,7 @@ pub(crate) async fn open(
                         .send(Incoming::Invalid(InvalidMessage::TooLarge {
                             limit: e.limit,
                             prefix: String::new(),
+                            probe: crate::json::Probe::default(),
                         }))
                         .await;
                     continue;
@@ -139,13 +141,7 @@ pub(crate) async fn open(
             if ev.kind() != "message" || ev.data.trim().is_empty() {
                 continue;
             }
-            let item = match serde_json::from_str::<Value>(&ev.data) {
-                Ok(v) => Incoming::Message(v),
-                Err(e) => Incoming::Invalid(InvalidMessage::NotJson {
-                    text: excerpt(&ev.data, 300),
-                    error: e.to_string(),
-                }),
-            };
+            let item = parse_incoming(ev.data.as_bytes());
             if reader_tx.send(item).await.is_err() {
                 return;
             }
@@ -209,7 +205,7 @@ pub(crate) async fn send(shared: &Arc<Shared>, msg: &Value) -> Result<(), SendEr
     if shared.closed.load(Ordering::SeqCst) {
         return Err(SendError::Closed);
     }
-    let body = serde_json::to_vec(msg).map_err(|e| SendError::Io(e.to_string()))?;
+    let body = crate::json::to_vec(msg);
     let resp = shared
         .client
         .post(shared.endpoint())
@@ -221,9 +217,11 @@ pub(crate) async fn send(shared: &Arc<Shared>, msg: &Value) -> Result<(), SendEr
         .map_err(|e| SendError::Request(describe_error(&e)))?;
     let status = resp.status();
     if !status.is_success() {
+        let (body, rpc) = super::http::error_reply(resp).await;
         return Err(SendError::Http {
             status: status.as_u16(),
-            body: error_body(resp).await,
+            body,
+            rpc,
         });
     }
     Ok(())

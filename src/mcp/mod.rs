@@ -54,15 +54,21 @@
 //!   own task if one slow call must not hold up others (stdio sends return at once).
 //! * Streamable HTTP: `Mcp-Session-Id` is kept from the response that carries it,
 //!   `MCP-Protocol-Version` is sent once an `initialize` result was seen, the optional GET stream
-//!   for server-initiated messages is opened after `notifications/initialized` is sent (405 is
-//!   fine), and the session is DELETEd on shutdown. Configured headers go on every request and
-//!   are never logged.
+//!   for server-initiated messages is opened after `notifications/initialized` is sent, and that
+//!   send returns only once the server answered the GET (405 is fine), so no request can make
+//!   the server send a server→client request before the stream that carries it is open. The
+//!   session is DELETEd on shutdown. A stateless (2026-07-28) message, one naming a modern
+//!   protocol version in its `_meta`, carries the headers that revision requires instead
+//!   (`MCP-Protocol-Version` from its `_meta`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`).
+//!   Configured headers go on every request and are never logged.
 
 mod client;
 mod connection;
+pub mod era;
 mod framing;
 mod http;
 mod legacy_sse;
+pub mod negotiate;
 pub mod sse;
 mod stdio;
 

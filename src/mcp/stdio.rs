@@ -14,7 +14,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::StdioSpec;
 use super::connection::{
     CloseKind, CloseReason, ConnectError, ConnectOptions, Incoming, InvalidMessage, SendError,
-    excerpt,
+    excerpt, parse_incoming,
 };
 use super::framing::{Frame, LineReader};
 
@@ -29,7 +29,7 @@ pub(crate) struct Writer {
 impl Writer {
     pub(crate) async fn send(&self, msg: &Value) -> Result<(), SendError> {
         // serde_json never emits a raw newline inside a value, so one value is one line.
-        let mut line = serde_json::to_vec(msg).map_err(|e| SendError::Io(e.to_string()))?;
+        let mut line = crate::json::to_vec(msg);
         line.push(b'\n');
         let mut guard = self.stdin.lock().await;
         let Some(stdin) = guard.as_mut() else {
@@ -229,17 +229,12 @@ async fn read_stdout(
                 }
                 // Some runtimes start their stdout with a UTF-8 byte order mark.
                 let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-                match serde_json::from_slice::<Value>(bytes) {
-                    Ok(v) => Incoming::Message(v),
-                    Err(e) => Incoming::Invalid(InvalidMessage::NotJson {
-                        text: excerpt(&String::from_utf8_lossy(bytes), 300),
-                        error: e.to_string(),
-                    }),
-                }
+                parse_incoming(bytes)
             }
-            Frame::TooLarge { prefix } => Incoming::Invalid(InvalidMessage::TooLarge {
+            Frame::TooLarge { prefix, probe } => Incoming::Invalid(InvalidMessage::TooLarge {
                 limit: max,
                 prefix: String::from_utf8_lossy(&prefix).into_owned(),
+                probe,
             }),
         };
         if tx.send(item).await.is_err() {

@@ -35,7 +35,7 @@ fn write_value(v: &Value, out: &mut String) {
         }
         Value::Object(map) => {
             let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+            entries.sort_by_cached_key(|e| crate::json::utf16_units(e.0));
             out.push('{');
             for (i, (k, val)) in entries.into_iter().enumerate() {
                 if i > 0 {
@@ -52,11 +52,10 @@ fn write_value(v: &Value, out: &mut String) {
 
 fn write_string(s: &str, out: &mut String) {
     // serde_json escapes exactly what JCS requires: `"`, `\` and control characters, using the
-    // short forms \b \f \n \r \t and lowercase \u00xx otherwise.
-    match serde_json::to_string(s) {
-        Ok(q) => out.push_str(&q),
-        Err(_) => out.push_str("\"\""),
-    }
+    // short forms \b \f \n \r \t and lowercase \u00xx otherwise. A lone surrogate (which
+    // I-JSON, and so JCS, leaves undefined) is written `\udxxx`, as ECMAScript's JSON.stringify
+    // does (see `crate::json`).
+    out.push_str(&crate::json::quote(s));
 }
 
 fn write_number(n: &serde_json::Number, out: &mut String) {
@@ -154,6 +153,29 @@ mod tests {
             canonical_json(&v),
             "{\"\\r\":3,\"1\":4,\"\u{80}\":5,\"\u{f6}\":6,\"\u{1f600}\":2,\"\u{fb33}\":1}"
         );
+    }
+
+    /// The rule for lone surrogates (book: serve.md): written `\udxxx` as JSON.stringify does,
+    /// sorted as their own UTF-16 code unit; U+FDD0 itself stays as it was.
+    #[test]
+    fn lone_surrogates_hash_like_json_stringify() {
+        let v = crate::json::from_str(
+            r#"{"\uD800":"x\udfff","a":1,"\ufdd0":"\ufdd0\ue000","\ud7ff":2}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            canonical_json(&v),
+            "{\"a\":1,\"\u{d7ff}\":2,\"\\ud800\":\"x\\udfff\",\"\u{fdd0}\":\"\u{fdd0}\u{e000}\"}"
+        );
+    }
+
+    /// Deep values (as deep as `json` accepts) are hashed without exhausting the stack.
+    #[test]
+    fn deep_values_are_fine() {
+        let d = crate::json::MAX_DEPTH;
+        let text = format!("{}{}", "{\"a\":[".repeat(d / 2), "]}".repeat(d / 2));
+        let v = crate::json::from_str(&text).unwrap();
+        assert_eq!(canonical_json(&v), text);
     }
 
     #[test]

@@ -19,6 +19,9 @@ fn unsafe_char(c: char) -> bool {
 /// ended with `… [shortened: N more characters]`. Borrows nothing: the common case (short,
 /// clean text) is one pass and one copy.
 pub fn safe_text(s: &str, max_chars: usize) -> String {
+    // A lone surrogate the upstream sent is held as U+FDD0 + a private-use character
+    // (`crate::json`); show it as one U+FFFD, not as two replaced characters.
+    let s = crate::json::display_lossy(s);
     let mut out = String::with_capacity(s.len().min(max_chars.saturating_mul(4) + 64));
     let mut chars = s.chars();
     for (count, c) in chars.by_ref().enumerate() {

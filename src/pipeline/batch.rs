@@ -653,7 +653,11 @@ fn run_llm(
             .or_insert_with(|| Ok((Vec::new(), LlmStats::default())));
         // One failed widget leaves the whole tool without new pages.
         let Ok((pages, s)) = slot else { continue };
-        let bytes = o.html.into_bytes();
+        // Lone surrogates from the upstream (kept encoded in memory, see `crate::json`) show as
+        // U+FFFD in pages.
+        let bytes = crate::json::display_lossy(&o.html)
+            .into_owned()
+            .into_bytes();
         pages.push((
             WidgetEntry {
                 name: w.name.clone(),
@@ -702,6 +706,7 @@ fn render_tool(ctx: &ApplyContext<'_>, tp: &ToolPlan) -> anyhow::Result<Rendered
             server_name: ctx.server_name,
         };
         let html = builtin::render(&req, &ctx.generator.templates)?;
+        let html = crate::json::display_lossy(&html).into_owned();
         let findings =
             validate::validate(&html, &super::validate_options(ctx.cfg, &tp.name, false));
         if validate::has_errors(&findings) {

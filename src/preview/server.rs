@@ -292,13 +292,13 @@ fn html_escape(s: &str) -> String {
 /// `{"method", "params"}` in, `{"result"}` or `{"error"}` out, as JSON-RPC would have it.
 /// axum's default body limit (2 MB) bounds what is read.
 async fn rpc(State(st): State<St>, body: Bytes) -> Response {
-    let reply = |v: Value| respond("application/json", None, v.to_string());
+    let reply = |v: Value| respond("application/json", None, crate::json::to_string(&v));
     let bad = |msg: String| {
         let mut r = reply(json!({"error": {"code": -32600, "message": msg}}));
         *r.status_mut() = StatusCode::BAD_REQUEST;
         r
     };
-    let req: Value = match serde_json::from_slice(&body) {
+    let req: Value = match crate::json::from_slice(&body) {
         Ok(v) => v,
         Err(e) => return bad(format!("the body is not JSON: {e}")),
     };

@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::mcp::{Client, ClientError, ConnectOptions, Connection, SendError, UpstreamSpec};
+use crate::mcp::negotiate::{self, OpenError};
+use crate::mcp::{Client, ClientError, ConnectOptions, SendError, UpstreamSpec};
 use crate::model::Tool;
 
 /// Methods a previewed UI may have forwarded: what an MCP Apps host proxies for its views
@@ -64,14 +65,31 @@ impl Upstream {
             ..ConnectOptions::default()
         };
         let startup = async {
-            let conn = Connection::open(spec, &opts)
-                .await
-                .map_err(|e| UpstreamError::Start {
-                    upstream: describe.clone(),
-                    reason: e.to_string(),
-                })?;
-            let client = Client::new(conn);
-            let (server_name, tools) = match handshake(&client, &describe).await {
+            let (client, negotiated) =
+                match negotiate::open(spec, &opts, "mcp-gen-ui-preview", &Default::default()).await
+                {
+                    Ok(pair) => pair,
+                    Err(OpenError::Connect(e)) => {
+                        return Err(UpstreamError::Start {
+                            upstream: describe.clone(),
+                            reason: e.to_string(),
+                        });
+                    }
+                    Err(OpenError::Request {
+                        client,
+                        method,
+                        error,
+                    }) => {
+                        client.shutdown().await;
+                        return Err(UpstreamError::Request {
+                            upstream: describe.clone(),
+                            method: method.to_string(),
+                            reason: error.to_string(),
+                        });
+                    }
+                };
+            let server_name = negotiated.server_name().unwrap_or("upstream").to_string();
+            let tools = match list_tools(&client, &describe).await {
                 Ok(v) => v,
                 Err(e) => {
                     client.shutdown().await;
@@ -147,35 +165,13 @@ impl Upstream {
     }
 }
 
-async fn handshake(client: &Client, upstream: &str) -> Result<(String, Vec<Tool>), UpstreamError> {
+async fn list_tools(client: &Client, upstream: &str) -> Result<Vec<Tool>, UpstreamError> {
     let fail = |method: &str, reason: String| UpstreamError::Request {
         upstream: upstream.to_string(),
         method: method.to_string(),
         reason,
     };
     let long = Duration::from_secs(24 * 3600);
-    let init = client
-        .request(
-            "initialize",
-            Some(json!({
-                "protocolVersion": crate::discover::PROTOCOL_VERSION,
-                "capabilities": {},
-                "clientInfo": {"name": "mcp-gen-ui-preview", "version": env!("CARGO_PKG_VERSION")},
-            })),
-            long,
-        )
-        .await
-        .map_err(|e| fail("initialize", e.to_string()))?;
-    let server_name = init
-        .get("serverInfo")
-        .and_then(|s| s.get("name"))
-        .and_then(Value::as_str)
-        .unwrap_or("upstream")
-        .to_string();
-    client
-        .notify("notifications/initialized", None)
-        .await
-        .map_err(|e| fail("notifications/initialized", e.to_string()))?;
     let mut tools = Vec::new();
     let mut cursor: Option<String> = None;
     for _ in 0..MAX_PAGES {
@@ -204,5 +200,5 @@ async fn handshake(client: &Client, upstream: &str) -> Result<(String, Vec<Tool>
         }
         cursor = next;
     }
-    Ok((server_name, tools))
+    Ok(tools)
 }

@@ -73,7 +73,7 @@ pub fn embed_result(msg: &mut Value, tool: &str, ui: &ToolUi, arguments: Option<
 fn summary(tool: &str, structured: Option<&Value>) -> String {
     match structured {
         Some(v) => {
-            let text = serde_json::to_string(v).unwrap_or_default();
+            let text = crate::json::to_string(v);
             let cut: String = text.chars().take(SUMMARY_CHARS).collect();
             let more = if cut.len() < text.len() { " …" } else { "" };
             format!("{tool} returned: {cut}{more}")
@@ -85,8 +85,8 @@ fn summary(tool: &str, structured: Option<&Value>) -> String {
 /// JSON that is safe inside a `<script>` element (no `</script`, no `<!--`, no line separators
 /// that older parsers reject).
 fn script_json(v: &Value) -> String {
-    serde_json::to_string(v)
-        .unwrap_or_else(|_| "{}".into())
+    // crate::json writes lone surrogates back as `\udxxx` escapes (valid in a script).
+    crate::json::to_string(v)
         .replace('<', "\\u003c")
         .replace('>', "\\u003e")
         .replace('&', "\\u0026")

@@ -1,10 +1,20 @@
 //! The streamable HTTP host side (`serve --http ADDR`, endpoint `/mcp`): sessions, Host/Origin
 //! checks against DNS rebinding, a body size limit, and a bearer token for non-loopback binds.
 //!
-//! Each host session gets its own upstream connection and router (`session`). What the router
-//! sends back is routed here: a response to the POST stream that carried its request, a progress
-//! notification to the stream of the request that asked for it, everything else to the session's
-//! GET stream (or, while none is open, to an open POST stream, or a bounded backlog).
+//! Each 2025-era host session (opened by `initialize`) gets its own upstream connection and
+//! router (`session`). Stateless (2026-07-28) requests need no session: they all share one
+//! upstream connection and router, and each POST gets its own request id and progress token
+//! there, so requests of different hosts never clash. What the router sends back is routed
+//! here: a response to the POST stream that carried its request, a progress notification to the
+//! stream of the request that asked for it, everything else to the session's GET stream (or,
+//! while none is open, to an open POST stream, or a bounded backlog).
+//!
+//! The revision's HTTP rules are checked before anything is forwarded, as the SDK servers do:
+//! an `MCP-Protocol-Version` header naming no version we know is refused with 400; for a
+//! stateless request the header must be there and agree with the body's `_meta`, as must
+//! `Mcp-Method` and `Mcp-Name` (400, `-32020`). A stateless request's error answer gets the
+//! HTTP status the revision gives it (400 for `-32020`…`-32022`, 404 for an unknown method), or
+//! the status an HTTP upstream answered with.
 
 use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
@@ -13,8 +23,6 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use axum::Router as Axum;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -24,20 +32,26 @@ use futures_util::Stream;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::router::{error_response, parse_error};
+use super::router::{
+    HTTP_STATUS_KEY, Unusable, error_response, parse_error, unusable_code, unusable_host_message,
+};
 use super::session::{self, Shared};
+use crate::json::IdScanner;
+use crate::mcp::era;
 
 /// The environment variable holding the bearer token.
 pub const TOKEN_ENV: &str = "MCP_GEN_UI_TOKEN";
 /// The largest request body accepted.
 pub const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
-/// Host sessions open at once; more are refused with 503 rather than exhausting the machine.
-const MAX_SESSIONS: usize = 64;
+/// 2025-era host sessions open at once by default; more are refused with 503 rather than
+/// exhausting the machine (`--max-sessions`, `[serve] max_sessions`).
+pub const DEFAULT_MAX_SESSIONS: usize = 64;
 /// Messages kept for a session that has no stream open to receive them.
 const MAX_BACKLOG: usize = 1000;
 const SESSION_HEADER: &str = "mcp-session-id";
-/// A session with no open stream and no request for this long is closed.
-const IDLE_SESSION: Duration = Duration::from_secs(30 * 60);
+/// A session with no open stream and no request for this long is closed by default
+/// (`--session-idle-minutes`, `[serve] session_idle_minutes`).
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(5 * 60);
 
 /// How the HTTP host side is set up.
 #[derive(Clone)]
@@ -46,6 +60,10 @@ pub struct HttpOptions {
     /// Required on every request when set (never logged).
     pub token: Option<String>,
     pub max_body: usize,
+    /// 2025-era host sessions open at once.
+    pub max_sessions: usize,
+    /// Idle time after which a 2025-era host session is closed.
+    pub idle_timeout: Duration,
 }
 
 impl std::fmt::Debug for HttpOptions {
@@ -54,6 +72,8 @@ impl std::fmt::Debug for HttpOptions {
             .field("addr", &self.addr)
             .field("token", &self.token.as_ref().map(|_| "<redacted>"))
             .field("max_body", &self.max_body)
+            .field("max_sessions", &self.max_sessions)
+            .field("idle_timeout", &self.idle_timeout)
             .finish()
     }
 }
@@ -78,6 +98,8 @@ impl HttpOptions {
             addr,
             token,
             max_body: MAX_BODY_BYTES,
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
         })
     }
 }
@@ -117,13 +139,13 @@ impl HostSession {
         }
     }
 
-    /// Nobody is listening and nothing was asked for a long time.
-    fn abandoned(&self) -> bool {
+    /// Nobody is listening and nothing was asked for `idle`.
+    fn abandoned(&self, idle: Duration) -> bool {
         let r = self.routes();
         let listening = r.get_stream.as_ref().is_some_and(|s| !s.is_closed())
             || r.by_request.values().any(|s| !s.is_closed());
         drop(r);
-        !listening && self.idle_for() > IDLE_SESSION
+        !listening && self.idle_for() > idle
     }
 
     fn routes(&self) -> MutexGuard<'_, Routes> {
@@ -177,6 +199,12 @@ struct App {
     shared: Arc<Shared>,
     opts: HttpOptions,
     sessions: Mutex<HashMap<String, Arc<HostSession>>>,
+    /// Sessions being opened (upstream starting): they count against the cap already.
+    opening: std::sync::atomic::AtomicUsize,
+    /// The session every stateless (2026-07-28) request goes through, started on first use.
+    stateless: tokio::sync::Mutex<Option<Arc<HostSession>>>,
+    /// Fresh request ids and progress tokens for stateless requests.
+    next_stateless: std::sync::atomic::AtomicU64,
 }
 
 impl App {
@@ -201,18 +229,23 @@ pub async fn run(shared: Arc<Shared>, opts: HttpOptions) -> anyhow::Result<()> {
         shared,
         opts,
         sessions: Mutex::new(HashMap::new()),
+        opening: std::sync::atomic::AtomicUsize::new(0),
+        stateless: tokio::sync::Mutex::new(None),
+        next_stateless: std::sync::atomic::AtomicU64::new(1),
     });
     let reaper = {
         let app = Arc::clone(&app);
+        let idle = app.opts.idle_timeout;
+        let every = (idle / 4).clamp(Duration::from_secs(1), Duration::from_secs(60));
         tokio::spawn(async move {
-            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            let mut tick = tokio::time::interval(every);
             loop {
                 tick.tick().await;
                 let gone: Vec<(String, Arc<HostSession>)> = {
                     let mut map = app.sessions();
                     let ids: Vec<String> = map
                         .iter()
-                        .filter(|(_, s)| s.abandoned())
+                        .filter(|(_, s)| s.abandoned(idle))
                         .map(|(id, _)| id.clone())
                         .collect();
                     ids.into_iter()
@@ -220,7 +253,7 @@ pub async fn run(shared: Arc<Shared>, opts: HttpOptions) -> anyhow::Result<()> {
                         .collect()
                 };
                 for (id, s) in gone {
-                    tracing::info!(target: "serve", session = %id, "closing an abandoned host session");
+                    tracing::info!(target: "serve", session = %id, idle_secs = idle.as_secs(), "closing an idle host session");
                     s.task.abort();
                 }
             }
@@ -247,6 +280,9 @@ pub async fn run(shared: Arc<Shared>, opts: HttpOptions) -> anyhow::Result<()> {
     for s in all {
         s.task.abort();
     }
+    if let Some(s) = app.stateless.lock().await.take() {
+        s.task.abort();
+    }
     Ok(())
 }
 
@@ -255,7 +291,7 @@ fn rpc_error(status: StatusCode, id: Value, code: i64, message: String) -> Respo
 }
 
 fn json_response(status: StatusCode, body: &Value) -> Response {
-    let mut resp = (status, body.to_string()).into_response();
+    let mut resp = (status, crate::json::to_string(body)).into_response();
     resp.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),
@@ -285,10 +321,13 @@ fn is_loopback_name(host: &str) -> bool {
 /// without the bearer token.
 fn check_request(opts: &HttpOptions, headers: &HeaderMap) -> Option<Response> {
     if let Some(token) = &opts.token {
+        // RFC 9110: the auth scheme is case-insensitive (`bearer` is as good as `Bearer`).
         let given = headers
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
+            .and_then(|v| v.trim().split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, t)| t.trim_start_matches(' '))
             .unwrap_or("");
         if !constant_time_eq(given.as_bytes(), token.as_bytes()) {
             let mut r = rpc_error(
@@ -376,32 +415,49 @@ fn accepts_sse(headers: &HeaderMap) -> bool {
 async fn handle_post(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    body: axum::body::Body,
 ) -> Response {
+    // Everything that can be decided from the headers is, before a byte of the body is read:
+    // an unauthenticated or forged request must not make us buffer anything.
     if let Some(r) = check_request(&app.opts, &headers) {
         return r;
     }
-    let body = match body {
+    let body = match read_body(body, &headers, app.opts.max_body).await {
         Ok(b) => b,
+        Err(r) => return r,
+    };
+    let (msgs, batch): (Vec<Value>, bool) = match crate::json::from_slice(&body) {
+        Ok(Value::Array(batch)) if batch.is_empty() => {
+            return json_response(StatusCode::BAD_REQUEST, &super::host_stdio::empty_batch());
+        }
+        Ok(Value::Array(batch)) => (batch, true),
+        Ok(v) => (vec![v], false),
         Err(e) => {
-            let status = e.status();
-            return rpc_error(
-                status,
-                Value::Null,
-                -32600,
-                format!(
-                    "request body refused: {} (the limit is {} bytes)",
-                    e.body_text(),
-                    app.opts.max_body
-                ),
-            );
+            let code = unusable_code(&e);
+            let message = match code {
+                -32700 => format!("parse error: {e}"),
+                _ => format!("invalid request: {e}"),
+            };
+            match unusable_host_message(&IdScanner::scan(&body), code, message) {
+                Unusable::Answer(v) => return json_response(StatusCode::BAD_REQUEST, &v),
+                // A broken answer to a server→client request: the upstream gets an error
+                // answer in its place.
+                Unusable::Forward(v) => (vec![v], false),
+            }
         }
     };
-    let msgs: Vec<Value> = match serde_json::from_slice::<Value>(&body) {
-        Ok(Value::Array(batch)) => batch,
-        Ok(v) => vec![v],
-        Err(e) => return json_response(StatusCode::BAD_REQUEST, &parse_error(&e.to_string())),
-    };
+    if let Some(r) = check_era_headers(&headers, &msgs, batch) {
+        return r;
+    }
+    if !batch && msgs.first().is_some_and(era::is_modern_message) {
+        let Some(msg) = msgs.into_iter().next() else {
+            return StatusCode::ACCEPTED.into_response();
+        };
+        return handle_stateless(&app, &headers, msg).await;
+    }
+    // A batch member that is not an object cannot be routed: answered here (counted below).
+    let (msgs, not_objects): (Vec<Value>, Vec<Value>) =
+        msgs.into_iter().partition(Value::is_object);
     let requests: Vec<Value> = msgs
         .iter()
         .filter(|m| m.get("method").is_some())
@@ -441,7 +497,7 @@ async fn handle_post(
     };
 
     session.touch();
-    if requests.is_empty() {
+    if requests.is_empty() && not_objects.is_empty() {
         for m in msgs {
             if session.to_router.send(m).await.is_err() {
                 return rpc_error(
@@ -457,22 +513,45 @@ async fn handle_post(
 
     let sse = accepts_sse(&headers);
     let (tx, rx) = mpsc::unbounded_channel::<Value>();
+    let mut forward = Vec::with_capacity(msgs.len());
     {
         let mut r = session.routes();
-        for m in &msgs {
-            let Some(id) = m.get("id") else { continue };
-            if m.get("method").is_none() {
+        for m in msgs {
+            let (Some(id), true) = (m.get("id"), m.get("method").is_some()) else {
+                forward.push(m);
+                continue;
+            };
+            let key = id.to_string();
+            if r.by_request.get(&key).is_some_and(|s| !s.is_closed()) {
+                // Its answer could not be told apart from the other one's: refuse it, and
+                // leave the request already in flight alone.
+                let _ = tx.send(error_response(
+                    id.clone(),
+                    -32600,
+                    format!(
+                        "request id {key} is already in use by a request in flight on this session; use a different id"
+                    ),
+                    None,
+                ));
                 continue;
             }
-            let key = id.to_string();
             if sse && let Some(tok) = m.pointer("/params/_meta/progressToken") {
                 r.by_progress.insert(tok.to_string(), key.clone());
             }
             r.by_request.insert(key, tx.clone());
+            forward.push(m);
         }
     }
+    for _ in &not_objects {
+        let _ = tx.send(error_response(
+            Value::Null,
+            -32600,
+            "invalid request: a batch member is not a JSON-RPC object".into(),
+            None,
+        ));
+    }
     drop(tx);
-    for m in msgs {
+    for m in forward {
         if session.to_router.send(m).await.is_err() {
             return rpc_error(
                 StatusCode::NOT_FOUND,
@@ -482,21 +561,113 @@ async fn handle_post(
             );
         }
     }
-    let expected = requests.len();
+    let expected = requests.len() + not_objects.len();
+    let mut rx = rx;
+    let mut first = None;
+    if sse && expected == 1 {
+        // An answer that comes first and carries the upstream's HTTP error status (see
+        // `router::HTTP_STATUS_KEY`) goes back as the upstream sent it: a JSON body with that
+        // status, not an event in a 200 stream.
+        match rx.recv().await {
+            Some(mut m) if m.get("method").is_none() => {
+                if let Some(status) = take_status(&mut m) {
+                    return with_session_header(json_response(status, &m), new_id.as_deref());
+                }
+                first = Some(m);
+            }
+            other => first = other,
+        }
+    }
     let resp = if sse {
-        Sse::new(event_stream(rx, expected))
+        let head = futures_util::stream::iter(first);
+        let rest = futures_util::stream::unfold(rx, |mut rx| async move {
+            let m = rx.recv().await?;
+            Some((m, rx))
+        });
+        use futures_util::StreamExt as _;
+        Sse::new(event_stream(Box::pin(head.chain(rest)), expected))
             .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
             .into_response()
     } else {
-        let responses = collect_responses(rx, expected).await;
+        let mut responses = collect_responses(rx, expected).await;
+        let mut status = StatusCode::OK;
+        for r in &mut responses {
+            if let Some(s) = take_status(r) {
+                status = s;
+            }
+        }
         let body = if responses.len() == 1 {
             responses.into_iter().next().unwrap_or(Value::Null)
         } else {
             Value::Array(responses)
         };
-        json_response(StatusCode::OK, &body)
+        json_response(status, &body)
     };
     with_session_header(resp, new_id.as_deref())
+}
+
+/// Reads a request body of at most `max` bytes. A declared `Content-Length` over the limit is
+/// refused from the headers; a chunked body that turns out too large is read to its end
+/// without keeping it, to find the request's id for the error.
+async fn read_body(
+    body: axum::body::Body,
+    headers: &HeaderMap,
+    max: usize,
+) -> Result<Vec<u8>, Response> {
+    let too_large = |id: Value, size: String| {
+        rpc_error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            id,
+            -32600,
+            format!(
+                "request body {size}is larger than the {max}-byte limit of mcp-gen-ui serve; it was refused"
+            ),
+        )
+    };
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if let Some(n) = declared
+        && n > max as u64
+    {
+        return Err(too_large(Value::Null, format!("of {n} bytes ")));
+    }
+    use futures_util::StreamExt as _;
+    let mut stream = body.into_data_stream();
+    let mut buf = Vec::with_capacity(declared.map_or(8 * 1024, |n| n.min(1 << 20) as usize));
+    let mut scanner: Option<IdScanner> = None;
+    let mut total = 0usize;
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| {
+            rpc_error(
+                StatusCode::BAD_REQUEST,
+                Value::Null,
+                -32600,
+                format!("reading the request body failed: {e}"),
+            )
+        })?;
+        total = total.saturating_add(chunk.len());
+        if let Some(s) = &mut scanner {
+            s.feed(&chunk);
+        } else if buf.len() + chunk.len() > max {
+            let mut s = IdScanner::new();
+            s.feed(&buf);
+            s.feed(&chunk);
+            scanner = Some(s);
+            buf = Vec::new();
+        } else {
+            buf.extend_from_slice(&chunk);
+        }
+    }
+    match scanner {
+        Some(s) => {
+            let probe = s.finish();
+            let id = probe.request_id().cloned().unwrap_or(Value::Null);
+            Err(too_large(id, format!("of {total} bytes ")))
+        }
+        None => Ok(buf),
+    }
 }
 
 fn with_session_header(mut resp: Response, id: Option<&str>) -> Response {
@@ -508,18 +679,44 @@ fn with_session_header(mut resp: Response, id: Option<&str>) -> Response {
     resp
 }
 
+/// Gives back a reserved session slot when dropped.
+struct Opening<'a>(&'a std::sync::atomic::AtomicUsize);
+
+impl Drop for Opening<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
 async fn open_session(
     app: &Arc<App>,
     init_id: Value,
 ) -> Result<(Arc<HostSession>, Option<String>), Response> {
-    if app.sessions().len() >= MAX_SESSIONS {
-        return Err(rpc_error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            init_id,
-            -32001,
-            format!("too many open sessions ({MAX_SESSIONS}): close some (HTTP DELETE) and retry"),
-        ));
-    }
+    let max = app.opts.max_sessions;
+    let _slot = {
+        // Checked and reserved under one lock: a burst can never open more than `max`.
+        let map = app.sessions();
+        let opening = app.opening.load(std::sync::atomic::Ordering::SeqCst);
+        if map.len() + opening >= max {
+            drop(map);
+            tracing::warn!(target: "serve", max, "refused a new host session: the limit is reached");
+            return Err(rpc_error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                init_id,
+                -32001,
+                format!(
+                    "too many open sessions: the limit is {max} (--max-sessions or [serve] \
+                     max_sessions raises it). End sessions you no longer use with HTTP DELETE; \
+                     idle ones are closed after {} min (--session-idle-minutes or [serve] \
+                     session_idle_minutes)",
+                    app.opts.idle_timeout.as_secs().div_ceil(60)
+                ),
+            ));
+        }
+        app.opening
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Opening(&app.opening)
+    };
     let conn = match app.shared.connect().await {
         Ok(c) => c,
         Err(e) => {
@@ -536,11 +733,21 @@ async fn open_session(
         }
     };
     let id = new_session_id();
+    let host = spawn_session(app, conn, Some(id.clone()));
+    app.sessions().insert(id.clone(), Arc::clone(&host));
+    Ok((host, Some(id)))
+}
+
+/// Starts the task of one host session (`sid` None: the shared stateless one, in no map).
+fn spawn_session(
+    app: &Arc<App>,
+    conn: crate::mcp::Connection,
+    sid: Option<String>,
+) -> Arc<HostSession> {
     let (to_router, from_host) = mpsc::channel::<Value>(256);
     let (to_host, mut from_router) = mpsc::unbounded_channel::<Value>();
     let shared = Arc::clone(&app.shared);
     let (handle_tx, handle_rx) = tokio::sync::oneshot::channel::<Arc<HostSession>>();
-    let sid = id.clone();
     let app2 = Arc::clone(app);
     let task = tokio::spawn(async move {
         let Ok(host) = handle_rx.await else { return };
@@ -549,13 +756,16 @@ async fn open_session(
                 host.dispatch(msg);
             }
         };
-        let span = tracing::info_span!("session", id = %sid);
+        let label = sid.clone().unwrap_or_else(|| "stateless".into());
+        let span = tracing::info_span!("session", id = %label);
         let _entered = span.enter();
         tracing::info!(target: "serve", "host session opened");
         drop(_entered);
         tokio::join!(session::run(shared, conn, from_host, to_host), dispatcher);
-        app2.sessions().remove(&sid);
-        tracing::info!(target: "serve", session = %sid, "host session closed");
+        if let Some(sid) = &sid {
+            app2.sessions().remove(sid);
+        }
+        tracing::info!(target: "serve", session = %label, "host session closed");
     });
     let host = Arc::new(HostSession {
         to_router,
@@ -564,26 +774,306 @@ async fn open_session(
         last_seen: Mutex::new(Instant::now()),
     });
     let _ = handle_tx.send(Arc::clone(&host));
-    app.sessions().insert(id.clone(), Arc::clone(&host));
-    Ok((host, Some(id)))
+    host
 }
 
-fn event_stream(
-    rx: mpsc::UnboundedReceiver<Value>,
+/// The shared session of stateless requests, started (again) when needed.
+async fn stateless_session(app: &Arc<App>, id: &Value) -> Result<Arc<HostSession>, Response> {
+    let mut slot = app.stateless.lock().await;
+    if let Some(s) = slot.as_ref()
+        && !s.task.is_finished()
+    {
+        return Ok(Arc::clone(s));
+    }
+    let conn = match app.shared.connect().await {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::error!(target: "serve", upstream = %app.shared.router.upstream, "cannot start the upstream: {e}");
+            return Err(rpc_error(
+                StatusCode::BAD_GATEWAY,
+                id.clone(),
+                -32000,
+                format!(
+                    "cannot start the upstream MCP server {}: {e}",
+                    app.shared.router.upstream
+                ),
+            ));
+        }
+    };
+    let host = spawn_session(app, conn, None);
+    *slot = Some(Arc::clone(&host));
+    Ok(host)
+}
+
+/// One stateless (2026-07-28) request or notification. It reaches the shared router under a
+/// fresh id (and progress token), and the host gets its own back.
+async fn handle_stateless(app: &Arc<App>, headers: &HeaderMap, mut msg: Value) -> Response {
+    use std::sync::atomic::Ordering;
+    let host_id = msg.get("id").cloned();
+    let session = match stateless_session(app, host_id.as_ref().unwrap_or(&Value::Null)).await {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    session.touch();
+    let Some(host_id) = host_id else {
+        let _ = session.to_router.send(msg).await;
+        return StatusCode::ACCEPTED.into_response();
+    };
+    let wire_id = app.next_stateless.fetch_add(1, Ordering::Relaxed);
+    if let Some(slot) = msg.get_mut("id") {
+        *slot = Value::from(wire_id);
+    }
+    let key = Value::from(wire_id).to_string();
+    let mut token: Option<(Value, String)> = None;
+    if let Some(t) = msg.pointer_mut("/params/_meta/progressToken") {
+        let ours = format!("p{}", app.next_stateless.fetch_add(1, Ordering::Relaxed));
+        let original = std::mem::replace(t, Value::from(ours.clone()));
+        token = Some((original, Value::from(ours).to_string()));
+    }
+    let (tx, mut rx) = mpsc::unbounded_channel::<Value>();
+    {
+        let mut r = session.routes();
+        if let Some((_, ours)) = &token {
+            r.by_progress.insert(ours.clone(), key.clone());
+        }
+        r.by_request.insert(key.clone(), tx);
+    }
+    if session.to_router.send(msg).await.is_err() {
+        return rpc_error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            host_id,
+            -32000,
+            "the upstream connection of stateless requests has ended; retry the request".into(),
+        );
+    }
+    let original_token = token.map(|(t, _)| t);
+    let restore = move |mut m: Value| -> Value {
+        if m.get("method").is_none() {
+            if let Some(slot) = m.get_mut("id") {
+                *slot = host_id.clone();
+            }
+        } else if let (Some(t), Some(slot)) = (
+            original_token.as_ref(),
+            m.pointer_mut("/params/progressToken"),
+        ) {
+            *slot = t.clone();
+        }
+        m
+    };
+    let sse = accepts_sse(headers);
+    // The answer decides the shape: an answer that comes first is one JSON body with the
+    // status it deserves; anything before it (progress, logs) starts an event stream.
+    loop {
+        let Some(first) = rx.recv().await else {
+            return rpc_error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                Value::Null,
+                -32000,
+                "the upstream connection of stateless requests has ended; retry the request".into(),
+            );
+        };
+        let mut first = restore(first);
+        if first.get("method").is_none() {
+            let status = take_status(&mut first).unwrap_or_else(|| stateless_status(&first));
+            return json_response(status, &first);
+        }
+        if !sse {
+            continue;
+        }
+        let head = futures_util::stream::once(async move { first });
+        let tail = futures_util::stream::unfold(rx, |mut rx| async move {
+            let m = rx.recv().await?;
+            Some((m, rx))
+        });
+        use futures_util::StreamExt as _;
+        let mut done = false;
+        let stream = head
+            .chain(tail)
+            .map(restore)
+            .take_while(move |m| {
+                let go = !done;
+                if m.get("method").is_none() {
+                    done = true;
+                }
+                std::future::ready(go)
+            })
+            .map(|mut m| {
+                take_status(&mut m);
+                Ok::<_, Infallible>(Event::default().event("message").data(crate::json::to_string(&m)))
+            });
+        return Sse::new(stream)
+            .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+            .into_response();
+    }
+}
+
+/// Removes the router's HTTP status mark from a response; the status it carried.
+fn take_status(msg: &mut Value) -> Option<StatusCode> {
+    let v = msg.as_object_mut()?.shift_remove(HTTP_STATUS_KEY)?;
+    v.as_u64()
+        .and_then(|s| u16::try_from(s).ok())
+        .and_then(|s| StatusCode::from_u16(s).ok())
+}
+
+/// The HTTP status of a stateless answer, as the revision gives it: 400 for its own errors,
+/// 404 for an unknown method, 200 for everything else (results, and errors of the request's
+/// own processing, which are in-band).
+fn stateless_status(msg: &Value) -> StatusCode {
+    match msg.pointer("/error/code").and_then(Value::as_i64) {
+        Some(
+            era::HEADER_MISMATCH
+            | era::MISSING_CLIENT_CAPABILITY
+            | era::UNSUPPORTED_PROTOCOL_VERSION,
+        ) => StatusCode::BAD_REQUEST,
+        Some(-32601) => StatusCode::NOT_FOUND,
+        _ => StatusCode::OK,
+    }
+}
+
+/// The header rules of the revision, checked before anything is forwarded (see the module
+/// docs). `None`: go on.
+fn check_era_headers(headers: &HeaderMap, msgs: &[Value], batch: bool) -> Option<Response> {
+    let header = |name: &str| headers.get(name).map(|v| v.to_str().unwrap_or("\u{fffd}"));
+    if batch && msgs.iter().any(era::is_modern_message) {
+        return Some(rpc_error(
+            StatusCode::BAD_REQUEST,
+            Value::Null,
+            -32600,
+            "Bad Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later".into(),
+        ));
+    }
+    let version = header(era::HEADER_PROTOCOL_VERSION);
+    let modern = if batch {
+        None
+    } else {
+        msgs.first().filter(|m| era::is_modern_message(m))
+    };
+    let Some(msg) = modern else {
+        // A 2025-era message (or batch).
+        return match version {
+            Some(v) if era::is_modern_version(v) => {
+                let id = msgs
+                    .first()
+                    .and_then(|m| m.get("id"))
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                Some(rpc_error(
+                    StatusCode::BAD_REQUEST,
+                    id,
+                    -32602,
+                    format!(
+                        "MCP-Protocol-Version {v} needs `_meta[\"{}\"]` and `_meta[\"{}\"]` in the request",
+                        era::META_PROTOCOL_VERSION,
+                        era::META_CLIENT_CAPABILITIES
+                    ),
+                ))
+            }
+            Some(v) if !era::is_legacy_version(v) => Some(unsupported_version_header(v)),
+            _ => None,
+        };
+    };
+    let is_request = msg.get("id").is_some();
+    let id = msg.get("id").cloned().unwrap_or(Value::Null);
+    let body_version = era::claimed_version(msg).unwrap_or_default();
+    let mismatch = |detail: String| {
+        Some(rpc_error(
+            StatusCode::BAD_REQUEST,
+            id.clone(),
+            era::HEADER_MISMATCH,
+            format!("Header mismatch: {detail}"),
+        ))
+    };
+    match version {
+        Some(v) if v != body_version => {
+            return mismatch(format!(
+                "MCP-Protocol-Version header value '{v}' does not match body value '{body_version}'"
+            ));
+        }
+        None if is_request => {
+            return mismatch(format!(
+                "the body names protocol version {body_version} but the required MCP-Protocol-Version header is absent"
+            ));
+        }
+        _ => {}
+    }
+    if !is_request {
+        return None;
+    }
+    let method = msg
+        .get("method")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    match header(era::HEADER_METHOD) {
+        None => {
+            return mismatch(format!(
+                "the body names method {method} but the required Mcp-Method header is absent"
+            ));
+        }
+        Some(m) if m.trim_matches([' ', '\t']) != method => {
+            return mismatch(format!(
+                "Mcp-Method header value '{m}' does not match body value '{method}'"
+            ));
+        }
+        _ => {}
+    }
+    if let Some(body_name) = era::name_source(msg) {
+        match header(era::HEADER_NAME).map(era::decode_header_value) {
+            None => {
+                return mismatch(format!(
+                    "the body names '{body_name}' but the required Mcp-Name header is absent"
+                ));
+            }
+            Some(None) => {
+                return mismatch(
+                    "the Mcp-Name header carries an invalid Base64 sentinel value".into(),
+                );
+            }
+            Some(Some(n)) if n != body_name => {
+                return mismatch(format!(
+                    "Mcp-Name header value '{n}' does not match body value '{body_name}'"
+                ));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn unsupported_version_header(v: &str) -> Response {
+    let mut supported: Vec<&str> = vec![era::MODERN_VERSION];
+    supported.extend(era::LEGACY_VERSIONS);
+    rpc_error(
+        StatusCode::BAD_REQUEST,
+        Value::Null,
+        -32000,
+        format!(
+            "Bad Request: Unsupported protocol version: {v} (supported versions: {})",
+            supported.join(", ")
+        ),
+    )
+}
+
+fn event_stream<S: Stream<Item = Value> + Send + Unpin>(
+    rx: S,
     expected: usize,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
+    use futures_util::StreamExt as _;
     futures_util::stream::unfold((rx, expected), |(mut rx, remaining)| async move {
         if remaining == 0 {
             return None;
         }
-        let msg = rx.recv().await?;
+        let msg = rx.next().await?;
         let is_response = msg.get("method").is_none();
         let left = if is_response {
             remaining.saturating_sub(1)
         } else {
             remaining
         };
-        let ev = Event::default().event("message").data(msg.to_string());
+        let mut msg = msg;
+        take_status(&mut msg);
+        let ev = Event::default()
+            .event("message")
+            .data(crate::json::to_string(&msg));
         Some((Ok(ev), (rx, left)))
     })
 }
@@ -599,8 +1089,19 @@ async fn collect_responses(mut rx: mpsc::UnboundedReceiver<Value>, expected: usi
     out
 }
 
+/// GET and DELETE are 2025-era session operations: an `MCP-Protocol-Version` header must name
+/// one of that era's versions.
+fn check_session_version(headers: &HeaderMap) -> Option<Response> {
+    let v = headers.get(era::HEADER_PROTOCOL_VERSION)?;
+    let v = v.to_str().unwrap_or("\u{fffd}");
+    (!era::is_legacy_version(v)).then(|| unsupported_version_header(v))
+}
+
 async fn handle_get(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     if let Some(r) = check_request(&app.opts, &headers) {
+        return r;
+    }
+    if let Some(r) = check_session_version(&headers) {
         return r;
     }
     if !accepts_sse(&headers) {
@@ -636,9 +1137,14 @@ async fn handle_get(State(app): State<Arc<App>>, headers: HeaderMap) -> Response
         r.get_stream = Some(tx);
     }
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-        let msg = rx.recv().await?;
+        let mut msg = rx.recv().await?;
+        take_status(&mut msg);
         Some((
-            Ok::<_, Infallible>(Event::default().event("message").data(msg.to_string())),
+            Ok::<_, Infallible>(
+                Event::default()
+                    .event("message")
+                    .data(crate::json::to_string(&msg)),
+            ),
             rx,
         ))
     });
@@ -649,6 +1155,9 @@ async fn handle_get(State(app): State<Arc<App>>, headers: HeaderMap) -> Response
 
 async fn handle_delete(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     if let Some(r) = check_request(&app.opts, &headers) {
+        return r;
+    }
+    if let Some(r) = check_session_version(&headers) {
         return r;
     }
     let Some(id) = session_id(&headers) else {
@@ -685,6 +1194,8 @@ mod tests {
             addr: addr.parse().unwrap(),
             token: token.map(String::from),
             max_body: 10,
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
         }
     }
 
@@ -728,6 +1239,13 @@ mod tests {
         assert!(check_request(&o, &headers(&wrong)).is_some());
         let right = [("host", "h"), ("authorization", "Bearer s3cret")];
         assert!(check_request(&o, &headers(&right)).is_none());
+        for scheme in ["bearer", "BEARER", "beArer"] {
+            let v = format!("{scheme} s3cret");
+            let lower = [("host", "h"), ("authorization", v.as_str())];
+            assert!(check_request(&o, &headers(&lower)).is_none(), "{scheme}");
+        }
+        let other = [("host", "h"), ("authorization", "Basic s3cret")];
+        assert!(check_request(&o, &headers(&other)).is_some());
     }
 
     #[test]
@@ -744,6 +1262,101 @@ mod tests {
             HttpOptions::from_args("0.0.0.0:0", Some("hidden".into())).unwrap()
         );
         assert!(!dbg.contains("hidden"), "{dbg}");
+    }
+
+    fn modern(method: &str, params: serde_json::Value) -> Value {
+        let mut p = params;
+        p["_meta"] = serde_json::json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        });
+        serde_json::json!({"jsonrpc":"2.0","id":1,"method":method,"params":p})
+    }
+
+    fn era_check(h: &[(&'static str, &str)], msgs: &[Value], batch: bool) -> Option<(u16, i64)> {
+        let r = check_era_headers(&headers(h), msgs, batch)?;
+        let status = r.status().as_u16();
+        let body =
+            futures_util::FutureExt::now_or_never(axum::body::to_bytes(r.into_body(), 1 << 20))
+                .and_then(Result::ok)
+                .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+                .and_then(|v| v.pointer("/error/code").and_then(Value::as_i64))
+                .unwrap_or(0);
+        Some((status, body))
+    }
+
+    #[test]
+    fn protocol_version_and_mirrored_headers_are_checked() {
+        let call = modern(
+            "tools/call",
+            serde_json::json!({"name":"get weather ☀","arguments":{}}),
+        );
+        let enc = era::header_value("get weather ☀");
+        let good = [
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/call"),
+            ("mcp-name", enc.as_str()),
+        ];
+        assert_eq!(era_check(&good, std::slice::from_ref(&call), false), None);
+        // Missing or disagreeing headers: 400 with HeaderMismatch.
+        for bad in [
+            &good[1..],
+            &[good[0], good[2]][..],
+            &good[..2],
+            &[good[0], ("mcp-method", "tools/list"), good[2]][..],
+            &[("mcp-protocol-version", "2025-06-18"), good[1], good[2]][..],
+            &[good[0], good[1], ("mcp-name", "other")][..],
+            &[good[0], good[1], ("mcp-name", "=?base64?***?=")][..],
+        ] {
+            assert_eq!(
+                era_check(bad, std::slice::from_ref(&call), false),
+                Some((400, era::HEADER_MISMATCH)),
+                "{bad:?}"
+            );
+        }
+        // 2025-era traffic: unknown versions are refused, known ones and none pass.
+        let legacy = serde_json::json!({"jsonrpc":"2.0","id":1,"method":"tools/list"});
+        let one = std::slice::from_ref(&legacy);
+        assert_eq!(
+            era_check(&[("mcp-protocol-version", "1999-01-01")], one, false),
+            Some((400, -32000))
+        );
+        assert_eq!(
+            era_check(&[("mcp-protocol-version", "2025-06-18")], one, false),
+            None
+        );
+        assert_eq!(era_check(&[], one, false), None);
+        // A modern header without the body's envelope.
+        assert_eq!(
+            era_check(&[("mcp-protocol-version", "2026-07-28")], one, false),
+            Some((400, -32602))
+        );
+        // No modern request in a batch.
+        assert_eq!(
+            era_check(&good, &[legacy.clone(), call.clone()], true),
+            Some((400, -32600))
+        );
+    }
+
+    #[test]
+    fn stateless_errors_get_the_revisions_status() {
+        let err = |code: i64| serde_json::json!({"jsonrpc":"2.0","id":1,"error":{"code":code,"message":"x"}});
+        assert_eq!(stateless_status(&err(-32022)), StatusCode::BAD_REQUEST);
+        assert_eq!(stateless_status(&err(-32020)), StatusCode::BAD_REQUEST);
+        assert_eq!(stateless_status(&err(-32021)), StatusCode::BAD_REQUEST);
+        assert_eq!(stateless_status(&err(-32601)), StatusCode::NOT_FOUND);
+        assert_eq!(stateless_status(&err(-32602)), StatusCode::OK);
+        assert_eq!(
+            stateless_status(&serde_json::json!({"jsonrpc":"2.0","id":1,"result":{}})),
+            StatusCode::OK
+        );
+        let mut marked = err(-32000);
+        marked[HTTP_STATUS_KEY] = serde_json::json!(503);
+        assert_eq!(
+            take_status(&mut marked),
+            Some(StatusCode::SERVICE_UNAVAILABLE)
+        );
+        assert!(marked.get(HTTP_STATUS_KEY).is_none());
     }
 
     #[test]

@@ -8,8 +8,9 @@ use serde_json::Value;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
-use super::router::{error_response, parse_error};
+use super::router::{Unusable, error_response, unusable_code, unusable_host_message};
 use super::session::{self, Shared};
+use crate::json::{IdScanner, Probe};
 
 /// The largest message accepted from the host; a 10 MB tool argument must pass.
 pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
@@ -18,8 +19,12 @@ pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
 #[derive(Debug, PartialEq)]
 pub enum Line {
     Text(Vec<u8>),
-    /// Longer than the limit; skipped without keeping it (its length so far).
-    TooLarge(usize),
+    /// Longer than the limit; skipped without keeping it (its length, and its id and method,
+    /// found while skipping it).
+    TooLarge {
+        bytes: usize,
+        probe: Probe,
+    },
 }
 
 /// Reads one `\n`-terminated line of at most `max` bytes; `None` at end of input. An over-long
@@ -30,20 +35,27 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
 ) -> std::io::Result<Option<Line>> {
     let mut buf = Vec::new();
     let mut skipped = 0usize;
+    let mut scanner: Option<IdScanner> = None;
     loop {
         let avail = r.fill_buf().await?;
         if avail.is_empty() {
-            return Ok(match (skipped, buf.is_empty()) {
-                (0, true) => None,
-                (0, false) => Some(Line::Text(buf)),
-                (n, _) => Some(Line::TooLarge(n)),
+            return Ok(match (scanner, buf.is_empty()) {
+                (None, true) => None,
+                (None, false) => Some(Line::Text(buf)),
+                (Some(s), _) => Some(Line::TooLarge {
+                    bytes: skipped,
+                    probe: s.finish(),
+                }),
             });
         }
         let (chunk, done) = match avail.iter().position(|&b| b == b'\n') {
             Some(i) => (&avail[..i], Some(i + 1)),
             None => (avail, None),
         };
-        if skipped > 0 || buf.len() + chunk.len() > max {
+        if scanner.is_some() || buf.len() + chunk.len() > max {
+            let s = scanner.get_or_insert_with(IdScanner::new);
+            s.feed(&buf);
+            s.feed(chunk);
             skipped += buf.len() + chunk.len();
             buf = Vec::new();
         } else {
@@ -52,10 +64,12 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
         let used = done.unwrap_or(avail.len());
         r.consume(used);
         if done.is_some() {
-            return Ok(Some(if skipped > 0 {
-                Line::TooLarge(skipped)
-            } else {
-                Line::Text(buf)
+            return Ok(Some(match scanner {
+                Some(s) => Line::TooLarge {
+                    bytes: skipped,
+                    probe: s.finish(),
+                },
+                None => Line::Text(buf),
             }));
         }
     }
@@ -64,11 +78,14 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
 /// Writes each message as one line, flushing when no more are waiting.
 pub async fn write_lines<W: AsyncWrite + Unpin>(mut w: W, mut rx: mpsc::UnboundedReceiver<Value>) {
     let mut line = Vec::with_capacity(4096);
-    while let Some(msg) = rx.recv().await {
-        line.clear();
-        if serde_json::to_writer(&mut line, &msg).is_err() {
-            continue;
+    while let Some(mut msg) = rx.recv().await {
+        if let Some(obj) = msg.as_object_mut()
+            && obj.contains_key(super::router::HTTP_STATUS_KEY)
+        {
+            obj.shift_remove(super::router::HTTP_STATUS_KEY);
         }
+        line.clear();
+        crate::json::write(&msg, &mut line);
         line.push(b'\n');
         if w.write_all(&line).await.is_err() {
             return;
@@ -163,17 +180,40 @@ fn reactor_stdout() -> Option<Box<dyn AsyncWrite + Unpin + Send>> {
     None
 }
 
-/// Parses one host line into messages (a JSON-RPC batch is split); errors become responses.
+/// Parses one host line into messages (a JSON-RPC batch is split); errors become responses
+/// (for the request's own id when it can be found). The host's unusable answer to a
+/// server→client request becomes an error response in its place (`Ok`), for the router.
 pub fn parse_line(bytes: &[u8]) -> Result<Vec<Value>, Value> {
     let text = bytes.trim_ascii();
     if text.is_empty() {
         return Ok(Vec::new());
     }
-    match serde_json::from_slice::<Value>(text) {
+    match crate::json::from_slice(text) {
+        Ok(Value::Array(batch)) if batch.is_empty() => Err(empty_batch()),
         Ok(Value::Array(batch)) => Ok(batch),
         Ok(v) => Ok(vec![v]),
-        Err(e) => Err(parse_error(&e.to_string())),
+        Err(e) => {
+            let code = unusable_code(&e);
+            let message = match code {
+                -32700 => format!("parse error: {e}"),
+                _ => format!("invalid request: {e}"),
+            };
+            match unusable_host_message(&IdScanner::scan(text), code, message) {
+                Unusable::Answer(v) => Err(v),
+                Unusable::Forward(v) => Ok(vec![v]),
+            }
+        }
     }
+}
+
+/// JSON-RPC 2.0's answer to `[]`: one Invalid Request error with a null id.
+pub fn empty_batch() -> Value {
+    error_response(
+        Value::Null,
+        -32600,
+        "invalid request: an empty batch (JSON-RPC 2.0 batches hold at least one message)".into(),
+        None,
+    )
 }
 
 /// Serves one host on stdin/stdout until stdin closes.
@@ -223,16 +263,21 @@ pub async fn run(shared: Arc<Shared>) -> anyhow::Result<()> {
                     let _ = out_tx.send(resp);
                 }
             },
-            Ok(Some(Line::TooLarge(n))) => {
-                tracing::warn!(target: "serve", bytes = n, "host sent an over-long message; skipped");
-                let _ = out_tx.send(error_response(
-                    Value::Null,
-                    -32600,
-                    format!(
-                        "message of {n} bytes is larger than the {MAX_MESSAGE_BYTES}-byte limit; it was skipped"
-                    ),
-                    None,
-                ));
+            Ok(Some(Line::TooLarge { bytes: n, probe })) => {
+                tracing::warn!(target: "serve", bytes = n, id = ?probe.id, "host sent an over-long message; skipped");
+                let message = format!(
+                    "message of {n} bytes is larger than the {MAX_MESSAGE_BYTES}-byte limit of mcp-gen-ui serve; it was skipped"
+                );
+                match unusable_host_message(&probe, -32600, message) {
+                    Unusable::Answer(v) => {
+                        let _ = out_tx.send(v);
+                    }
+                    Unusable::Forward(v) => {
+                        if host_tx.send(v).await.is_err() {
+                            break;
+                        }
+                    }
+                }
             }
             Err(e) => {
                 tracing::error!(target: "serve", "reading stdin failed: {e}");
@@ -269,7 +314,10 @@ mod tests {
             got,
             vec![
                 Line::Text(b"ab".to_vec()),
-                Line::TooLarge(10),
+                Line::TooLarge {
+                    bytes: 10,
+                    probe: Probe::default()
+                },
                 Line::Text(b"cd".to_vec())
             ]
         );
@@ -287,6 +335,27 @@ mod tests {
         assert!(parse_line(b"").unwrap().is_empty());
         let e = parse_line(b"{nope").unwrap_err();
         assert_eq!(e["error"]["code"], -32700);
+        assert_eq!(e["id"], Value::Null);
+        let e =
+            parse_line(br#"{"jsonrpc":"2.0","id":"a","method":"x","params":{nope"#).unwrap_err();
+        assert_eq!(
+            (e["id"].as_str(), e["error"]["code"].as_i64()),
+            (Some("a"), Some(-32700))
+        );
+        let e = parse_line(b"[]").unwrap_err();
+        assert_eq!(
+            (&e["id"], e["error"]["code"].as_i64()),
+            (&Value::Null, Some(-32600))
+        );
+        // A broken answer to a server→client request goes on as an error answer.
+        let fwd = parse_line(br#"{"jsonrpc":"2.0","id":5,"result":{"x":tru}}"#).unwrap();
+        assert_eq!(fwd[0]["id"], 5);
+        assert!(
+            fwd[0]["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("could not be used")
+        );
     }
 
     #[tokio::test]

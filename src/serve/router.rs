@@ -13,20 +13,25 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
+use super::capabilities::RequestCaps;
 use super::hosts::HostOptions;
 use super::ui_resources::{Catalog, MCP_APP_MIME};
 use super::{embed, openai};
 use crate::config::StalePolicy;
 use crate::model::{HASHED_FIELDS, Tool};
 
-/// The capability a UI-capable client advertises.
-pub const UI_EXTENSION: &str = "io.modelcontextprotocol/ui";
+pub use super::capabilities::UI_EXTENSION;
 
 /// JSON-RPC error code for "the upstream is down and being restarted" (implementation range).
 pub const UPSTREAM_UNAVAILABLE: i64 = -32000;
 const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
 const INTERNAL_ERROR: i64 = -32603;
+
+/// A key the router puts on a response to a request the upstream refused with an HTTP error
+/// status, carrying that status to the HTTP host side (which answers with it). Both host sides
+/// remove it before a message leaves serve.
+pub const HTTP_STATUS_KEY: &str = "\u{0}mcp-gen-ui/http-status";
 
 /// Upper bound on messages held while the upstream restarts; past it requests fail at once.
 const MAX_QUEUED: usize = 1000;
@@ -43,6 +48,8 @@ pub enum Out {
 enum Kind {
     Plain,
     Initialize,
+    /// `server/discover` (2026-07-28): the stateless era's capabilities.
+    Discover,
     ToolsList,
     ResourcesList,
     TemplatesList,
@@ -59,6 +66,8 @@ enum Kind {
 struct Pending {
     host_id: Value,
     kind: Kind,
+    /// What the host behind this request supports (its era and the UI extension).
+    caps: RequestCaps,
     /// When an `initialize` was sent: an upstream that never answers it is reported.
     since: Option<Instant>,
 }
@@ -108,6 +117,9 @@ pub struct Router {
     warned_stale: BTreeSet<String>,
     /// We declared the `resources` capability for an upstream that has none.
     added_resources: bool,
+    /// Set while the upstream is in a crash loop: requests are answered at once with this
+    /// reason instead of waiting for a restart that will probably fail too.
+    crash_loop: Option<String>,
 }
 
 impl Router {
@@ -128,10 +140,12 @@ impl Router {
             hidden: BTreeSet::new(),
             warned_stale: BTreeSet::new(),
             added_resources: false,
+            crash_loop: None,
         }
     }
 
     /// Whether the host advertised the MCP Apps extension in `initialize`.
+    /// (A stateless host decides per request; see `capabilities`.)
     pub fn ui_enabled(&self) -> bool {
         self.ui
     }
@@ -225,14 +239,17 @@ impl Router {
             )));
             return;
         }
+        let mut caps = RequestCaps::of(&msg, self.ui);
         let kind = match method.as_str() {
-            "initialize" => {
+            "initialize" if !caps.stateless => {
                 let params = msg.get("params").cloned().unwrap_or(Value::Null);
                 self.ui = advertises_ui(&params);
+                caps.ui = self.ui;
                 self.init_params = Some(params);
                 tracing::info!(target: "serve", ui = self.ui, "host initialize");
                 Kind::Initialize
             }
+            "server/discover" => Kind::Discover,
             "tools/list" => Kind::ToolsList,
             "resources/list" => Kind::ResourcesList,
             "resources/templates/list" => Kind::TemplatesList,
@@ -242,14 +259,17 @@ impl Router {
                     .and_then(Value::as_str)
                     .unwrap_or_default()
                     .to_string(),
-                arguments: (self.opts.hosts.embed_ui && !self.ui)
+                arguments: (self.opts.hosts.embed_ui && !caps.ui)
                     .then(|| msg.pointer("/params/arguments").cloned())
                     .flatten(),
             },
             // Apps SDK hosts read our templates without the MCP Apps extension.
-            "resources/read" if !self.ui && self.opts.hosts.apps_sdk => {
+            "resources/read" if !caps.ui && self.opts.hosts.apps_sdk => {
                 let uri = msg.pointer("/params/uri").and_then(Value::as_str);
-                if let Some(result) = uri.and_then(|u| openai::read(&self.catalog, u)) {
+                if let Some(mut result) = uri.and_then(|u| openai::read(&self.catalog, u)) {
+                    if caps.stateless {
+                        stateless_result(&mut result, true);
+                    }
                     out.push(Out::Host(
                         json!({"jsonrpc": "2.0", "id": id, "result": result}),
                     ));
@@ -257,13 +277,18 @@ impl Router {
                 }
                 Kind::Plain
             }
-            "resources/read" | "resources/subscribe" | "resources/unsubscribe" if self.ui => {
+            "resources/read" | "resources/subscribe" | "resources/unsubscribe" if caps.ui => {
                 let uri = msg.pointer("/params/uri").and_then(Value::as_str);
                 if let Some(uri) = uri
                     && self.catalog.owns(uri)
                 {
                     let result = if method == "resources/read" {
-                        self.catalog.read(uri)
+                        self.catalog.read(uri).map(|mut r| {
+                            if caps.stateless {
+                                stateless_result(&mut r, true);
+                            }
+                            r
+                        })
                     } else {
                         Some(json!({}))
                     };
@@ -295,6 +320,7 @@ impl Router {
             Pending {
                 host_id: id,
                 kind,
+                caps,
                 since,
             },
         );
@@ -302,6 +328,16 @@ impl Router {
     }
 
     fn enqueue(&mut self, msg: Value, out: &mut Vec<Out>) {
+        if self.link == Link::Down
+            && let Some(reason) = &self.crash_loop
+        {
+            if let Some(id) = msg.get("id").cloned()
+                && msg.get("method").is_some()
+            {
+                out.push(Out::Host(self.unavailable(id, reason)));
+            }
+            return;
+        }
         if self.queue.len() >= MAX_QUEUED {
             if let Some(id) = msg.get("id").cloned()
                 && msg.get("method").is_some()
@@ -372,7 +408,7 @@ impl Router {
                 } else {
                     tracing::debug!(target: "serve", id = %p.host_id, upstream_id = %id, "response");
                 }
-                self.rewrite_response(&p.kind, &mut msg);
+                self.rewrite_response(&p.kind, p.caps, &mut msg);
                 if let Some(slot) = msg.get_mut("id") {
                     *slot = p.host_id;
                 }
@@ -384,12 +420,33 @@ impl Router {
         }
     }
 
-    fn rewrite_response(&mut self, kind: &Kind, msg: &mut Value) {
-        if !self.ui {
-            self.rewrite_for_plain_client(kind, msg);
+    fn rewrite_response(&mut self, kind: &Kind, caps: RequestCaps, msg: &mut Value) {
+        if !caps.ui {
+            self.rewrite_for_plain_client(kind, caps, msg);
             return;
         }
         match kind {
+            Kind::Discover => {
+                // The same additions as for `initialize`, plus the extension itself, which the
+                // revision lets a server declare under `capabilities.extensions`.
+                if self.catalog.is_empty() {
+                    return;
+                }
+                if let Some(caps) = msg
+                    .pointer_mut("/result/capabilities")
+                    .and_then(Value::as_object_mut)
+                {
+                    if !caps.contains_key("resources") {
+                        caps.insert("resources".into(), json!({}));
+                    }
+                    let ext = caps.entry("extensions").or_insert_with(|| json!({}));
+                    if let Some(ext) = ext.as_object_mut()
+                        && !ext.contains_key(UI_EXTENSION)
+                    {
+                        ext.insert(UI_EXTENSION.into(), json!({"mimeTypes": [MCP_APP_MIME]}));
+                    }
+                }
+            }
             Kind::Initialize => {
                 if let Some(caps) = msg
                     .pointer_mut("/result/capabilities")
@@ -417,16 +474,21 @@ impl Router {
                     }
                 }
             }
-            Kind::ResourcesList => self.append_resources(msg),
+            Kind::ResourcesList => self.append_resources(caps, msg),
             Kind::TemplatesList => {
                 // We declared `resources` for this upstream: its templates list is empty, not
                 // an unknown method.
-                if self.added_resources
+                let declared = self.added_resources || (caps.stateless && !self.catalog.is_empty());
+                if declared
                     && msg.pointer("/error/code").and_then(Value::as_i64) == Some(METHOD_NOT_FOUND)
                     && let Some(obj) = msg.as_object_mut()
                 {
                     obj.remove("error");
-                    obj.insert("result".into(), json!({"resourceTemplates": []}));
+                    let mut result = json!({"resourceTemplates": []});
+                    if caps.stateless {
+                        stateless_result(&mut result, true);
+                    }
+                    obj.insert("result".into(), result);
                 }
             }
             Kind::ToolsCall { tool, .. } => self.check_result_widget(tool, msg),
@@ -436,7 +498,7 @@ impl Router {
 
     /// A client without the MCP Apps extension: unchanged, unless the user enabled `--embed-ui`
     /// (MCP-UI hosts) or `--apps-sdk` (Apps SDK hosts).
-    fn rewrite_for_plain_client(&mut self, kind: &Kind, msg: &mut Value) {
+    fn rewrite_for_plain_client(&mut self, kind: &Kind, caps: RequestCaps, msg: &mut Value) {
         let (embed_ui, apps_sdk) = (self.opts.hosts.embed_ui, self.opts.hosts.apps_sdk);
         if !embed_ui && !apps_sdk {
             return;
@@ -460,9 +522,8 @@ impl Router {
                 }
             }
             Kind::Initialize | Kind::ResourcesList | Kind::TemplatesList if apps_sdk => {
-                self.ui = true;
-                self.rewrite_response(kind, msg);
-                self.ui = false;
+                let as_ui = RequestCaps { ui: true, ..caps };
+                self.rewrite_response(kind, as_ui, msg);
                 if *kind == Kind::ResourcesList
                     && let Some(list) = msg
                         .pointer_mut("/result/resources")
@@ -547,7 +608,7 @@ impl Router {
         meta.insert("ui/resourceUri".into(), json!(default));
     }
 
-    fn append_resources(&self, msg: &mut Value) {
+    fn append_resources(&self, caps: RequestCaps, msg: &mut Value) {
         if self.catalog.is_empty() {
             return;
         }
@@ -572,10 +633,11 @@ impl Router {
             && let Some(obj) = msg.as_object_mut()
         {
             obj.remove("error");
-            obj.insert(
-                "result".into(),
-                json!({ "resources": self.catalog.list_entries(&hidden) }),
-            );
+            let mut result = json!({ "resources": self.catalog.list_entries(&hidden) });
+            if caps.stateless {
+                stateless_result(&mut result, true);
+            }
+            obj.insert("result".into(), result);
         }
     }
 
@@ -650,8 +712,49 @@ impl Router {
         )
     }
 
+    /// The upstream died or failed to start `crashes` times in a row and will be restarted in
+    /// `delay`. From the second failure on, requests are answered at once until it is up again.
+    pub fn set_restart_delay(&mut self, crashes: u32, delay: Duration) {
+        self.crash_loop = (crashes >= 2).then(|| {
+            format!(
+                "crashed {crashes} times in a row; the next restart is in {} ms",
+                delay.as_millis()
+            )
+        });
+    }
+
+    /// A message from the upstream that could not be used (larger than the limit, not JSON,
+    /// nested too deep): the request it answers gets an error instead of waiting forever, and
+    /// a request of the upstream's own gets an error answer.
+    pub fn upstream_unusable(&mut self, probe: &crate::json::Probe, reason: &str) -> Vec<Out> {
+        let mut out = Vec::new();
+        if let Some(id) = probe.response_id()
+            && id.as_u64().is_some_and(|u| self.pending.contains_key(&u))
+        {
+            let err = error_response(
+                id.clone(),
+                INTERNAL_ERROR,
+                format!(
+                    "the answer of the upstream MCP server {} to this request was {reason}; it was discarded",
+                    self.opts.upstream
+                ),
+                Some(json!({"upstream": self.opts.upstream})),
+            );
+            self.upstream_message(err, &mut out);
+        } else if let Some(id) = probe.request_id() {
+            out.push(Out::Upstream(error_response(
+                id.clone(),
+                INVALID_REQUEST,
+                format!("mcp-gen-ui serve could not forward this request: it was {reason}"),
+                None,
+            )));
+        }
+        out
+    }
+
     /// The upstream connection is up (first start or a restart).
     pub fn upstream_ready(&mut self) -> Vec<Out> {
+        self.crash_loop = None;
         let mut out = Vec::new();
         match self.init_params.clone() {
             Some(params) => {
@@ -662,6 +765,10 @@ impl Router {
                     Pending {
                         host_id: Value::Null,
                         kind: Kind::ReplayInit,
+                        caps: RequestCaps {
+                            stateless: false,
+                            ui: self.ui,
+                        },
                         since: Some(Instant::now()),
                     },
                 );
@@ -702,11 +809,22 @@ impl Router {
             })));
         }
         self.server_ids.clear();
+        // Whatever waited for this upstream to come up will not get it either.
+        self.fail_queue(&format!("{reason} before it could answer"), &mut out);
         out
     }
 
     /// The upstream refused to take a request (an HTTP error status): answer it for the host.
-    pub fn send_failed(&mut self, upstream_id: &Value, reason: &str) -> Vec<Out> {
+    /// When the upstream's reply held a JSON-RPC error, that error is what the host gets, with
+    /// the upstream's HTTP status (see [`HTTP_STATUS_KEY`]); otherwise an internal error that
+    /// says what happened.
+    pub fn send_failed(
+        &mut self,
+        upstream_id: &Value,
+        reason: &str,
+        status: Option<u16>,
+        rpc: Option<&Value>,
+    ) -> Vec<Out> {
         let mut out = Vec::new();
         let Some(p) = upstream_id.as_u64().and_then(|u| self.pending.remove(&u)) else {
             return out;
@@ -720,15 +838,29 @@ impl Router {
             return out;
         }
         self.host_ids.remove(&p.host_id.to_string());
-        out.push(Out::Host(error_response(
-            p.host_id,
-            INTERNAL_ERROR,
-            format!(
-                "the upstream MCP server {} could not take the request: {reason}",
-                self.opts.upstream
+        let upstream_error = rpc.filter(|r| r.get("error").is_some()).cloned();
+        let mut msg = match upstream_error {
+            // The upstream's own error response, as it wrote it, with the host's id.
+            Some(mut reply) => {
+                if let Some(obj) = reply.as_object_mut() {
+                    obj.insert("id".into(), p.host_id);
+                }
+                reply
+            }
+            None => error_response(
+                p.host_id,
+                INTERNAL_ERROR,
+                format!(
+                    "the upstream MCP server {} could not take the request: {reason}",
+                    self.opts.upstream
+                ),
+                Some(json!({"upstream": self.opts.upstream})),
             ),
-            Some(json!({"upstream": self.opts.upstream})),
-        )));
+        };
+        if let (Some(status), Some(obj)) = (status, msg.as_object_mut()) {
+            obj.insert(HTTP_STATUS_KEY.into(), json!(status));
+        }
+        out.push(Out::Host(msg));
         out
     }
 
@@ -803,11 +935,21 @@ impl Router {
 /// MCP App MIME type.
 pub fn advertises_ui(params: &Value) -> bool {
     params
-        .pointer("/capabilities/extensions")
-        .and_then(|e| e.get(UI_EXTENSION))
-        .and_then(|u| u.get("mimeTypes"))
-        .and_then(Value::as_array)
-        .is_some_and(|m| m.iter().any(|t| t.as_str() == Some(MCP_APP_MIME)))
+        .get("capabilities")
+        .is_some_and(super::capabilities::advertises_ui)
+}
+
+/// Fields a 2026-07-28 result carries that a result the wrapper makes itself must have too:
+/// `resultType`, and for cacheable results (lists, reads) `ttlMs` and `cacheScope` (ours can
+/// change with `--watch`, so they are not cached).
+fn stateless_result(result: &mut Value, cacheable: bool) {
+    if let Some(obj) = result.as_object_mut() {
+        obj.entry("resultType").or_insert_with(|| json!("complete"));
+        if cacheable {
+            obj.entry("ttlMs").or_insert_with(|| json!(0));
+            obj.entry("cacheScope").or_insert_with(|| json!("private"));
+        }
+    }
 }
 
 /// The same test as `Tool::has_upstream_ui`, on a borrowed `_meta`.
@@ -833,10 +975,45 @@ pub fn parse_error(detail: &str) -> Value {
     error_response(Value::Null, -32700, format!("parse error: {detail}"), None)
 }
 
+/// What becomes of a host message that could not be used (larger than the limit, not JSON,
+/// nested too deep).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unusable {
+    /// An error response for the host: for the request's own id when it could be found.
+    Answer(Value),
+    /// The host's answer to a server→client request: an error response in its place, to go
+    /// through the router (which maps the id) to the upstream, so it does not wait forever.
+    Forward(Value),
+}
+
+/// The JSON-RPC error code for a message that is not JSON (-32700) or is unusable (-32600).
+pub fn unusable_code(err: &crate::json::ParseError) -> i64 {
+    match err {
+        crate::json::ParseError::Syntax { .. } => -32700,
+        crate::json::ParseError::TooDeep => INVALID_REQUEST,
+    }
+}
+
+/// Decides how to answer an unusable host message, from what `probe` found in it.
+pub fn unusable_host_message(probe: &crate::json::Probe, code: i64, message: String) -> Unusable {
+    if let Some(id) = probe.response_id()
+        && probe.response
+    {
+        return Unusable::Forward(error_response(
+            id.clone(),
+            INTERNAL_ERROR,
+            format!("the client's answer could not be used: {message}"),
+            None,
+        ));
+    }
+    let id = probe.request_id().cloned().unwrap_or(Value::Null);
+    Unusable::Answer(error_response(id, code, message, None))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serve::ui_resources::{Strictness, tests::fixture};
+    use crate::serve::ui_resources::{MCP_APP_MIME, Strictness, tests::fixture};
 
     fn router(stale: StalePolicy) -> (Router, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap();
@@ -981,6 +1158,104 @@ mod tests {
             json!({"jsonrpc":"2.0","id":sent["id"],"error":{"code":-32601,"message":"nope"}}),
         ));
         assert_eq!(got["result"], json!({"resourceTemplates": []}));
+    }
+
+    fn stateless(id: Value, method: &str, ui: bool, params: Value) -> Value {
+        let caps = if ui {
+            json!({"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}})
+        } else {
+            json!({})
+        };
+        let mut p = params;
+        p["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": caps,
+        });
+        json!({"jsonrpc":"2.0","id":id,"method":method,"params":p})
+    }
+
+    #[test]
+    fn stateless_requests_decide_the_ui_per_request() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        with_matching_hashes(&mut r);
+        // No initialize at all: each request says what its client supports.
+        let disc = round_trip(
+            &mut r,
+            stateless(json!(1), "server/discover", true, json!({})),
+            json!({"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}),
+        );
+        assert_eq!(disc["result"]["capabilities"]["resources"], json!({}));
+        assert_eq!(
+            disc["result"]["capabilities"]["extensions"]["io.modelcontextprotocol/ui"]["mimeTypes"],
+            json!([MCP_APP_MIME])
+        );
+        let plain_disc = json!({"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}});
+        let got = round_trip(
+            &mut r,
+            stateless(json!(2), "server/discover", false, json!({})),
+            plain_disc.clone(),
+        );
+        assert_eq!(got["result"], plain_disc);
+
+        let with_ui = round_trip(
+            &mut r,
+            stateless(json!(3), "tools/list", true, json!({})),
+            tools_result(),
+        );
+        assert_eq!(
+            with_ui["result"]["tools"][0]["_meta"]["ui"]["resourceUri"],
+            "ui://demo/single"
+        );
+        let without = round_trip(
+            &mut r,
+            stateless(json!(4), "tools/list", false, json!({})),
+            tools_result(),
+        );
+        assert_eq!(without["result"], tools_result());
+
+        // ui:// reads are ours only for a client with the extension, and carry the
+        // revision's result fields.
+        let read = host(r.from_host(stateless(
+            json!(5),
+            "resources/read",
+            true,
+            json!({"uri":"ui://demo/single"}),
+        )));
+        assert_eq!(read["result"]["resultType"], "complete");
+        assert_eq!(read["result"]["contents"][0]["mimeType"], MCP_APP_MIME);
+        let fwd = upstream(r.from_host(stateless(
+            json!(6),
+            "resources/read",
+            false,
+            json!({"uri":"ui://demo/single"}),
+        )));
+        assert_eq!(fwd["params"]["uri"], "ui://demo/single");
+        assert!(!r.ui_enabled());
+
+        // An upstream without resources: the list is ours, with the revision's fields.
+        let sent = upstream(r.from_host(stateless(json!(7), "resources/list", true, json!({}))));
+        let got = host(r.from_upstream(
+            json!({"jsonrpc":"2.0","id":sent["id"],"error":{"code":-32601,"message":"nope"}}),
+        ));
+        assert_eq!(got["result"]["resources"].as_array().unwrap().len(), 3);
+        assert_eq!(got["result"]["resultType"], "complete");
+        assert_eq!(got["result"]["cacheScope"], "private");
+    }
+
+    #[test]
+    fn an_upstream_http_error_reply_is_passed_on() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        let sent = upstream(r.from_host(stateless(json!("a"), "tools/list", false, json!({}))));
+        let reply = json!({"jsonrpc":"2.0","error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2025-11-25"]}},"id":sent["id"]});
+        let got = host(r.send_failed(&sent["id"], "HTTP 400", Some(400), Some(&reply)));
+        assert_eq!(got["id"], "a");
+        assert_eq!(got["error"], reply["error"]);
+        assert_eq!(got[HTTP_STATUS_KEY], 400);
+        // Without a JSON-RPC body: our own error, still with the status.
+        let sent = upstream(r.from_host(stateless(json!("b"), "tools/list", false, json!({}))));
+        let got = host(r.send_failed(&sent["id"], "HTTP 502: bad gateway", Some(502), None));
+        assert_eq!(got["error"]["code"], INTERNAL_ERROR);
+        assert_eq!(got[HTTP_STATUS_KEY], 502);
     }
 
     fn with_hosts(r: &mut Router, embed_ui: bool, apps_sdk: bool) {
@@ -1280,6 +1555,96 @@ mod tests {
         );
         let failed = host(r.restart_failed("could not be started: not found"));
         assert_eq!(failed["id"], 4);
+    }
+
+    #[test]
+    fn unusable_upstream_messages_answer_the_right_request() {
+        use crate::json::Probe;
+        let (mut r, _d) = router(StalePolicy::Serve);
+        round_trip(&mut r, plain_init(json!(1)), json!({"capabilities":{}}));
+        let sent = upstream(r.from_host(
+            json!({"jsonrpc":"2.0","id":"h","method":"tools/call","params":{"name":"x"}}),
+        ));
+        // The answer to it was too large: the host gets an error for its own id.
+        let probe = Probe {
+            id: Some(sent["id"].clone()),
+            method: None,
+            response: true,
+        };
+        let e = host(r.upstream_unusable(&probe, "larger than the 10-byte limit"));
+        assert_eq!(e["id"], "h");
+        assert_eq!(e["error"]["code"], INTERNAL_ERROR);
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("10-byte limit")
+        );
+        assert_eq!(r.in_flight(), 0);
+        // Unknown ids are ignored; an unusable request of the upstream is answered upstream.
+        assert!(r.upstream_unusable(&probe, "x").is_empty());
+        let req = Probe {
+            id: Some(json!(77)),
+            method: Some("sampling/createMessage".into()),
+            response: false,
+        };
+        let back = upstream(r.upstream_unusable(&req, "too deep"));
+        assert_eq!(
+            (back["id"].as_i64(), back["error"]["code"].as_i64()),
+            (Some(77), Some(INVALID_REQUEST))
+        );
+        // A host answer to a server→client request that could not be used goes on as an error.
+        let fwd = unusable_host_message(
+            &Probe {
+                id: Some(json!(3)),
+                method: None,
+                response: true,
+            },
+            -32600,
+            "too large".into(),
+        );
+        assert!(matches!(fwd, Unusable::Forward(v) if v["id"] == 3 && v["error"].is_object()));
+    }
+
+    #[test]
+    fn a_crash_loop_answers_requests_at_once_and_fails_the_queue() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        round_trip(&mut r, plain_init(json!(1)), json!({"capabilities":{}}));
+        r.upstream_lost("exited with status 3");
+        // First failure: requests wait for the restart...
+        assert!(
+            r.from_host(json!({"jsonrpc":"2.0","id":2,"method":"ping"}))
+                .is_empty()
+        );
+        r.set_restart_delay(1, Duration::from_millis(100));
+        let replay = upstream(r.upstream_ready());
+        assert_eq!(replay["method"], "initialize");
+        // ...and get an error when the restarted upstream dies before answering.
+        let out = r.upstream_lost("exited with status 3");
+        let e = host(out);
+        assert_eq!(e["id"], 2);
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("restarting")
+        );
+        // From the second failure in a row on, requests are answered at once.
+        r.set_restart_delay(2, Duration::from_millis(200));
+        let e = host(r.from_host(json!({"jsonrpc":"2.0","id":3,"method":"ping"})));
+        assert_eq!(e["id"], 3);
+        let m = e["error"]["message"].as_str().unwrap();
+        assert!(
+            m.contains("crashed 2 times in a row") && m.contains("200 ms"),
+            "{m}"
+        );
+        assert_eq!(e["error"]["code"], UPSTREAM_UNAVAILABLE);
+        // Up again: back to normal.
+        upstream(r.upstream_ready());
+        assert!(
+            r.from_host(json!({"jsonrpc":"2.0","id":4,"method":"ping"}))
+                .is_empty()
+        );
     }
 
     #[test]

@@ -10,8 +10,8 @@ use tokio::sync::{mpsc, watch};
 use super::router::{Out, Router, RouterOptions};
 use super::ui_resources::Catalog;
 use crate::mcp::{
-    Closer, ConnectOptions, Connection, Incoming, MessageReceiver, MessageSender, SendError,
-    UpstreamSpec,
+    Closer, ConnectOptions, Connection, Incoming, InvalidMessage, MessageReceiver, MessageSender,
+    SendError, UpstreamSpec,
 };
 
 /// First restart delay; doubled after each failure up to `MAX_BACKOFF`.
@@ -44,6 +44,9 @@ impl Shared {
 struct SendFailure {
     msg_id: Option<Value>,
     is_request: bool,
+    /// A 2026-07-28 message: its HTTP errors are answers (404 is "method not found"), never
+    /// a lost session.
+    stateless: bool,
     error: SendError,
 }
 
@@ -90,6 +93,7 @@ fn spawn_writer(
                         let _ = failures.send(SendFailure {
                             msg_id: msg.get("id").cloned(),
                             is_request,
+                            stateless: crate::mcp::era::is_modern_message(&msg),
                             error,
                         });
                     }
@@ -98,6 +102,7 @@ fn spawn_writer(
                 let _ = failures.send(SendFailure {
                     msg_id: msg.get("id").cloned(),
                     is_request,
+                    stateless: crate::mcp::era::is_modern_message(&msg),
                     error,
                 });
             }
@@ -120,6 +125,8 @@ pub async fn run(
     let (fail_tx, mut fail_rx) = mpsc::unbounded_channel::<SendFailure>();
     let mut upstream = Some(Upstream::start(first, fail_tx.clone()));
     let mut backoff = MIN_BACKOFF;
+    // Failures in a row (deaths, failed starts) since the upstream last stayed up a while.
+    let mut crashes: u32 = 0;
     let mut restart_at: Option<tokio::time::Instant> = None;
     let mut watching = true;
 
@@ -180,24 +187,32 @@ pub async fn run(
                         if !deliver(router.from_upstream(m), &upstream) { break 'session; }
                     }
                     Some(Incoming::Invalid(bad)) => {
-                        tracing::warn!(target: "serve", upstream = %shared.router.upstream, "upstream sent {bad}; ignored");
+                        tracing::warn!(target: "serve", upstream = %shared.router.upstream, id = ?bad.probe().id, "upstream sent {bad}; skipped");
+                        if !deliver(router.upstream_unusable(bad.probe(), &unusable_reason(&bad)), &upstream) { break 'session; }
                     }
                     Some(Incoming::Closed(reason)) => {
                         let reason = reason.to_string();
-                        tracing::error!(target: "serve", upstream = %shared.router.upstream, "upstream {reason}; restarting it");
                         if let Some(u) = upstream.take() && u.since.elapsed() > STABLE_AFTER {
                             backoff = MIN_BACKOFF;
+                            crashes = 0;
                         }
+                        crashes += 1;
+                        let delay = next_delay(&mut backoff);
+                        log_restart(&shared, &format!("upstream {reason}"), crashes, delay);
                         let outs = router.upstream_lost(&reason);
                         if !deliver(outs, &upstream) { break 'session; }
-                        restart_at = Some(tokio::time::Instant::now() + backoff);
+                        router.set_restart_delay(crashes, delay);
+                        restart_at = Some(tokio::time::Instant::now() + delay);
                     }
                     None => {
                         // Receiver finished without a Closed (cannot happen); treat as closed.
                         upstream = None;
+                        crashes += 1;
+                        let delay = next_delay(&mut backoff);
                         let outs = router.upstream_lost("closed the connection");
                         if !deliver(outs, &upstream) { break 'session; }
-                        restart_at = Some(tokio::time::Instant::now() + backoff);
+                        router.set_restart_delay(crashes, delay);
+                        restart_at = Some(tokio::time::Instant::now() + delay);
                     }
                 }
             }
@@ -205,18 +220,29 @@ pub async fn run(
                 let desc = f.error.to_string();
                 // Lost sessions and refused connections mean the upstream is gone: restart it.
                 let fatal = matches!(f.error, SendError::Closed | SendError::Io(_) | SendError::Request(_))
-                    || matches!(f.error, SendError::Http { status: 404, .. });
+                    || (!f.stateless && matches!(f.error, SendError::Http { status: 404, .. }));
                 if fatal && upstream.is_some() {
-                    tracing::error!(target: "serve", upstream = %shared.router.upstream, "sending to the upstream failed: {desc}; restarting it");
                     if let Some(mut u) = upstream.take() {
+                        if u.since.elapsed() > STABLE_AFTER {
+                            backoff = MIN_BACKOFF;
+                            crashes = 0;
+                        }
                         tokio::spawn(async move { u.closer.shutdown().await });
                     }
+                    crashes += 1;
+                    let delay = next_delay(&mut backoff);
+                    log_restart(&shared, &format!("sending to the upstream failed: {desc}"), crashes, delay);
                     let outs = router.upstream_lost(&format!("could not be reached ({desc})"));
                     if !deliver(outs, &upstream) { break 'session; }
-                    restart_at = Some(tokio::time::Instant::now() + backoff);
+                    router.set_restart_delay(crashes, delay);
+                    restart_at = Some(tokio::time::Instant::now() + delay);
                 } else if f.is_request && let Some(id) = f.msg_id {
                     tracing::warn!(target: "serve", upstream = %shared.router.upstream, "the upstream refused a request: {desc}");
-                    if !deliver(router.send_failed(&id, &desc), &upstream) { break 'session; }
+                    let (status, rpc) = match &f.error {
+                        SendError::Http { status, rpc, .. } => (Some(*status), rpc.as_deref()),
+                        _ => (None, None),
+                    };
+                    if !deliver(router.send_failed(&id, &desc, status, rpc), &upstream) { break 'session; }
                 }
             }
             () = sleep_opt(sleep_until) => {
@@ -228,11 +254,13 @@ pub async fn run(
                         if !deliver(router.upstream_ready(), &upstream) { break 'session; }
                     }
                     Err(e) => {
-                        backoff = (backoff * 2).min(MAX_BACKOFF);
-                        tracing::error!(target: "serve", upstream = %shared.router.upstream, "restarting the upstream failed: {e}; next try in {:?}", backoff);
+                        crashes += 1;
+                        let delay = next_delay(&mut backoff);
+                        log_restart(&shared, &format!("restarting the upstream failed: {e}"), crashes, delay);
                         let outs = router.restart_failed(&format!("could not be restarted ({e})"));
                         if !deliver(outs, &upstream) { break 'session; }
-                        restart_at = Some(tokio::time::Instant::now() + backoff);
+                        router.set_restart_delay(crashes, delay);
+                        restart_at = Some(tokio::time::Instant::now() + delay);
                     }
                 }
             }
@@ -249,6 +277,34 @@ pub async fn run(
     if let Some(mut u) = upstream.take() {
         drop(u.writer);
         u.closer.shutdown().await;
+    }
+}
+
+/// The delay before the next restart; doubles the one after it (up to `MAX_BACKOFF`).
+fn next_delay(backoff: &mut Duration) -> Duration {
+    let delay = *backoff;
+    *backoff = (*backoff * 2).min(MAX_BACKOFF);
+    delay
+}
+
+/// Says on stderr (the log) that the upstream will be restarted, and when.
+fn log_restart(shared: &Shared, what: &str, crashes: u32, delay: Duration) {
+    let ms = delay.as_millis();
+    if crashes > 1 {
+        tracing::error!(target: "serve", upstream = %shared.router.upstream,
+            "{what}; it failed {crashes} times in a row: restarting it in {ms} ms (backing off; requests are answered with an error meanwhile)");
+    } else {
+        tracing::error!(target: "serve", upstream = %shared.router.upstream, "{what}; restarting it in {ms} ms");
+    }
+}
+
+/// Why a message from the upstream was skipped, for the error its request gets.
+fn unusable_reason(bad: &InvalidMessage) -> String {
+    match bad {
+        InvalidMessage::TooLarge { limit, .. } => {
+            format!("larger than the {limit}-byte message limit of mcp-gen-ui serve")
+        }
+        InvalidMessage::NotJson { error, .. } => format!("not usable JSON ({error})"),
     }
 }
 

@@ -236,6 +236,58 @@ describe('hosts and safety', () => {
     } finally { await page.close(); }
   });
 
+  test('a newer host: capabilities under extensions, renamed view-tool requests', async () => {
+    // A scripted host speaking the wire names ext-apps adopted after 2.0.4: host capabilities
+    // only under capabilities.extensions["io.modelcontextprotocol/ui"], and host->app requests
+    // ui/list-view-tools / ui/call-view-tool, which must be handled exactly like the 2.0.4 names.
+    const { page, errors } = await env.newPage();
+    env.guestDir.current = ks.dir;
+    try {
+      await page.addInitScript(() => {
+        if (window !== window.top) return;
+        window.__answers = {};
+        window.__logs = [];
+        let n = 100;
+        window.addEventListener('message', (ev) => {
+          const m = ev.data;
+          if (!m || m.jsonrpc !== '2.0') return;
+          const frame = document.querySelector('iframe').contentWindow;
+          const send = (msg) => frame.postMessage({ jsonrpc: '2.0', ...msg }, '*');
+          if (m.method === 'ui/initialize') {
+            send({ id: m.id, result: {
+              protocolVersion: '2026-01-26', hostInfo: { name: 'newer-host', version: '3' },
+              capabilities: { extensions: { 'io.modelcontextprotocol/ui': { openLinks: {}, logging: {} } } },
+              hostContext: { theme: 'light' },
+            } });
+          } else if (m.method === 'ui/notifications/initialized') {
+            for (const method of ['ui/list-view-tools', 'tools/list', 'ui/call-view-tool', 'tools/call']) {
+              send({ id: ++n, method, params: method.endsWith('call') || method.endsWith('tool') ? { name: 'x', arguments: {} } : {} });
+              window.__answers[n] = method;
+            }
+          } else if (m.method === 'notifications/message' || m.method === 'ui/log') {
+            window.__logs.push(m.method);
+          } else if (m.id != null && !m.method && window.__answers[m.id]) {
+            const method = window.__answers[m.id];
+            delete window.__answers[m.id];
+            window.__answers[method] = m.error ? { error: m.error } : { result: m.result };
+          }
+        });
+      });
+      await page.goto(`${env.base}/plain.html?src=/guest/list_users.html`);
+      await page.waitForFunction(() => ['ui/list-view-tools', 'tools/list', 'ui/call-view-tool', 'tools/call']
+        .every((m) => window.__answers[m]), null, { timeout: 10000 });
+      const answers = await page.evaluate(() => window.__answers);
+      assert.deepEqual(answers['ui/list-view-tools'], answers['tools/list']);
+      assert.deepEqual(answers['ui/call-view-tool'], answers['tools/call']);
+      const frame = page.frames().find((f) => f !== page.mainFrame());
+      assert.deepEqual(await frame.evaluate(() => window.McpGenUi.app.getHostCapabilities()), { openLinks: {}, logging: {} });
+      await frame.evaluate(() => window.McpGenUi.app.sendLog({ level: 'info', data: 'hi' }));
+      await page.waitForFunction(() => window.__logs.length > 0);
+      assert.deepEqual(await page.evaluate(() => window.__logs), ['notifications/message']);
+      assert.deepEqual(errors, []);
+    } finally { await page.close(); }
+  });
+
   test('window.openai host (ChatGPT Apps SDK) when no MCP Apps host answers', async () => {
     const { page, errors } = await env.newPage();
     env.guestDir.current = ks.dir;

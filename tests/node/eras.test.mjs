@@ -1,0 +1,285 @@
+// Both MCP eras through `mcp-gen-ui serve`, with the official 2.x TypeScript client
+// (@modelcontextprotocol/client 2.4.0) in `auto` mode, pinned to 2026-07-28 and in `legacy`
+// (2025) mode, over both host transports (stdio, `serve --http`), against six upstreams made with
+// the official 2.x server package (tests/node/fixtures/era-server.mjs): two-era, 2026-07-28-only
+// and 2025-only, each over stdio and over streamable HTTP.
+//
+// For every combination the client does the same things directly and through serve, and the
+// answers must be deep-equal except for the permitted UI additions (the tools' `_meta.ui*` keys,
+// the `ui://` resources, and the `resources` / extension capability): a client with the MCP Apps
+// extension gets the same UI tools and reads the same `ui://` pages whatever its era; a client
+// without it sees the upstream unchanged; and when the upstream does not speak the client's era,
+// the client fails through serve exactly as it fails directly.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+
+import { serveBinary } from "./serve-helpers.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const FIXTURE = path.join(here, "fixtures", "era-server.mjs");
+const MCP_APP = "text/html;profile=mcp-app";
+const UI_CAPS = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [MCP_APP] } } };
+const MODES = { auto: "auto", pinned: { pin: "2026-07-28" }, legacy: "legacy" };
+
+let work;
+let stopping = false;
+const children = [];
+const httpUpstreams = {}; // eras → URL
+const serveHttp = {}; // upstream label → serve --http URL
+
+const logs = {};
+function waitForLine(child, re, what) {
+  return new Promise((resolve, reject) => {
+    let buf = "";
+    const onData = (d) => {
+      buf += d.toString();
+      logs[what] = buf;
+      const m = buf.match(re);
+      if (m) {
+        resolve(m[1]);
+        buf = buf.slice(-20000); // keep draining (a full pipe would stall the child)
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.on("exit", (code) => {
+      if (!stopping) console.error(`${what} exited (${code}): ${buf.slice(-3000)}`);
+      reject(new Error(`${what} exited (${code}) before it was ready: ${buf}`));
+    });
+  });
+}
+
+async function startHttpUpstream(eras) {
+  const child = spawn(process.execPath, [FIXTURE, "http", eras], { stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  return waitForLine(child, /listening on (http:\/\/\S+)\r?\n/, `era-server http ${eras}`);
+}
+
+/** The upstream as `--server` or `--url` arguments, and how to reach it directly. */
+function upstreamOf(label) {
+  const [kind, eras] = label.split("-");
+  if (kind === "stdio") return { args: ["--server", `${process.execPath} ${FIXTURE} stdio ${eras}`], stdio: [FIXTURE, "stdio", eras] };
+  return { args: ["--url", httpUpstreams[eras]], url: httpUpstreams[eras] };
+}
+
+async function startServeHttp(label) {
+  const child = spawn(
+    serveBinary(),
+    [...upstreamOf(label).args, "serve", "--http", "127.0.0.1:0", "--max-sessions", "4", "--session-idle-minutes", "1"],
+    { cwd: work, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, MCP_GEN_UI_LOG: process.env.ERAS_LOGS ?? "warn" } },
+  );
+  children.push(child);
+  return waitForLine(child, /listening on (http:\/\/\S+)\r?\n/, `serve --http (${label})`);
+}
+
+function transportFor(route, label) {
+  const up = upstreamOf(label);
+  if (route === "direct") {
+    return up.url
+      ? new StreamableHTTPClientTransport(new URL(up.url))
+      : new StdioClientTransport({ command: process.execPath, args: up.stdio, stderr: "ignore" });
+  }
+  if (route === "stdio") {
+    return new StdioClientTransport({
+      command: serveBinary(),
+      args: [...up.args, "serve"],
+      cwd: work,
+      stderr: "ignore",
+      env: { ...process.env, MCP_GEN_UI_LOG: "error" },
+    });
+  }
+  return new StreamableHTTPClientTransport(new URL(serveHttp[label]));
+}
+
+/** What one client sees of the upstream (or how it failed). */
+async function observe(route, label, mode, ui) {
+  const client = new Client(
+    { name: "eras-test", version: "1.0.0" },
+    { capabilities: ui ? UI_CAPS : {}, versionNegotiation: { mode: MODES[mode] } },
+  );
+  try {
+    await client.connect(transportFor(route, label));
+  } catch (e) {
+    return { failed: { name: e.constructor.name, code: e.code ?? null, message: String(e.message) } };
+  }
+  try {
+    const out = {
+      version: client.getNegotiatedProtocolVersion(),
+      tools: (await client.listTools()).tools,
+      resources: (await client.listResources()).resources,
+      templates: (await client.listResourceTemplates()).resourceTemplates,
+      prompts: (await client.listPrompts()).prompts,
+      add: await client.callTool({ name: "add", arguments: { a: 2, b: 3 } }),
+      regional: await client.callTool({ name: "regional", arguments: { region: "eu-west 1 ☀" } }),
+      slow: await client.callTool({ name: "slow", arguments: { steps: 3 } }),
+      notes: await client.readResource({ uri: "file:///notes.txt" }),
+      prompt: await client.getPrompt({ name: "greet", arguments: { who: "Ada" } }),
+      unknownTool: await client
+        .callTool({ name: "no-such-tool", arguments: {} })
+        .then((r) => ({ result: r }), (e) => ({ error: { code: e.code, message: String(e.message) } })),
+    };
+    out.uiReads = {};
+    for (const r of out.resources.filter((r) => r.uri.startsWith("ui://"))) {
+      const read = await client.readResource({ uri: r.uri });
+      out.uiReads[r.uri] = read.contents.map((c) => ({ uri: c.uri, mimeType: c.mimeType, size: c.text.length }));
+    }
+    return out;
+  } finally {
+    await client.close();
+  }
+}
+
+/** The JSON-RPC error code of a failure, also when it is inside an HTTP error's body text. */
+function rpcCode(failed) {
+  if (typeof failed.code === "number") return failed.code;
+  const m = failed.message.match(/"code":(-?\d+)/);
+  return m ? Number(m[1]) : null;
+}
+
+/** The direct view with the UI additions serve makes for a UI client. */
+function stripUi(seen) {
+  const copy = structuredClone(seen);
+  for (const t of copy.tools) {
+    if (!t._meta) continue;
+    delete t._meta.ui;
+    delete t._meta["ui/resourceUri"];
+    if (Object.keys(t._meta).length === 0) delete t._meta;
+  }
+  copy.resources = copy.resources.filter((r) => !r.uri.startsWith("ui://"));
+  copy.uiReads = {};
+  return copy;
+}
+
+const UPSTREAMS = ["stdio-both", "stdio-modern", "stdio-legacy", "http-both", "http-modern", "http-legacy"];
+
+before(async () => {
+  work = mkdtempSync(path.join(tmpdir(), "mcp-gen-ui-eras-"));
+  // Our own client against a 2026-07-28-only upstream writes the UIs (and the lock) that serve
+  // then serves to every era.
+  execFileSync(serveBinary(), ["--server", `${process.execPath} ${FIXTURE} stdio modern`, "generate"], {
+    cwd: work,
+    stdio: "pipe",
+  });
+  for (const eras of ["both", "modern", "legacy"]) httpUpstreams[eras] = await startHttpUpstream(eras);
+  for (const label of UPSTREAMS) serveHttp[label] = await startServeHttp(label);
+});
+
+after(() => {
+  stopping = true;
+  if (process.env.ERAS_LOGS) for (const [k, v] of Object.entries(logs)) console.error(`--- ${k}\n${v.slice(-4000)}`);
+  for (const c of children) c.kill("SIGTERM");
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test("generate against a 2026-07-28-only upstream records nothing era-specific", () => {
+  // The same tools listed over the 2025 handshake hash the same: generate is up to date.
+  const out = execFileSync(serveBinary(), ["--server", `${process.execPath} ${FIXTURE} stdio legacy`, "generate"], {
+    cwd: work,
+    encoding: "utf8",
+    stdio: "pipe",
+  });
+  assert.match(out, /Up to date: 3 tools/);
+  const lock = readFileSync(path.join(work, "ui", "mcp-gen-ui.lock"), "utf8");
+  assert.doesNotMatch(lock, /2026-07-28|2025-|protocol/i);
+});
+
+for (const label of UPSTREAMS) {
+  for (const route of ["stdio", "http"]) {
+    for (const mode of Object.keys(MODES)) {
+      for (const ui of mode === "auto" ? [true, false] : [true]) {
+        test(`${mode} client${ui ? " with the UI extension" : ""}, serve over ${route}, ${label} upstream`, async () => {
+          const direct = await observe("direct", label, mode, ui);
+          const through = await observe(route, label, mode, ui);
+          if (direct.failed) {
+            const both = JSON.stringify({ direct: direct.failed, through: through.failed });
+            assert.ok(through.failed, `direct failed but through serve it worked: ${both}`);
+            if (route === "stdio" && label.startsWith("http-") && typeof direct.failed.code !== "number" && rpcCode(direct.failed) !== null) {
+              // Over stdio there is no HTTP status: the host gets the JSON-RPC error the HTTP
+              // upstream answered with (directly, the client reports it inside an HTTP error).
+              assert.equal(through.failed.code, rpcCode(direct.failed), both);
+              return;
+            }
+            assert.deepEqual(through.failed, direct.failed);
+            return;
+          }
+          assert.ok(!through.failed, `through serve: ${JSON.stringify(through.failed)}`);
+          if (!ui) {
+            assert.deepEqual(through, direct);
+            return;
+          }
+          // Only the permitted additions differ.
+          assert.deepEqual(stripUi(through), stripUi(direct));
+          const uiTools = through.tools.filter((t) => t._meta?.ui?.resourceUri);
+          assert.deepEqual(uiTools.map((t) => t.name).sort(), ["add", "regional", "slow"]);
+          for (const t of uiTools) {
+            assert.equal(t._meta.ui.resourceUri, `ui://era-fixture/${t.name}`);
+            assert.equal(t._meta["ui/resourceUri"], t._meta.ui.resourceUri);
+            const read = through.uiReads[t._meta.ui.resourceUri];
+            assert.equal(read?.[0]?.mimeType, MCP_APP, t.name);
+            assert.ok(read[0].size > 1000);
+          }
+        });
+      }
+    }
+  }
+}
+
+// The rmcp example server (a Rust server that speaks both eras) with the committed example UIs.
+const WEATHER = path.resolve(here, "..", "..", "target", "debug", "weather-server");
+const WEATHER_UI = path.resolve(here, "..", "..", "examples", "weather", "ui");
+
+async function observeWeather(route, mode, ui) {
+  const transport =
+    route === "direct"
+      ? new StdioClientTransport({ command: WEATHER, stderr: "ignore" })
+      : new StdioClientTransport({
+          command: serveBinary(),
+          args: ["--server", WEATHER, "--out-dir", WEATHER_UI, "serve"],
+          stderr: "ignore",
+          env: { ...process.env, MCP_GEN_UI_LOG: "error" },
+        });
+  const client = new Client(
+    { name: "eras-test", version: "1.0.0" },
+    { capabilities: ui ? UI_CAPS : {}, versionNegotiation: { mode: MODES[mode] } },
+  );
+  await client.connect(transport);
+  try {
+    const out = {
+      version: client.getNegotiatedProtocolVersion(),
+      tools: (await client.listTools()).tools,
+      forecast: await client.callTool({ name: "get_forecast", arguments: { city: "Paris", days: 2 } }),
+      // The server has no resources capability: what the client makes of that.
+      resources: await client
+        .listResources()
+        .then((r) => r.resources.map((x) => x.uri), (e) => ({ error: e.code ?? e.constructor.name })),
+    };
+    return out;
+  } finally {
+    await client.close();
+  }
+}
+
+for (const mode of Object.keys(MODES)) {
+  test(`${mode} client and the rmcp weather server (both eras) through serve over stdio`, async () => {
+    const direct = await observeWeather("direct", mode, true);
+    const through = await observeWeather("stdio", mode, true);
+    assert.equal(through.version, direct.version);
+    assert.deepEqual(through.forecast, direct.forecast);
+    const stripped = stripUi({ tools: through.tools, resources: [], uiReads: {} }).tools;
+    assert.deepEqual(stripped, direct.tools);
+    for (const t of through.tools) assert.equal(t._meta.ui.resourceUri, `ui://weather/${t.name}`);
+    assert.ok(!Array.isArray(direct.resources) || direct.resources.length === 0, JSON.stringify(direct.resources));
+    assert.deepEqual(through.resources.sort(), ["ui://weather/get_current_conditions", "ui://weather/get_forecast"]);
+    const plain = await observeWeather("stdio", mode, false);
+    assert.deepEqual(plain.tools, direct.tools);
+    assert.deepEqual(plain.resources, direct.resources);
+  });
+}
