@@ -33,7 +33,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::router::{
-    HTTP_STATUS_KEY, Unusable, error_response, parse_error, unusable_code, unusable_host_message,
+    HTTP_STATUS_KEY, Unusable, error_response, unusable_code, unusable_host_message,
 };
 use super::session::{self, Shared};
 use crate::json::IdScanner;
@@ -899,7 +899,11 @@ async fn handle_stateless(app: &Arc<App>, headers: &HeaderMap, mut msg: Value) -
             })
             .map(|mut m| {
                 take_status(&mut m);
-                Ok::<_, Infallible>(Event::default().event("message").data(crate::json::to_string(&m)))
+                Ok::<_, Infallible>(
+                    Event::default()
+                        .event("message")
+                        .data(crate::json::to_string(&m)),
+                )
             });
         return Sse::new(stream)
             .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))

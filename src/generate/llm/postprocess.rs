@@ -38,22 +38,8 @@ pub struct Runtime<'a> {
 /// The id of the JSON block that carries the tool's name and input schema to the runtime.
 pub const TOOL_DATA_ID: &str = "mcp-gen-ui-tool";
 
-/// JSON text that can sit in a `<script>` element: nothing in it can close the element.
-pub fn script_json(v: &serde_json::Value) -> String {
-    let s = serde_json::to_string(v).unwrap_or_else(|_| "null".into());
-    let mut out = String::with_capacity(s.len() + 16);
-    for c in s.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// JSON text that can sit in a `<script>` element (the builtin generator's escaping).
+pub use crate::generate::builtin::script_json;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Postprocessed {
