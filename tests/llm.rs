@@ -555,14 +555,21 @@ async fn cdn_import_and_remote_fonts_are_repaired() {
 // Pages that cannot be repaired fall back to the builtin UI.
 
 #[tokio::test]
-async fn inline_event_handlers_fall_back() {
+async fn inline_event_handlers_are_moved_into_a_script() {
     let fake = Fake::start(
         Api::OpenAi,
         two_step("rich", fixture("inline_handlers.html")),
     )
     .await;
     let o = generate_one(&fake.generator(|_| {}), request(forecast_tool())).await;
-    assert_fell_back(&o, "validation failed", false);
+    assert_accepted(&o);
+    assert!(!o.html.contains("onclick=") && !o.html.contains("onload="));
+    assert!(
+        o.html.contains("function (event) {\nrun()\n}"),
+        "{}",
+        o.html
+    );
+    assert_eq!(fake.calls().len(), 2, "no repair round was needed");
 }
 
 #[tokio::test]
@@ -1127,4 +1134,78 @@ async fn fingerprint_follows_what_shapes_the_output() {
     let plain = LlmGenerator::from_config_with_env(&cfg, None, &|_| None).unwrap();
     assert_ne!(custom.fingerprint(&t), plain.fingerprint(&t));
     assert!(custom.prompt_version().contains("+custom."));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The corpus of realistic answers (tests/fixtures/llm/corpus): every answer replayed through the
+// pipeline; kept or fell back as the corpus says. `MCP_GEN_UI_LLM_CORPUS_OUT=dir` writes each
+// resulting page and `report.json` for the browser suite (tests/browser/llm-corpus.test.mjs).
+
+#[tokio::test]
+async fn corpus_answers_are_kept_or_replaced_as_expected() {
+    let dir = format!("{}/tests/fixtures/llm/corpus", env!("CARGO_MANIFEST_DIR"));
+    let read = |name: &str| {
+        std::fs::read_to_string(format!("{dir}/{name}")).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    let corpus: Value = serde_json::from_str(&read("corpus.json")).unwrap();
+    let tools: Value = serde_json::from_str(&read("tools.json")).unwrap();
+    let out_dir = std::env::var("MCP_GEN_UI_LLM_CORPUS_OUT").ok();
+    let mut report = Vec::new();
+    let mut wrong = Vec::new();
+    let entries = corpus["entries"].as_array().unwrap();
+    assert!(entries.len() >= 30, "the corpus holds at least 30 answers");
+    for e in entries {
+        let id = e["id"].as_str().unwrap().to_string();
+        let tool = Tool::from_raw(tools[e["tool"].as_str().unwrap()].clone()).unwrap();
+        let answer = read(e["answer"].as_str().unwrap());
+        let repair = e["repair"].as_str().map(read);
+        let truncated = e["truncated"].as_bool().unwrap_or(false);
+        let fake = Fake::start(Api::OpenAi, move |r: &Recorded, _| {
+            if r.is_classify() {
+                Reply::Text("rich".into())
+            } else if r.user().contains("<previous_answer>") {
+                // The repair round: the model's corrected page, or the same answer again.
+                Reply::Text(repair.clone().unwrap_or_else(|| answer.clone()))
+            } else if truncated {
+                Reply::Truncated(answer.clone())
+            } else {
+                Reply::Text(answer.clone())
+            }
+        })
+        .await;
+        let mut req = request(tool.clone());
+        req.server_name = "corpus".into();
+        let o = generate_one(&fake.generator(|c| c.max_retries = 0), req).await;
+        let kept = o.fallback_reason.is_none();
+        if kept {
+            assert_eq!(validator_errors(&o.html), Vec::<String>::new(), "{id}");
+        }
+        let repaired = o.warnings.iter().any(|w| w.contains("repaired its page"));
+        let expect_kept = e["expect"] == "kept";
+        if kept != expect_kept {
+            wrong.push(format!(
+                "{id}: expected {}, got {} ({:?}; warnings {:?})",
+                e["expect"],
+                if kept { "kept" } else { "fallback" },
+                o.fallback_reason,
+                o.warnings
+            ));
+        }
+        if let Some(dir) = &out_dir {
+            std::fs::create_dir_all(dir).unwrap();
+            std::fs::write(format!("{dir}/{id}.html"), &o.html).unwrap();
+        }
+        report.push(json!({
+            "id": id, "tool": e["tool"], "style": e["style"], "kept": kept, "repaired": repaired,
+            "fallback_reason": o.fallback_reason, "repairs": o.warnings.iter().filter(|w| w.starts_with("repaired:")).count(),
+        }));
+    }
+    if let Some(dir) = &out_dir {
+        std::fs::write(
+            format!("{dir}/report.json"),
+            serde_json::to_string_pretty(&report).unwrap(),
+        )
+        .unwrap();
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

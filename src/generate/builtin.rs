@@ -13,13 +13,14 @@ use super::{GENERATOR_VERSION, GenerateError, WidgetRequest};
 use crate::model::header_comment;
 
 /// The readable sources under `templates/` that a user's override directory may replace.
-const TEMPLATE_NAMES: [&str; 12] = [
+const TEMPLATE_NAMES: [&str; 13] = [
     "page.html",
     "styles.css",
     "runtime.js",
     "hosts.js",
     "viewtools.js",
     "forms.js",
+    "llm.js",
     "schema.js",
     "validate.js",
     "view.js",
@@ -31,7 +32,7 @@ const TEMPLATE_NAMES: [&str; 12] = [
 /// What the binary embeds: the page and styles as written, and each script minified into
 /// `templates/min/` (committed; `node tests/tools/minify.mjs` writes them, and the Node suite
 /// fails when one is stale).
-const EMBEDDED: [(&str, &str); 12] = [
+const EMBEDDED: [(&str, &str); 13] = [
     ("page.html", include_str!("../../templates/page.html")),
     ("styles.css", include_str!("../../templates/styles.css")),
     ("runtime.js", include_str!("../../templates/min/runtime.js")),
@@ -41,6 +42,7 @@ const EMBEDDED: [(&str, &str); 12] = [
         include_str!("../../templates/min/viewtools.js"),
     ),
     ("forms.js", include_str!("../../templates/min/forms.js")),
+    ("llm.js", include_str!("../../templates/min/llm.js")),
     ("schema.js", include_str!("../../templates/min/schema.js")),
     (
         "validate.js",
@@ -63,8 +65,9 @@ const FORM_EXTRA_CSS: &str = "/* @part form-extra";
 
 /// The scripts that make up `window.McpGenUi`, in load order (everything but the page glue).
 /// validate.js adds the JSON editor to form.js's exports, which form-extra.js takes at load;
-/// viewtools.js wraps form.js's `buildForm`, so it comes last.
-const RUNTIME_FILES: [&str; 9] = [
+/// viewtools.js wraps form.js's `buildForm`, so it comes after it; llm.js (llm pages only) wraps
+/// the App's `callServerTool` and result dispatch last.
+const RUNTIME_FILES: [&str; 10] = [
     "runtime.js",
     "hosts.js",
     "forms.js",
@@ -74,6 +77,7 @@ const RUNTIME_FILES: [&str; 9] = [
     "validate.js",
     "form-extra.js",
     "viewtools.js",
+    "llm.js",
 ];
 
 /// Embedded templates, or a user's override directory (same file names as `templates/`; missing
@@ -269,7 +273,8 @@ fn render_with(
 /// the JSON editor, no validate.js means no client-side check (the server still validates).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Parts {
-    /// forms.js: form submission in hosts without allow-forms, for LLM-written pages.
+    /// forms.js and llm.js: form submission in hosts without allow-forms, argument checks,
+    /// storage, notices and confirmations, for LLM-written pages.
     submit_shim: bool,
     form: bool,
     form_extra: bool,
@@ -303,7 +308,7 @@ impl Parts {
 
     fn wants(self, script: &str) -> bool {
         match script {
-            "forms.js" => self.submit_shim,
+            "forms.js" | "llm.js" => self.submit_shim,
             "form.js" => self.form,
             "form-extra.js" => self.form_extra,
             "validate.js" => self.validator,

@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use scraper::{ElementRef, Node};
 
 use super::Options;
+use super::contrast;
 use super::finding::{Finding, Severity, clip};
 use super::injection;
 use super::origin::{self, Target};
@@ -152,6 +153,7 @@ pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
     let mut has_viewport = false;
     let mut has_title = false;
     let mut content_elements = 0usize;
+    let mut sheets: Vec<(String, Option<usize>)> = Vec::new();
 
     for node in parsed.html.tree.root().descendants() {
         let Some(el) = ElementRef::wrap(node) else {
@@ -168,10 +170,21 @@ pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
         attributes(&parsed, &el, ctx, out);
 
         match name {
-            "script" => scripts(&el, line, ctx, &mut facts, out),
+            "script" => {
+                // What the llm generator injects does not make the page's own handshake.
+                if e.attr(RUNTIME_ATTR).is_some() {
+                    scripts(&el, line, ctx, &mut Facts::default(), out);
+                } else {
+                    scripts(&el, line, ctx, &mut facts, out);
+                }
+            }
             "style" => {
                 let css: String = el.text().collect();
                 css_loads(&css, line, ctx, out);
+                // The styles injected with the llm runtime are not the page's own.
+                if e.attr(RUNTIME_ATTR).is_none() {
+                    sheets.push((css, line));
+                }
             }
             "label" => {
                 if let Some(f) = e.attr("for") {
@@ -289,8 +302,16 @@ pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
              or handle \"ui/notifications/tool-result\") so the UI shows the tool's result",
         );
     }
+    let sheets: Vec<contrast::Sheet<'_>> = sheets
+        .iter()
+        .map(|(css, line)| contrast::Sheet { css, line: *line })
+        .collect();
+    contrast::check(&parsed, &sheets, ctx.opts.llm_output, out);
     injection::check(source, &parsed, ctx.opts.llm_output, out);
 }
+
+/// Marks what the llm generator injects (its runtime and the runtime's styles).
+const RUNTIME_ATTR: &str = "data-mcp-gen-ui-runtime";
 
 fn parse_errors(parsed: &Parsed, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
     for (line, msg) in parsed.errors.iter().take(MAX_PARSE_ERRORS) {

@@ -80,6 +80,15 @@ pub fn check(source: &str, parsed: &Parsed, llm: bool, out: &mut Vec<Finding>) {
             )
         });
         let in_script = parent_el.is_some_and(|e| matches!(e.name(), "script" | "style"));
+        // The tool data the llm generator embeds for its runtime (the post-processor removes any
+        // element of the model's that claims to be it): the tool's own text, not the model's.
+        if parent_el.is_some_and(|e| {
+            e.name() == "script"
+                && e.attr("data-mcp-gen-ui-runtime").is_some()
+                && e.attr("type") == Some("application/json")
+        }) {
+            continue;
+        }
         let line = parent.and_then(|p| parsed.line_of_id(p.id()));
         let (text, line): (&str, Option<usize>) = match node.value() {
             Node::Text(t) => (&t.text, line),

@@ -10,13 +10,16 @@
 //! `external-image`, `external-media`, `external-frame`, `external-resource`,
 //! `data-url-document`, `inline-event-handler`, `javascript-url`, `bare-module-import`,
 //! `app-missing-version`, `missing-handshake`, `missing-result-handler`,
-//! `required-in-closed-details`, `srcdoc-too-deep`, `validator-internal-error`. Warnings:
+//! `required-in-closed-details`, `srcdoc-too-deep`, `validator-internal-error`, `inner-html`
+//! (fed a run-time value), `unguarded-storage`, `blocked-dialog`, `blocked-network`, and
+//! `low-contrast` (for LLM output; a warning otherwise). Warnings:
 //! `html-parse-error`, `relative-url`, `eval`, `new-function`, `string-timer`,
-//! `document-write`, `frame-access`, `inner-html`, `unlabelled-control`, `img-alt`,
+//! `document-write` (constant text), `frame-access`, `unlabelled-control`, `img-alt`,
 //! `missing-charset`, `missing-viewport`, `missing-title`, `missing-lang`. Prompt-injection
 //! signs (errors with `llm_output`, else warnings): `prose-not-html`, `injection-phrase`,
 //! `injection-fake-turn`, `markdown-fence`.
 
+mod contrast;
 mod document;
 mod finding;
 mod injection;
@@ -27,7 +30,7 @@ mod script;
 pub use finding::{Finding, Severity};
 
 /// Bumped whenever a rule changes, so `check` knows to re-validate files that passed before.
-pub const VALIDATOR_VERSION: u32 = 2;
+pub const VALIDATOR_VERSION: u32 = 3;
 
 /// Largest file a host should be asked to load (SPEC 9).
 pub const MAX_FILE_BYTES: usize = 500 * 1024;

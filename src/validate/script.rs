@@ -6,14 +6,16 @@ use std::collections::HashSet;
 
 use oxc_allocator::Allocator;
 use oxc_ast::ast::{
-    Argument, AssignmentExpression, AssignmentTarget, BindingIdentifier, CallExpression,
-    ComputedMemberExpression, ExportAllDeclaration, ExportFromDeclaration, Expression,
+    Argument, AssignmentExpression, AssignmentTarget, BinaryExpression, BinaryOperator,
+    BindingIdentifier, CallExpression, ComputedMemberExpression, ConditionalExpression,
+    ExportAllDeclaration, ExportFromDeclaration, Expression, IdentifierReference, IfStatement,
     ImportDeclaration, ImportExpression, NewExpression, ObjectExpression, ObjectProperty,
-    ObjectPropertyKind, StaticMemberExpression, StringLiteral, TemplateLiteral,
+    ObjectPropertyKind, StaticMemberExpression, StringLiteral, TemplateLiteral, TryStatement,
+    UnaryExpression, UnaryOperator,
 };
 use oxc_ast_visit::{Visit, walk};
 use oxc_parser::Parser;
-use oxc_span::SourceType;
+use oxc_span::{GetSpan, SourceType};
 
 use super::finding::{Finding, Severity, clip};
 use super::origin::{self, Target};
@@ -168,15 +170,25 @@ pub fn check_js(
         found: Vec::new(),
         bound: HashSet::new(),
         frame_uses: Vec::new(),
+        global_uses: Vec::new(),
+        guard: 0,
     };
     v.visit_program(&ret.program);
     let JsVisitor {
         found,
         bound,
         frame_uses,
+        global_uses,
         ..
     } = v;
     out.extend(found);
+    for (name, finding) in global_uses {
+        // A page's own function called `confirm` or variable called `localStorage` is not the
+        // browser's.
+        if !bound.contains(name) {
+            out.push(finding);
+        }
+    }
     for (name, finding) in frame_uses {
         // A local variable called `top`/`parent` is not the window's.
         if name.is_none_or(|n| !bound.contains(n)) {
@@ -211,6 +223,73 @@ struct JsVisitor<'t, 'c, 'f> {
     bound: HashSet<&'static str>,
     /// Accesses through `parent`/`top`/`opener`; the name is set when it was a bare identifier.
     frame_uses: Vec<(Option<&'static str>, Finding)>,
+    /// Uses of sandbox-blocked globals by bare name (dropped when the script declares the name).
+    global_uses: Vec<(&'static str, Finding)>,
+    /// > 0 inside a `try` block or a branch that tests for the storage API first.
+    guard: usize,
+}
+
+/// Globals whose bare-name use a rule reports, unless the script declares the name itself.
+const WATCHED_NAMES: [&str; 9] = [
+    "parent",
+    "top",
+    "opener",
+    "localStorage",
+    "sessionStorage",
+    "alert",
+    "confirm",
+    "prompt",
+    "fetch",
+];
+const STORAGE_NAMES: [&str; 2] = ["localStorage", "sessionStorage"];
+const DIALOG_NAMES: [&str; 3] = ["alert", "confirm", "prompt"];
+
+/// A string the page wrote itself: a literal, a template without substitutions, or `+` of those.
+fn is_constant_string(expr: &Expression<'_>) -> bool {
+    match expr.without_parentheses() {
+        Expression::StringLiteral(_) => true,
+        Expression::TemplateLiteral(t) => t.expressions.is_empty(),
+        Expression::BinaryExpression(b) => {
+            b.operator == BinaryOperator::Addition
+                && is_constant_string(&b.left)
+                && is_constant_string(&b.right)
+        }
+        _ => false,
+    }
+}
+
+/// Where a URL expression points: its full text when constant, else the constant text it starts
+/// with (`"https://api.example.com/v1?q=" + q`, `` `https://…/${id}` ``), else nothing.
+fn url_head(expr: &Expression<'_>) -> (Option<String>, bool) {
+    match expr.without_parentheses() {
+        Expression::StringLiteral(s) => (Some(s.value.to_string()), true),
+        Expression::TemplateLiteral(t) => {
+            let head = t.quasis.first().map(|q| q.value.raw.to_string());
+            (head, t.expressions.is_empty())
+        }
+        Expression::BinaryExpression(b) if b.operator == BinaryOperator::Addition => {
+            let (head, whole) = url_head(&b.left);
+            (head, whole && is_constant_string(&b.right))
+        }
+        _ => (None, false),
+    }
+}
+
+/// The origin part of the start of a URL (`https://host[:port]`), when it is all there.
+fn head_origin(head: &str) -> Option<&str> {
+    let lower = head.to_ascii_lowercase();
+    let web = ["https://", "http://", "wss://", "ws://"];
+    if !web.iter().any(|p| lower.starts_with(p)) {
+        return None;
+    }
+    let scheme_end = lower.find("://")? + 3;
+    let rest = &head[scheme_end..];
+    let end = rest.find(['/', '?', '#'])?;
+    head.get(..scheme_end + end)
+}
+
+fn mentions_storage(text: &str) -> bool {
+    STORAGE_NAMES.iter().any(|n| text.contains(n))
 }
 
 const FRAME_NAMES: [&str; 3] = ["parent", "top", "opener"];
@@ -353,6 +432,129 @@ impl<'t, 'c, 'f> JsVisitor<'t, 'c, 'f> {
         }
     }
 
+    fn is_storage_test(&self, test: &Expression<'_>) -> bool {
+        let span = test.span();
+        self.text
+            .get(span.start as usize..span.end as usize)
+            .is_some_and(mentions_storage)
+    }
+
+    fn global_use(&mut self, name: &'static str, bare: bool, offset: u32, msg: String) {
+        let finding = Finding {
+            severity: Severity::Error,
+            rule: if DIALOG_NAMES.contains(&name) {
+                "blocked-dialog"
+            } else {
+                "unguarded-storage"
+            },
+            message: format!("{}{msg}", self.ctx.prefix),
+            line: Some(self.line(offset)),
+        };
+        if bare {
+            self.global_uses.push((name, finding));
+        } else {
+            self.found.push(finding);
+        }
+    }
+
+    fn storage_use(&mut self, name: &'static str, offset: u32, bare: bool) {
+        if self.guard > 0 {
+            return;
+        }
+        self.global_use(
+            name,
+            bare,
+            offset,
+            format!(
+                "{name} used without a guard: in a sandboxed host frame (opaque origin) merely \
+                 reading it throws a SecurityError, which at the top of a script stops the \
+                 handshake; wrap every use in try {{ … }} catch {{ … }} and keep working without \
+                 it (or keep the state in memory)"
+            ),
+        );
+    }
+
+    fn dialog_use(&mut self, name: &'static str, offset: u32, bare: bool) {
+        let fix = match name {
+            "alert" => "show the message in the page (an element with role=\"status\")",
+            "confirm" => {
+                "ask in the page instead: `if (await McpGenUi.confirm(\"…?\")) { … }` shows an \
+                 accessible dialog and resolves true only on an explicit yes"
+            }
+            _ => "ask with a labelled <input> in the page",
+        };
+        self.global_use(
+            name,
+            bare,
+            offset,
+            format!(
+                "{name}() does nothing in a host frame (the sandbox has no allow-modals: \
+                 confirm() returns false, prompt() null); {fix}"
+            ),
+        );
+    }
+
+    /// A network request: the URL must be a constant on an origin the tool's CSP declares.
+    fn network_use(&mut self, api: &str, url: Option<&Expression<'_>>, offset: u32) {
+        let fix = "call the server through app.callServerTool (the host proxies it), or add the \
+                   origin to [tools.NAME] csp connect domains and use a constant URL on it";
+        let Some(url) = url else {
+            return;
+        };
+        let (head, whole) = url_head(url);
+        let target = head.as_deref().map(|h| {
+            if whole {
+                origin::classify(h)
+            } else {
+                match head_origin(h) {
+                    Some(o) => origin::classify(o),
+                    None => Target::Relative,
+                }
+            }
+        });
+        let msg = match target {
+            None => format!(
+                "{api} to a URL computed at run time: the validator cannot tell which origin it \
+                 reaches, and the host's CSP blocks every origin the tool does not declare; {fix}"
+            ),
+            Some(Target::Inline) => return,
+            Some(Target::Script) => format!("{api} to a javascript: URL; remove it"),
+            Some(Target::Remote(o)) => {
+                if origin::is_allowed(self.ctx.allowed_origins, &o) {
+                    return;
+                }
+                format!(
+                    "{api} to {}, an origin the tool's CSP does not declare: the host blocks it \
+                     (connect-src); {fix}",
+                    clip(&o)
+                )
+            }
+            Some(Target::Relative) => format!(
+                "{api} to a relative URL (\"{}\"): a host frame has no origin to resolve it \
+                 against, so it reaches nothing; {fix}",
+                clip(head.as_deref().unwrap_or(""))
+            ),
+        };
+        self.push(Severity::Error, "blocked-network", offset, msg);
+    }
+
+    fn html_sink(&mut self, what: &str, value: Option<&Expression<'_>>, offset: u32) {
+        if value.is_none_or(is_constant_string) {
+            return;
+        }
+        self.push(
+            Severity::Error,
+            "inner-html",
+            offset,
+            format!(
+                "{what} fed a value built at run time: markup from tool data or arguments runs \
+                 as script in the page (XSS), and such a page can send tools/call to the host; \
+                 build the elements with McpGenUi.h(…) or createElement and set text with \
+                 textContent (or use McpGenUi.renderResult/renderTable)"
+            ),
+        );
+    }
+
     fn check_app_info(&mut self, it: &NewExpression<'_>) {
         let offset = it.span.start;
         let Some(arg) = it.arguments.first() else {
@@ -386,6 +588,13 @@ impl<'t, 'c, 'f> JsVisitor<'t, 'c, 'f> {
     fn check_member(&mut self, object: &Expression<'_>, prop: Option<&str>, offset: u32) {
         if prop == Some("ontoolresult") {
             self.facts.result_handler = true;
+        }
+        if let Some(name) = STORAGE_NAMES.into_iter().find(|n| prop == Some(*n))
+            && GLOBAL_NAMES
+                .iter()
+                .any(|g| object.without_parentheses().is_specific_id(g))
+        {
+            self.storage_use(name, offset, false);
         }
         let Some((frame, bare)) = frame_ref(object) else {
             return;
@@ -429,8 +638,68 @@ impl<'a> Visit<'a> for JsVisitor<'_, '_, '_> {
     }
 
     fn visit_binding_identifier(&mut self, it: &BindingIdentifier<'a>) {
-        if let Some(name) = FRAME_NAMES.into_iter().find(|n| it.name == *n) {
+        if let Some(name) = WATCHED_NAMES.into_iter().find(|n| it.name == *n) {
             self.bound.insert(name);
+        }
+    }
+
+    fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
+        if let Some(name) = STORAGE_NAMES.into_iter().find(|n| it.name == *n) {
+            self.storage_use(name, it.span.start, true);
+        }
+    }
+
+    fn visit_try_statement(&mut self, it: &TryStatement<'a>) {
+        self.guard += 1;
+        self.visit_block_statement(&it.block);
+        self.guard -= 1;
+        if let Some(handler) = &it.handler {
+            self.visit_catch_clause(handler);
+        }
+        if let Some(finalizer) = &it.finalizer {
+            self.visit_block_statement(finalizer);
+        }
+    }
+
+    fn visit_if_statement(&mut self, it: &IfStatement<'a>) {
+        let guarded = self.is_storage_test(&it.test);
+        self.visit_expression(&it.test);
+        self.guard += usize::from(guarded);
+        self.visit_statement(&it.consequent);
+        self.guard -= usize::from(guarded);
+        if let Some(alt) = &it.alternate {
+            self.visit_statement(alt);
+        }
+    }
+
+    fn visit_conditional_expression(&mut self, it: &ConditionalExpression<'a>) {
+        let guarded = self.is_storage_test(&it.test);
+        self.visit_expression(&it.test);
+        self.guard += usize::from(guarded);
+        self.visit_expression(&it.consequent);
+        self.guard -= usize::from(guarded);
+        self.visit_expression(&it.alternate);
+    }
+
+    fn visit_unary_expression(&mut self, it: &UnaryExpression<'a>) {
+        // `typeof localStorage` is the test itself.
+        if it.operator == UnaryOperator::Typeof {
+            self.guard += 1;
+            walk::walk_unary_expression(self, it);
+            self.guard -= 1;
+        } else {
+            walk::walk_unary_expression(self, it);
+        }
+    }
+
+    fn visit_binary_expression(&mut self, it: &BinaryExpression<'a>) {
+        // `"localStorage" in window`
+        if it.operator == BinaryOperator::In {
+            self.guard += 1;
+            walk::walk_binary_expression(self, it);
+            self.guard -= 1;
+        } else {
+            walk::walk_binary_expression(self, it);
         }
     }
 
@@ -462,6 +731,15 @@ impl<'a> Visit<'a> for JsVisitor<'_, '_, '_> {
         {
             self.facts.handshake = true;
             self.check_app_info(it);
+        }
+        for api in ["WebSocket", "EventSource"] {
+            if is_global(&it.callee, api) {
+                self.network_use(
+                    &format!("new {api}"),
+                    first_arg(&it.arguments),
+                    it.span.start,
+                );
+            }
         }
         if is_global(&it.callee, "Function") {
             self.push(
@@ -512,27 +790,59 @@ impl<'a> Visit<'a> for JsVisitor<'_, '_, '_> {
                 ),
             );
         }
+        if is_global(callee, "fetch") {
+            self.network_use("fetch", first_arg(&it.arguments), start);
+        }
+        for name in DIALOG_NAMES {
+            if is_global(callee, name) {
+                let bare = callee.without_parentheses().is_specific_id(name);
+                self.dialog_use(name, start, bare);
+            }
+        }
         if let Some(m) = callee.without_parentheses().get_member_expr() {
             let prop = m.static_property_name();
             if matches!(prop, Some("write" | "writeln")) && m.object().is_specific_id("document") {
-                self.push(
-                    Severity::Warning,
-                    "document-write",
-                    start,
-                    "document.write replaces or corrupts the page and is an XSS risk; build \
-                     elements with the DOM API"
-                        .to_string(),
-                );
+                if first_arg(&it.arguments).is_none_or(is_constant_string) {
+                    self.push(
+                        Severity::Warning,
+                        "document-write",
+                        start,
+                        "document.write replaces or corrupts the page; build elements with the \
+                         DOM API"
+                            .to_string(),
+                    );
+                } else {
+                    self.html_sink("document.write", first_arg(&it.arguments), start);
+                }
             }
             if prop == Some("insertAdjacentHTML") {
-                self.push(
-                    Severity::Warning,
-                    "inner-html",
+                self.html_sink(
+                    "insertAdjacentHTML",
+                    it.arguments.get(1).and_then(|a| a.as_expression()),
                     start,
-                    "insertAdjacentHTML parses markup: an XSS risk with tool data; use \
-                     textContent and createElement"
-                        .to_string(),
                 );
+            }
+            if prop == Some("createContextualFragment") {
+                self.html_sink("createContextualFragment", first_arg(&it.arguments), start);
+            }
+            if prop == Some("open")
+                && it.arguments.len() >= 2
+                && first_arg(&it.arguments)
+                    .and_then(static_string)
+                    .is_some_and(|m| {
+                        ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]
+                            .iter()
+                            .any(|x| m.eq_ignore_ascii_case(x))
+                    })
+            {
+                self.network_use(
+                    "XMLHttpRequest",
+                    it.arguments.get(1).and_then(|a| a.as_expression()),
+                    start,
+                );
+            }
+            if prop == Some("sendBeacon") && m.object().is_specific_id("navigator") {
+                self.network_use("navigator.sendBeacon", first_arg(&it.arguments), start);
             }
             if prop == Some("addEventListener")
                 && first_arg(&it.arguments).and_then(static_string) == Some("toolresult")
@@ -544,21 +854,14 @@ impl<'a> Visit<'a> for JsVisitor<'_, '_, '_> {
     }
 
     fn visit_assignment_expression(&mut self, it: &AssignmentExpression<'a>) {
-        if let AssignmentTarget::StaticMemberExpression(m) = &it.left {
-            let prop = m.property.name.as_str();
-            let literal = matches!(it.right.without_parentheses(), Expression::StringLiteral(_))
-                || matches!(it.right.without_parentheses(), Expression::TemplateLiteral(t) if t.expressions.is_empty());
-            if matches!(prop, "innerHTML" | "outerHTML") && !literal {
-                self.push(
-                    Severity::Warning,
-                    "inner-html",
-                    it.span.start,
-                    format!(
-                        "assigning {prop} parses markup: an XSS risk with tool data; use \
-                         textContent and createElement"
-                    ),
-                );
-            }
+        let prop = match &it.left {
+            AssignmentTarget::StaticMemberExpression(m) => Some(m.property.name.as_str()),
+            AssignmentTarget::ComputedMemberExpression(m) => static_string(&m.expression),
+            _ => None,
+        };
+        if let Some(prop @ ("innerHTML" | "outerHTML")) = prop {
+            let prop = prop.to_string();
+            self.html_sink(&prop, Some(&it.right), it.span.start);
         }
         walk::walk_assignment_expression(self, it);
     }

@@ -72,7 +72,7 @@ fn llm_bare_import_page_is_rejected_with_the_fix() {
     assert!(bare.message.contains("inline runtime"));
     let version = f.iter().find(|f| f.rule == "app-missing-version");
     assert_eq!(version.map(|v| v.line), Some(Some(21)), "{f:#?}");
-    assert!(has(&f, "inner-html", Severity::Warning));
+    assert!(has(&f, "inner-html", Severity::Error));
     // `new App` + `ontoolresult` count as handshake and handler: only the import is wrong.
     assert!(!has_rule(&f, "missing-handshake"));
     assert!(!has_rule(&f, "missing-result-handler"));
@@ -397,18 +397,6 @@ fn risky_apis_are_warnings() {
         ("top.location = 'https://x.example';", "frame-access"),
         ("window.opener.close();", "frame-access"),
         ("parent['postMessage2'](1);", "frame-access"),
-        (
-            "const el = document.body; el.innerHTML = location.hash;",
-            "inner-html",
-        ),
-        (
-            "document.body.outerHTML = `<p>${location.hash}</p>`;",
-            "inner-html",
-        ),
-        (
-            "document.body.insertAdjacentHTML('beforeend', location.hash);",
-            "inner-html",
-        ),
     ];
     for (js, rule) in cases {
         let f = run(&with_script(js));
@@ -620,4 +608,107 @@ fn findings_are_sorted_and_deterministic() {
     sorted.sort();
     assert_eq!(keys, sorted);
     let _ = rules_of(&a);
+}
+
+/// SPEC 9/13: sinks fed run-time values, blocked APIs and network to undeclared origins are
+/// errors that name the line and the fix.
+#[test]
+fn sandbox_blocked_apis_and_html_sinks_are_errors() {
+    let errors = [
+        (
+            "const el = document.body; el.innerHTML = location.hash;",
+            "inner-html",
+        ),
+        (
+            "document.body.outerHTML = `<p>${location.hash}</p>`;",
+            "inner-html",
+        ),
+        ("document.body['innerHTML'] = location.hash;", "inner-html"),
+        (
+            "document.body.insertAdjacentHTML('beforeend', location.hash);",
+            "inner-html",
+        ),
+        ("document.write('<p>' + location.hash);", "inner-html"),
+        ("const v = localStorage.getItem('k');", "unguarded-storage"),
+        (
+            "window.sessionStorage.setItem('k', '1');",
+            "unguarded-storage",
+        ),
+        ("alert('saved');", "blocked-dialog"),
+        ("if (window.confirm('Delete?')) go();", "blocked-dialog"),
+        ("const n = prompt('Name?');", "blocked-dialog"),
+        ("fetch('https://api.example.org/x');", "blocked-network"),
+        (
+            "fetch(`https://api.example.org/x?q=${q}`);",
+            "blocked-network",
+        ),
+        ("fetch(url);", "blocked-network"),
+        ("fetch('/api/items');", "blocked-network"),
+        (
+            "const ws = new WebSocket('wss://push.example.org/s');",
+            "blocked-network",
+        ),
+        ("const es = new EventSource(u);", "blocked-network"),
+        (
+            "const x = new XMLHttpRequest(); x.open('GET', 'https://api.example.org/');",
+            "blocked-network",
+        ),
+    ];
+    for (js, rule) in errors {
+        let f = run(&with_script(js));
+        let hit = f
+            .iter()
+            .find(|f| f.rule == rule && f.severity == Severity::Error)
+            .unwrap_or_else(|| panic!("{js}: {f:#?}"));
+        assert!(hit.line.is_some(), "{js}: {hit:?}");
+        assert!(
+            hit.message.contains(';'),
+            "the message says how to fix it: {hit:?}"
+        );
+    }
+    let allowed = Options {
+        allowed_origins: vec!["https://api.example.org".into()],
+        ..Options::default()
+    };
+    for js in [
+        "document.body.innerHTML = '';",
+        "document.body.innerHTML = '<p>' + 'static' + '</p>';",
+        "document.body.insertAdjacentHTML('beforeend', '<hr>');",
+        "try { localStorage.setItem('k', '1'); } catch (e) {}",
+        "if (typeof localStorage !== 'undefined') { localStorage.clear(); }",
+        "const store = { localStorage: 1 }; store.localStorage = 2;",
+        "function confirm(m) { return true; } confirm('x');",
+        "fetch('https://api.example.org/x');",
+        "fetch(`https://api.example.org/x?q=${q}`);",
+        "fetch('data:application/json,{}');",
+    ] {
+        let f = validate(&with_script(js), &allowed);
+        assert!(!has_errors(&f), "{js}: {f:#?}");
+    }
+}
+
+#[test]
+fn contrast_is_an_error_for_llm_pages_and_a_warning_otherwise() {
+    let page = with_script("1;")
+        .replace(
+            "</head>",
+            "<style>body{background:#fff} p.note{color:#b0b0b0}</style></head>",
+        )
+        .replace("<body>", "<body><p class=\"note\">Pale</p>");
+    let f = run(&page);
+    assert!(has(&f, "low-contrast", Severity::Warning), "{f:#?}");
+    let f = validate(
+        &page,
+        &Options {
+            llm_output: true,
+            ..Options::default()
+        },
+    );
+    let hit = f
+        .iter()
+        .find(|f| f.rule == "low-contrast")
+        .unwrap_or_else(|| panic!("{f:#?}"));
+    assert_eq!(hit.severity, Severity::Error);
+    assert!(hit.message.contains("#b0b0b0"), "{hit:?}");
+    assert!(hit.line.is_some());
 }

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { minify } from 'terser';
 
 export const TEMPLATES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../templates');
-export const SCRIPTS = ['runtime.js', 'hosts.js', 'viewtools.js', 'forms.js', 'schema.js', 'validate.js', 'view.js', 'form.js', 'form-extra.js', 'app.js'];
+export const SCRIPTS = ['runtime.js', 'hosts.js', 'viewtools.js', 'forms.js', 'llm.js', 'schema.js', 'validate.js', 'view.js', 'form.js', 'form-extra.js', 'app.js'];
 
 const OPTIONS = {
   ecma: 2020,

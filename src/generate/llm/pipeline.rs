@@ -229,7 +229,16 @@ impl LlmGenerator {
         let header = header_comment(&req.tool.name);
         let origins = allowed_origins(req);
         let (js, css) = (backstop.runtime_js(), backstop.runtime_css());
-        let runtime = Runtime { js: &js, css: &css };
+        let tool = serde_json::json!({
+            "name": req.tool.name,
+            "inputSchema": req.tool.raw.get("inputSchema").cloned().unwrap_or(serde_json::Value::Null),
+        });
+        let tool_json = super::postprocess::script_json(&tool);
+        let runtime = Runtime {
+            js: &js,
+            css: &css,
+            tool_json: &tool_json,
+        };
         let processed = postprocess(&page.html, &header, &runtime, &origins)
             .map_err(|e| fatal(e.to_string()))?;
         if !processed.unresolved_imports.is_empty() {

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use crate::model::sha256_hex;
 
 /// Bumped with every change to the embedded prompts (a test pins their hash to this version).
-pub const PROMPT_VERSION: &str = "1";
+pub const PROMPT_VERSION: &str = "2";
 
 /// The prompt files, in the order they are hashed.
 pub const PROMPT_FILES: [&str; 5] = [
@@ -344,8 +344,8 @@ mod tests {
     /// sha256 of the embedded prompts at PROMPT_VERSION. When a prompt changes, this test fails:
     /// bump PROMPT_VERSION (and the version in each file's header), then update the hash here.
     const PINNED: (&str, &str) = (
-        "1",
-        "e00517b95d98aa4cc9e97e37bd0461361e2a5a375428f6746b8b119eb954693c",
+        "2",
+        "65b992bc3c10c72aa0784b860fad7edc9946c1de61915bddd1ddb5fb163aa6ce",
     );
 
     #[test]
@@ -461,7 +461,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("classify.md"), "Say minimal. {{ tool }}").unwrap();
         let p = Prompts::load(Some(dir.path())).unwrap();
-        assert!(p.version().starts_with("1+custom."));
+        assert!(p.version().starts_with("2+custom."));
         assert!(
             p.classify(&PromptData::default())
                 .unwrap()

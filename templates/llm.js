@@ -1,0 +1,261 @@
+// What every LLM-written page gets on top of the runtime, for the mistakes models make that the
+// post-processor cannot fix in the text (embedded only in LLM-written pages, after view.js):
+//   - callServerTool checks the arguments of a call to the page's own tool against its
+//     inputSchema (from <script type="application/json" id="mcp-gen-ui-tool">, else the host's
+//     toolInfo): unambiguous coercions (numeric strings for number/integer, "true"/"false"/"on"
+//     for booleans, "" for optional fields dropped, "HH:MM" and datetime-local values completed
+//     with seconds and the host's UTC offset for the time/date-time formats); what is still
+//     invalid is shown in the page, naming the field, and the call is not sent (the promise
+//     rejects with the same message).
+//   - McpGenUi.localStorage / sessionStorage: the real storage when the frame may use it, else an
+//     in-memory one (also installed as window.localStorage / sessionStorage, which throw in an
+//     opaque-origin frame).
+//   - McpGenUi.notice(message): an in-page message (what alert() is rewritten to).
+//   - McpGenUi.confirm(message, {confirmLabel, cancelLabel}?) -> Promise<boolean>: an in-page,
+//     accessible dialog; true only when the person chooses the confirming button.
+//   - A result handler that throws: the result is rendered with renderResult anyway and the
+//     error goes to console.error.
+(function () {
+  'use strict';
+  var G = window.McpGenUi;
+  if (!G || !G.App) return;
+  var P = G.App.prototype;
+  var S = G.schema || {};
+  var h = G.h;
+
+  // ---- Storage -------------------------------------------------------------------------------
+  function memory() {
+    var m = new Map();
+    return {
+      get length() { return m.size; },
+      key: function (i) { var k = Array.from(m.keys())[i]; return k === undefined ? null : k; },
+      getItem: function (k) { k = String(k); return m.has(k) ? m.get(k) : null; },
+      setItem: function (k, v) { m.set(String(k), String(v)); },
+      removeItem: function (k) { m.delete(String(k)); },
+      clear: function () { m.clear(); }
+    };
+  }
+  function storage(name) {
+    try {
+      var s = window[name], probe = '__mcp_gen_ui__';
+      s.setItem(probe, probe);
+      s.removeItem(probe);
+      return s;
+    } catch (e) { /* opaque origin: SecurityError */ }
+    var mem = memory();
+    try { Object.defineProperty(window, name, { value: mem, configurable: true, enumerable: true, writable: true }); } catch (e) { /* keep the global as it is */ }
+    return mem;
+  }
+  G.localStorage = storage('localStorage');
+  G.sessionStorage = storage('sessionStorage');
+
+  // ---- Messages and confirmation -------------------------------------------------------------
+  var BOX = 'position:fixed;left:12px;right:12px;z-index:2147483646;padding:10px 12px;border-radius:8px;' +
+    'border:1px solid var(--bd,#d5d9df);background:var(--bg,#fff);color:var(--fg,#1a1d21);' +
+    'box-shadow:0 4px 16px rgba(0,0,0,.25);font:14px/1.4 system-ui,sans-serif;';
+  function notice(message, kind) {
+    var id = kind === 'error' ? 'mcp-gen-ui-error' : 'mcp-gen-ui-notice';
+    var n = document.getElementById(id);
+    if (!n) {
+      var text = h('span');
+      var close = h('button', { type: 'button', 'aria-label': 'Dismiss', style: 'margin-left:12px;font:inherit;color:inherit;background:transparent;border:1px solid currentColor;border-radius:6px;padding:0 8px;cursor:pointer' }, '×');
+      n = h('div', { id: id, role: kind === 'error' ? 'alert' : 'status', style: BOX + (kind === 'error' ? 'bottom:12px;border-color:var(--bad,#b42318);' : 'top:12px;') }, text, close);
+      close.addEventListener('click', function () { n.hidden = true; });
+      (document.body || document.documentElement).append(n);
+    }
+    n.firstChild.textContent = String(message == null ? '' : message);
+    n.hidden = false;
+    return n;
+  }
+  G.notice = function (message) { notice(message, 'status'); };
+
+  G.confirm = function (message, opts) {
+    opts = opts || {};
+    return new Promise(function (resolve) {
+      var prev = document.activeElement;
+      var title = h('p', { id: 'mcp-gen-ui-confirm-text', style: 'margin:0 0 12px' }, String(message == null ? 'Are you sure?' : message));
+      var btn = 'font:inherit;padding:6px 14px;border-radius:6px;cursor:pointer;margin-left:8px;';
+      var no = h('button', { type: 'button', style: btn + 'background:transparent;color:inherit;border:1px solid var(--bd,#8a919c)' }, String(opts.cancelLabel || 'Cancel'));
+      var yes = h('button', { type: 'button', style: btn + 'background:var(--bad,#b42318);color:#fff;border:1px solid var(--bad,#b42318)' }, String(opts.confirmLabel || 'Confirm'));
+      var box = h('div', {
+        role: 'alertdialog', 'aria-modal': 'true', 'aria-labelledby': 'mcp-gen-ui-confirm-text', tabindex: '-1',
+        style: BOX + 'top:20%;max-width:420px;margin:0 auto;'
+      }, title, h('div', { style: 'text-align:right' }, no, yes));
+      var veil = h('div', { style: 'position:fixed;inset:0;z-index:2147483645;background:rgba(0,0,0,.4)' }, box);
+      function done(v) {
+        veil.remove();
+        document.removeEventListener('keydown', key, true);
+        if (prev && prev.focus) try { prev.focus(); } catch (e) { /* gone */ }
+        resolve(v);
+      }
+      function key(e) {
+        if (e.key === 'Escape') { e.preventDefault(); done(false); }
+        if (e.key === 'Tab') { e.preventDefault(); (document.activeElement === no ? yes : no).focus(); }
+      }
+      no.addEventListener('click', function () { done(false); });
+      yes.addEventListener('click', function () { done(true); });
+      document.addEventListener('keydown', key, true);
+      (document.body || document.documentElement).append(veil);
+      // The safe choice has the focus: Enter alone never confirms.
+      no.focus();
+    });
+  };
+
+  // ---- Arguments -------------------------------------------------------------------------------
+  var tool = null;
+  try {
+    var el = document.getElementById('mcp-gen-ui-tool');
+    if (el) tool = JSON.parse(el.textContent || 'null');
+  } catch (e) { tool = null; }
+  function currentTool(app) {
+    if (tool && tool.inputSchema) return tool;
+    var info = app && app._ctx && app._ctx.toolInfo;
+    return info && info.tool && info.tool.inputSchema ? info.tool : null;
+  }
+
+  var NUM = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
+  function pad(n) { return (n < 10 ? '0' : '') + n; }
+  // The host's UTC offset at that local date and time (e.g. "+02:00").
+  function offset(date) {
+    var m = -date.getTimezoneOffset(), sign = m >= 0 ? '+' : '-';
+    m = Math.abs(m);
+    return sign + pad(Math.floor(m / 60)) + ':' + pad(m % 60);
+  }
+  function types(s) {
+    if (Array.isArray(s.type)) return s.type;
+    if (typeof s.type === 'string') return [s.type];
+    if (s.properties) return ['object'];
+    return [];
+  }
+  var norm = S.norm || function (s) { return s && typeof s === 'object' ? s : {}; };
+
+  // Returns the coerced value (undefined: drop the field); pushes "field: problem" to errs.
+  function coerce(v, s0, root, path, required, errs, depth) {
+    var s = norm(s0, root);
+    var t = types(s);
+    var name = path || 'arguments';
+    if (depth > 32) return v;
+    if (v === '' && !t.includes('string') && !(Array.isArray(s.enum) && s.enum.includes(''))) {
+      if (!required) return undefined;
+      errs.push(name + ': a value is required');
+      return v;
+    }
+    if (v === '' && !required) return undefined;
+    if (v == null) {
+      if (v === null && !(s.__null || t.includes('null')) && required) errs.push(name + ': a value is required');
+      return v;
+    }
+    if (typeof v === 'string' && (t.includes('number') || t.includes('integer')) && !t.includes('string') && NUM.test(v)) v = Number(v);
+    if (typeof v === 'string' && t.includes('boolean') && !t.includes('string')) {
+      var b = v.trim().toLowerCase();
+      if (b === 'true' || b === 'on') v = true;
+      else if (b === 'false') v = false;
+    }
+    if (typeof v === 'number' && t.includes('string') && !t.includes('number') && !t.includes('integer')) v = String(v);
+    if (typeof v === 'string' && s.format === 'time' && /^\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(v)) {
+      if (v.length === 5) v += ':00';
+      v += offset(new Date());
+    }
+    if (typeof v === 'string' && s.format === 'date-time' && /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(v)) {
+      var local = v.replace(' ', 'T');
+      if (local.length === 16) local += ':00';
+      var d = new Date(local);
+      if (!isNaN(d.getTime())) v = local + offset(d);
+    }
+    if (Array.isArray(s.enum) && !s.enum.some(function (x) { return x === v; })) {
+      var hit = s.enum.find(function (x) { return String(x) === String(v); });
+      if (hit !== undefined) v = hit;
+      else errs.push(name + ': must be one of ' + s.enum.map(function (x) { return JSON.stringify(x); }).join(', '));
+      return v;
+    }
+    if (Array.isArray(v)) {
+      if (t.length && !t.includes('array')) { errs.push(name + ': must be ' + t.join(' or ') + ', not a list'); return v; }
+      var items = s.items && typeof s.items === 'object' && !Array.isArray(s.items) ? s.items : {};
+      return v.map(function (x, i) { return coerce(x, items, root, name + '[' + i + ']', true, errs, depth + 1); })
+        .filter(function (x) { return x !== undefined; });
+    }
+    if (v && typeof v === 'object') {
+      if (t.length && !t.includes('object')) { errs.push(name + ': must be ' + t.join(' or ')); return v; }
+      var props = s.properties || {}, req = Array.isArray(s.required) ? s.required : [], out = {};
+      Object.keys(v).forEach(function (k) {
+        var sub = Object.prototype.hasOwnProperty.call(props, k) ? props[k]
+          : s.additionalProperties && typeof s.additionalProperties === 'object' ? s.additionalProperties : {};
+        var x = coerce(v[k], sub, root, path ? path + '.' + k : k, req.includes(k), errs, depth + 1);
+        if (x !== undefined) out[k] = x;
+      });
+      req.forEach(function (k) {
+        if (!Object.prototype.hasOwnProperty.call(out, k)) errs.push((path ? path + '.' + k : k) + ': a value is required');
+      });
+      return out;
+    }
+    var kind = typeof v === 'number' ? (Number.isInteger(v) ? ['integer', 'number'] : ['number']) : [typeof v];
+    if (t.length && !kind.some(function (k) { return t.includes(k); })) {
+      errs.push(name + ': must be ' + t.join(' or ') + (typeof v === 'string' ? ', not "' + v.slice(0, 40) + '"' : ''));
+      return v;
+    }
+    if (S.scalarErrors) S.scalarErrors(s, v).forEach(function (m) { errs.push(name + ': ' + m); });
+    return v;
+  }
+  G.coerceArguments = function (args, schema) {
+    var errs = [];
+    var value = coerce(args == null ? {} : args, schema || {}, schema || {}, '', true, errs, 0);
+    return { value: value, errors: errs };
+  };
+
+  var send = P.callServerTool;
+  P.callServerTool = function (params, opts) {
+    var t = currentTool(this);
+    if (t && params && typeof params === 'object' && params.name === t.name) {
+      var r = G.coerceArguments(params.arguments, t.inputSchema);
+      if (r.errors.length) {
+        var msg = 'Not sent: ' + r.errors.slice(0, 3).join('; ') + (r.errors.length > 3 ? ' (and ' + (r.errors.length - 3) + ' more)' : '');
+        notice(msg, 'error');
+        return Promise.reject(new Error(msg));
+      }
+      var err = document.getElementById('mcp-gen-ui-error');
+      if (err) err.hidden = true;
+      params = Object.assign({}, params, { arguments: r.value });
+    }
+    return send.call(this, params, opts);
+  };
+
+  // ---- Results that a page's own handler cannot show ------------------------------------------
+  // The handlers are wrapped for the call (whatever else wraps _emit still runs), so that a throw
+  // is seen here instead of only logged.
+  var emit = P._emit;
+  P._emit = function (name, params) {
+    if (name !== 'toolresult') return emit.call(this, name, params);
+    var self = this, failed = null;
+    var wrap = function (f) {
+      return function (p) {
+        try {
+          var o = f.call(self, p);
+          if (o && typeof o.then === 'function') o.then(null, function (e) { fallback(p, e); });
+          return o;
+        } catch (e) { failed = e; }
+      };
+    };
+    var on = this.ontoolresult, ls = this._ls && this._ls.toolresult;
+    var onWrapped = typeof on === 'function' ? wrap(on) : on;
+    this.ontoolresult = onWrapped;
+    if (ls) this._ls.toolresult = ls.map(wrap);
+    var out;
+    try { out = emit.call(this, name, params); } finally {
+      if (this.ontoolresult === onWrapped) this.ontoolresult = on;
+      if (ls) this._ls.toolresult = ls;
+    }
+    if (failed) fallback(params, failed);
+    return out;
+  };
+  function fallback(result, error) {
+    console.error('mcp-gen-ui: the page could not show the tool result, shown with the builtin view instead:', error);
+    var box = document.getElementById('mcp-gen-ui-result');
+    if (!box) {
+      box = h('section', { id: 'mcp-gen-ui-result', 'aria-label': 'Tool result', style: 'margin:12px 0' });
+      (document.body || document.documentElement).append(box);
+    }
+    box.textContent = '';
+    if (G.renderResult) G.renderResult(box, result || {});
+    else box.textContent = JSON.stringify(result);
+  }
+})();

@@ -1,0 +1,213 @@
+// The corpus of realistic model answers (tests/fixtures/llm/corpus), replayed through the real
+// llm pipeline with a fake provider on 127.0.0.1 (`cargo test --test llm corpus_answers…`), and
+// every resulting page (kept, repaired or the builtin fallback) checked in headless chromium inside
+// the real AppBridge under the default MCP Apps CSP: handshake, no console or CSP error, result
+// values visible, labelled controls, a schema-valid tools/call, size, axe-core (0 serious or
+// critical violations, light and dark theme) and no script run by hostile strings in the tool's
+// definition or results. Prints one row per answer: kept / fell back / works.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { startServer } from './server.mjs';
+import { REPO, ajv, norm, CHROMIUM_ARGS } from './lib.mjs';
+
+const CORPUS = path.join(REPO, 'tests', 'fixtures', 'llm', 'corpus');
+const TOOLS = JSON.parse(fs.readFileSync(path.join(CORPUS, 'tools.json'), 'utf8'));
+const CASES = JSON.parse(fs.readFileSync(path.join(CORPUS, 'cases.json'), 'utf8'));
+const AXE = fs.readFileSync(path.join(REPO, 'tests', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+const MAX_BYTES = 500 * 1024;
+
+const guestDir = { current: '' };
+let browser, http, report;
+const rows = [];
+
+before(async () => {
+  guestDir.current = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-llm-corpus-'));
+  const r = spawnSync('cargo', ['test', '--quiet', '--test', 'llm', '--', '--exact', 'corpus_answers_are_kept_or_replaced_as_expected'], {
+    cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, MCP_GEN_UI_LLM_CORPUS_OUT: guestDir.current },
+  });
+  if (r.status !== 0) throw new Error('cargo test --test llm corpus_answers… failed');
+  report = JSON.parse(fs.readFileSync(path.join(guestDir.current, 'report.json'), 'utf8'));
+  http = await startServer(guestDir);
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  http?.server.close();
+  if (guestDir.current) fs.rmSync(guestDir.current, { recursive: true, force: true });
+});
+
+async function axe(frame) {
+  await frame.evaluate(AXE);
+  return frame.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+async function control(frame, re) {
+  const byLabel = frame.getByLabel(new RegExp(re, 'i')).and(frame.locator('input, select, textarea'));
+  if (await byLabel.count()) return byLabel.first();
+  return null;
+}
+
+/** Runs every real-host check on one page; returns the failures (empty: the page works). */
+async function checkPage(file, toolName) {
+  const tool = TOOLS[toolName];
+  const kase = CASES[toolName];
+  const fails = [];
+  const size = fs.statSync(path.join(guestDir.current, file)).size;
+  if (size > MAX_BYTES) fails.push(`size ${size} bytes`);
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text().split('\n')[0]); });
+  page.on('pageerror', (e) => errors.push(String(e).split('\n')[0]));
+  await page.exposeFunction('hostCallTool', async () => kase.result);
+  let xss = 0;
+  try {
+    await page.goto(`http://127.0.0.1:${http.port}/host.html`);
+    await page.waitForFunction(() => typeof window.startHost === 'function');
+    const ctx = { theme: 'light', platform: 'web', locale: 'en-US', toolInfo: { tool } };
+    await page.evaluate(([src, c]) => window.startHost(src, c), [`/guest/${file}`, ctx]);
+    const ok = await page.waitForFunction(() => window.__initialized, null, { timeout: 10000 }).then(() => true, () => false);
+    const log = await page.evaluate(() => window.__log);
+    if (!ok || log[0] !== 'ui/initialize' || log[1] !== 'ui/notifications/initialized') {
+      fails.push(`handshake: ${log.join(',')}`);
+      return { fails, xss };
+    }
+    const frame = page.frames().find((f) => f.url().includes('/guest/'));
+    // A pushed result shows its values.
+    await page.evaluate((r) => window.__bridge.sendToolResult(r), kase.result);
+    const want = kase.visible.map(norm);
+    const shown = await frame.waitForFunction((w) => {
+      const t = document.body.textContent.toLowerCase().replace(/[^a-z0-9]+/g, '');
+      return w.every((x) => t.includes(x));
+    }, want, { timeout: 5000 }).then(() => true, () => false);
+    if (!shown) fails.push(`result values not visible: ${kase.visible.join(', ')}`);
+
+    // The form sends a schema-valid tools/call.
+    for (const [re, value] of kase.fill) {
+      const c = await control(frame, re);
+      if (!c) { fails.push(`no control labelled /${re}/`); continue; }
+      const tag = await c.evaluate((el) => el.tagName.toLowerCase());
+      try {
+        if (tag === 'select') await c.selectOption(value).catch(() => c.selectOption({ label: value }));
+        else await c.fill(value);
+      } catch (e) { fails.push(`fill /${re}/: ${String(e).split('\n')[0]}`); }
+    }
+    const submit = frame.locator('button:not([type=button]):not([type=reset]), input[type=submit]').first();
+    if (await submit.count()) await submit.click({ timeout: 3000 }).catch((e) => fails.push(`submit: ${String(e).split('\n')[0]}`));
+    else fails.push('no submit button');
+    let called = await page.waitForFunction(() => window.__calls.length > 0, null, { timeout: kase.confirm ? 1500 : 5000 }).then(() => true, () => false);
+    if (!called && kase.confirm) {
+      const yes = frame.getByRole('alertdialog').getByRole('button', { name: new RegExp(kase.confirm, 'i') });
+      if (await yes.count()) {
+        await yes.first().click({ timeout: 3000 });
+        called = await page.waitForFunction(() => window.__calls.length > 0, null, { timeout: 5000 }).then(() => true, () => false);
+      }
+    }
+    if (!called) fails.push('no tools/call');
+    else {
+      const call = (await page.evaluate(() => window.__calls))[0];
+      const validate = ajv().compile(tool.inputSchema);
+      if (call.name !== tool.name) fails.push(`tools/call names ${call.name}`);
+      if (!validate(call.arguments)) fails.push(`arguments ${JSON.stringify(call.arguments)}: ${ajv().errorsText(validate.errors)}`);
+    }
+    await page.waitForTimeout(300);
+
+    const light = await axe(frame);
+    if (light.length) fails.push(`axe (light): ${light.join('; ')}`);
+    await page.evaluate((c) => window.__bridge.setHostContext({ ...c, theme: 'dark' }), ctx);
+    await frame.waitForFunction(() => document.documentElement.getAttribute('data-theme') === 'dark', null, { timeout: 3000 }).catch(() => {});
+    await page.waitForTimeout(200);
+    const dark = await axe(frame);
+    if (dark.length) fails.push(`axe (dark): ${dark.join('; ')}`);
+
+    xss = await frame.evaluate(() => window.__xss || 0);
+    if (xss) fails.push(`${xss} script execution(s) from hostile strings`);
+    if (errors.length) fails.push(`console: ${errors.slice(0, 3).join(' | ')}`);
+  } finally {
+    await page.close();
+  }
+  return { fails, xss };
+}
+
+test('every corpus answer ends with a working UI; ≥ 95 % of kept pages work; no XSS', async (t) => {
+  // MCP_GEN_UI_CORPUS_ONLY=regex checks only the matching answers (a debugging aid).
+  const only = process.env.MCP_GEN_UI_CORPUS_ONLY ? new RegExp(process.env.MCP_GEN_UI_CORPUS_ONLY) : null;
+  for (const r of report.filter((x) => !only || only.test(x.id))) {
+    await t.test(r.id, async () => {
+      let res;
+      try { res = await checkPage(`${r.id}.html`, r.tool); } catch (e) { res = { fails: [`check failed: ${String(e).split('\n')[0]}`], xss: 0 }; }
+      rows.push({ ...r, works: res.fails.length === 0, ...res });
+    });
+  }
+  const line = (c) => `| ${c.join(' | ')} |`;
+  const out = [line(['answer', 'style', 'kept', 'works', 'notes']), line(['---', '---', '---', '---', '---'])];
+  for (const r of rows) {
+    const kept = r.kept ? (r.repaired ? 'kept (repair round)' : r.repairs ? `kept (${r.repairs} mechanical repairs)` : 'kept') : 'fell back';
+    const notes = r.fails.length ? r.fails.join('; ') : r.kept ? '' : String(r.fallback_reason || '').slice(0, 90);
+    out.push(line([r.id, r.style, kept, r.works ? 'yes' : 'NO', notes.replace(/\|/g, '\\|')]));
+  }
+  const kept = rows.filter((r) => r.kept);
+  const keptWorking = kept.filter((r) => r.works).length;
+  const tools = rows.filter((r) => r.works).length;
+  out.push('', `kept ${kept.length}/${rows.length}, of which working ${keptWorking} (${(100 * keptWorking / kept.length).toFixed(1)} %); ` +
+    `working UI ${tools}/${rows.length}; script executions from hostile strings: ${rows.reduce((a, r) => a + r.xss, 0)}`);
+  console.log(out.join('\n'));
+  if (process.env.MCP_GEN_UI_CORPUS_TABLE) fs.writeFileSync(process.env.MCP_GEN_UI_CORPUS_TABLE, out.join('\n') + '\n');
+
+  assert.equal(rows.reduce((a, r) => a + r.xss, 0), 0, 'no script ran from a hostile string');
+  assert.ok(keptWorking >= 0.95 * kept.length, `${keptWorking} of ${kept.length} kept pages work`);
+  assert.ok(tools >= 0.95 * rows.length, `${tools} of ${rows.length} tools end with a working UI`);
+  // The builtin UI that replaces a page must always work.
+  for (const r of rows.filter((x) => !x.kept)) assert.ok(r.works, `${r.id} (builtin fallback): ${r.fails.join('; ')}`);
+});
+
+test('llm.js: arguments are coerced or refused with a visible message naming the field; confirm says yes only on yes', async () => {
+  const page = await browser.newPage();
+  try {
+    await page.exposeFunction('hostCallTool', async () => CASES.create_event.result);
+    await page.goto(`http://127.0.0.1:${http.port}/host.html`);
+    await page.waitForFunction(() => typeof window.startHost === 'function');
+    await page.evaluate((src) => window.startHost(src, { theme: 'light' }), '/guest/03-esm-formdata-event.html');
+    await page.waitForFunction(() => window.__initialized, null, { timeout: 10000 });
+    const frame = page.frames().find((f) => f.url().includes('/guest/'));
+    const schema = TOOLS.create_event.inputSchema;
+    const ok = await frame.evaluate((s) => window.McpGenUi.coerceArguments(
+      { title: 'Standup', date: '2026-03-02', start_time: '09:30', duration_minutes: '45', all_day: 'false' }, s), schema);
+    assert.deepEqual(ok.errors, []);
+    assert.equal(ok.value.duration_minutes, 45);
+    assert.equal(ok.value.all_day, false);
+    assert.match(ok.value.start_time, /^09:30:00[+-]\d\d:\d\d$/);
+    assert.ok(ajv().compile(schema)(ok.value), JSON.stringify(ok.value));
+    const dt = await frame.evaluate((s) => window.McpGenUi.coerceArguments({ message: 'x', at: '2026-03-02T09:30', repeat: 'on' }, s), TOOLS.schedule_reminder.inputSchema);
+    assert.match(dt.value.at, /^2026-03-02T09:30:00[+-]\d\d:\d\d$/);
+    assert.equal(dt.value.repeat, true);
+    // Still invalid: not sent, and said in the page.
+    const refused = await frame.evaluate(() => window.McpGenUi.App.prototype.callServerTool.call(
+      { _ctx: {} }, { name: 'create_event', arguments: { title: 'x', date: '2026-03-02', start_time: '09:30', duration_minutes: 'soon' } })
+      .then(() => 'sent', (e) => e.message));
+    assert.match(refused, /duration_minutes/);
+    const shown = await frame.evaluate(() => document.getElementById('mcp-gen-ui-error')?.textContent || '');
+    assert.match(shown, /duration_minutes/);
+    assert.equal(await frame.evaluate(() => document.getElementById('mcp-gen-ui-error').getAttribute('role')), 'alert');
+    assert.equal((await page.evaluate(() => window.__calls)).length, 0, 'nothing was sent');
+    // confirm(): Escape and Cancel say no, only the confirming button says yes.
+    const escaped = frame.evaluate(() => window.McpGenUi.confirm('Delete?'));
+    await frame.getByRole('alertdialog').waitFor();
+    await frame.locator('body').press('Escape');
+    assert.equal(await escaped, false);
+    const yes = frame.evaluate(() => window.McpGenUi.confirm('Delete?'));
+    await frame.getByRole('alertdialog').getByRole('button', { name: 'Confirm' }).click();
+    assert.equal(await yes, true);
+  } finally {
+    await page.close();
+  }
+});
