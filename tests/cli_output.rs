@@ -1,8 +1,9 @@
 //! The CLI's output pinned by snapshots (uv-style): `--help` of every command, the generate
 //! summary, `check` in text, JSON and JUnit, `diff`, `list` and `inspect`, run as a user would
 //! against the real fixture server. Temporary paths are replaced by `[TMP]`, the example
-//! server's path by `[FIXTURE]`, page sizes by `[SIZE]` and template versions by `[VERSION]`, so
-//! the snapshots pin what the CLI says, not the bytes of the pages (the builtin snapshots do that). Review changes with `cargo insta review` (or accept them with
+//! server's path by `[FIXTURE]`, page sizes by `[SIZE]`, template versions by `[VERSION]` and page
+//! hashes by `[PAGE-SHA256]`, so the snapshots pin what the CLI says, not the bytes of the pages
+//! (the builtin snapshots do that). Review changes with `cargo insta review` (or accept them with
 //! `INSTA_UPDATE=always`).
 
 use std::path::Path;
@@ -41,7 +42,28 @@ fn run(dir: &Path, args: &[&str]) -> String {
             &example("fixture-server").display().to_string(),
             "[FIXTURE]",
         );
-    redact_versions(&redact_sizes(&text))
+    redact_page_hashes(&redact_versions(&redact_sizes(&text)))
+}
+
+/// A page's `"sha256": "…"` → `"sha256": "[PAGE-SHA256]"`: it moves with every template change,
+/// which the builtin snapshots pin already (tool and config hashes stay: they are the CLI's).
+fn redact_page_hashes(text: &str) -> String {
+    const KEY: &str = "\"sha256\": \"";
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(KEY) {
+        out.push_str(&rest[..at + KEY.len()]);
+        rest = &rest[at + KEY.len()..];
+        let end = rest
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .unwrap_or(rest.len());
+        if end == 64 {
+            out.push_str("[PAGE-SHA256]");
+            rest = &rest[end..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `38.6 KB` → `[SIZE]`, and the `"bytes": 39526` of JSON output → `"bytes": [SIZE]`.
