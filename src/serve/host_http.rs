@@ -717,21 +717,7 @@ async fn open_session(
             .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         Opening(&app.opening)
     };
-    let conn = match app.shared.connect().await {
-        Ok(c) => c,
-        Err(e) => {
-            tracing::error!(target: "serve", upstream = %app.shared.router.upstream, "cannot start the upstream: {e}");
-            return Err(rpc_error(
-                StatusCode::BAD_GATEWAY,
-                init_id,
-                -32000,
-                format!(
-                    "cannot start the upstream MCP server {}: {e}",
-                    app.shared.router.upstream
-                ),
-            ));
-        }
-    };
+    let conn = connect_upstream(app, init_id).await?;
     let id = new_session_id();
     let host = spawn_session(app, conn, Some(id.clone()));
     app.sessions().insert(id.clone(), Arc::clone(&host));
@@ -777,6 +763,22 @@ fn spawn_session(
     host
 }
 
+/// A new upstream connection; when it cannot start, the error (logged) answers the request `id`.
+async fn connect_upstream(app: &Arc<App>, id: Value) -> Result<crate::mcp::Connection, Response> {
+    app.shared.connect().await.map_err(|e| {
+        tracing::error!(target: "serve", upstream = %app.shared.router.upstream, "cannot start the upstream: {e}");
+        rpc_error(
+            StatusCode::BAD_GATEWAY,
+            id,
+            -32000,
+            format!(
+                "cannot start the upstream MCP server {}: {e}",
+                app.shared.router.upstream
+            ),
+        )
+    })
+}
+
 /// The shared session of stateless requests, started (again) when needed.
 async fn stateless_session(app: &Arc<App>, id: &Value) -> Result<Arc<HostSession>, Response> {
     let mut slot = app.stateless.lock().await;
@@ -785,21 +787,7 @@ async fn stateless_session(app: &Arc<App>, id: &Value) -> Result<Arc<HostSession
     {
         return Ok(Arc::clone(s));
     }
-    let conn = match app.shared.connect().await {
-        Ok(c) => c,
-        Err(e) => {
-            tracing::error!(target: "serve", upstream = %app.shared.router.upstream, "cannot start the upstream: {e}");
-            return Err(rpc_error(
-                StatusCode::BAD_GATEWAY,
-                id.clone(),
-                -32000,
-                format!(
-                    "cannot start the upstream MCP server {}: {e}",
-                    app.shared.router.upstream
-                ),
-            ));
-        }
-    };
+    let conn = connect_upstream(app, id.clone()).await?;
     let host = spawn_session(app, conn, None);
     *slot = Some(Arc::clone(&host));
     Ok(host)
