@@ -238,6 +238,13 @@ enum SenderInner {
 }
 
 impl MessageSender {
+    /// Whether [`send`](Self::send) lasts until the upstream answers (HTTP: the POST's response
+    /// headers). A stdio send returns once the line is written, so callers need not give it a
+    /// task of its own.
+    pub fn waits_for_answer(&self) -> bool {
+        !matches!(self.inner, SenderInner::Stdio(_))
+    }
+
     /// Send one message (or batch) unchanged. Returns when the upstream has it: written and
     /// flushed to stdin, or the HTTP POST answered with a 2xx status (the response body, if any,
     /// is read in the background and arrives on the receiver).

@@ -165,8 +165,92 @@ fn reactor_stdout() -> Option<Box<dyn AsyncWrite + Unpin + Send>> {
         StreamKind::Pipe => Some(Box::new(
             tokio::net::unix::pipe::Sender::from_file(out).ok()?,
         )),
-        StreamKind::Socket => Some(Box::new(socket_stream(fd)?)),
+        StreamKind::Socket => Some(Box::new(SocketOut::new(fd)?)),
         StreamKind::Other => None,
+    }
+}
+
+/// A Unix socket stdout that writes at once and waits on the reactor only when the socket is
+/// full. A socket registered for writability wakes its writer every time the host reads a
+/// message from it (the kernel reports the freed space): one needless process wake-up per
+/// response, right when the host starts working on it. Pipes only report space when they were
+/// full, so tokio's pipe sender has no such cost.
+#[cfg(unix)]
+struct SocketOut {
+    /// The socket, non-blocking.
+    sock: std::os::unix::net::UnixStream,
+    /// A registration of a duplicate descriptor, held only while a write waits for space.
+    waiting: Option<tokio::io::unix::AsyncFd<std::os::unix::net::UnixStream>>,
+}
+
+#[cfg(unix)]
+impl SocketOut {
+    fn new(fd: std::os::fd::BorrowedFd<'_>) -> Option<SocketOut> {
+        let sock = std::os::unix::net::UnixStream::from(fd.try_clone_to_owned().ok()?);
+        sock.set_nonblocking(true).ok()?;
+        Some(SocketOut {
+            sock,
+            waiting: None,
+        })
+    }
+}
+
+#[cfg(unix)]
+impl AsyncWrite for SocketOut {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        use std::io::{ErrorKind, Write};
+        use std::task::Poll;
+        let this = self.get_mut();
+        loop {
+            match (&this.sock).write(buf) {
+                Ok(n) => {
+                    this.waiting = None;
+                    return Poll::Ready(Ok(n));
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {}
+                Err(e) => return Poll::Ready(Err(e)),
+            }
+            let fd = match &mut this.waiting {
+                Some(fd) => fd,
+                slot => {
+                    // Registering reports space that appeared since the failed write at once.
+                    let dup = this.sock.try_clone()?;
+                    // SAFETY: the AsyncFd owns `dup`, an open descriptor that nothing else
+                    // closes or replaces while it is registered.
+                    let reg = unsafe {
+                        tokio::io::unix::AsyncFd::register_with_interest(
+                            dup,
+                            tokio::io::Interest::WRITABLE,
+                        )
+                    };
+                    slot.insert(reg.map_err(std::io::Error::from)?)
+                }
+            };
+            match fd.poll_write_ready(cx) {
+                Poll::Ready(Ok(mut guard)) => guard.clear_ready(),
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
     }
 }
 

@@ -69,18 +69,22 @@ impl Upstream {
     }
 }
 
-/// Hands messages to the upstream in order. Requests are sent on their own task: over HTTP a
+/// Hands messages to the upstream in order. Over HTTP, requests are sent on their own task: a
 /// `send` lasts until the server starts answering, and one slow tool call must not hold up the
-/// others. Notifications and responses go in line, so their order is kept.
+/// others. Notifications and responses go in line, so their order is kept. Over stdio every
+/// send is in line: it returns once the line is written, and a task per request would only add
+/// latency to each call.
 fn spawn_writer(
     sender: MessageSender,
     failures: mpsc::UnboundedSender<SendFailure>,
 ) -> mpsc::UnboundedSender<Value> {
     let (tx, mut rx) = mpsc::unbounded_channel::<Value>();
+    let concurrent = sender.waits_for_answer();
     tokio::spawn(async move {
         while let Some(msg) = rx.recv().await {
             let is_request = msg.get("method").is_some() && msg.get("id").is_some();
-            if is_request
+            if concurrent
+                && is_request
                 && !matches!(
                     msg.get("method").and_then(Value::as_str),
                     Some("initialize")
@@ -171,11 +175,6 @@ pub async fn run(
                 };
                 if !deliver(router.from_host(msg), &upstream) { break 'session; }
             }
-            () = sleep_opt(host_closed_at.map(|t| t + DRAIN_GRACE)) => {}
-            _ = tick.tick() => {
-                let outs = router.overdue_initialize(shared.init_timeout);
-                if !deliver(outs, &upstream) { break 'session; }
-            }
             item = recv_upstream(&mut upstream) => {
                 match item {
                     Some(Incoming::Message(Value::Array(batch))) => {
@@ -215,6 +214,11 @@ pub async fn run(
                         restart_at = Some(tokio::time::Instant::now() + delay);
                     }
                 }
+            }
+            () = sleep_opt(host_closed_at.map(|t| t + DRAIN_GRACE)) => {}
+            _ = tick.tick() => {
+                let outs = router.overdue_initialize(shared.init_timeout);
+                if !deliver(outs, &upstream) { break 'session; }
             }
             Some(f) = fail_rx.recv() => {
                 let desc = f.error.to_string();
