@@ -291,7 +291,8 @@
         dl.append(h('div.kv.wide', h('dt.sr', lab(k, o)), dd));
       } else {
         dd.append(scalar(v, k));
-        dl.append(h('div.kv', h('dt', lab(k, o)), dd));
+        // A long text (a path, a sentence) gets the whole row instead of a tall narrow card.
+        dl.append(h(typeof v === 'string' && v.length > 48 ? 'div.kv.span' : 'div.kv', h('dt', lab(k, o)), dd));
       }
     });
     el.append(dl.firstChild ? dl : h('p.help.empty', 'No fields.'));

@@ -452,4 +452,47 @@ mod tests {
         write_lines(&mut buf, rx).await;
         assert_eq!(buf, b"{\"a\":\"x\\ny\"}\n2\n");
     }
+
+    /// A host that reads slowly fills the socket: the writer waits for space and loses nothing.
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn socket_stdout_waits_for_a_slow_reader_and_keeps_every_byte() {
+        use std::os::fd::AsFd;
+        use tokio::io::AsyncReadExt;
+        let (ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+        let out = SocketOut::new(ours.as_fd()).unwrap();
+        drop(ours);
+        let (tx, rx) = mpsc::unbounded_channel();
+        // Far more than a socket buffer holds, so writes must wait for the reader.
+        let text = "x".repeat(64 * 1024);
+        for i in 0..64 {
+            tx.send(serde_json::json!({"n": i, "text": text})).unwrap();
+        }
+        drop(tx);
+        let writer = tokio::spawn(write_lines(out, rx));
+        theirs.set_nonblocking(true).unwrap();
+        let mut reader = tokio::net::UnixStream::from_std(theirs).unwrap();
+        let mut got = Vec::new();
+        let mut chunk = vec![0u8; 8 * 1024];
+        loop {
+            let n = reader.read(&mut chunk).await.unwrap();
+            if n == 0 {
+                break;
+            }
+            got.extend_from_slice(&chunk[..n]);
+            // Slow: give the writer time to fill the socket again.
+            tokio::time::sleep(std::time::Duration::from_micros(200)).await;
+        }
+        writer.await.unwrap();
+        let lines: Vec<Value> = got
+            .split(|b| *b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 64);
+        for (i, l) in lines.iter().enumerate() {
+            assert_eq!(l["n"], i);
+            assert_eq!(l["text"].as_str().map(str::len), Some(64 * 1024));
+        }
+    }
 }

@@ -192,6 +192,30 @@ describe('result view', () => {
     } finally { await page.close(); }
   });
 
+  test('a record shows short values as cards side by side and a long text across the whole row', async () => {
+    const env_ = { HOME: '/root', SHELL: '/bin/bash', PATH: '/root/.cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', TERM: 'xterm' };
+    const { page, frame, errors } = await open('search_orders.html', { ...answer({ content: [], structuredContent: env_ }), hostContext: ctx() });
+    try {
+      await page.evaluate(() => { document.querySelector('iframe').style.width = '800px'; });
+      await runWith(page, frame);
+      const boxes = await frame.evaluate(() => Object.fromEntries([...document.querySelectorAll('.cards > .kv')].map((k) => {
+        const r = k.getBoundingClientRect();
+        return [k.querySelector('dt').textContent, { span: k.classList.contains('span'), w: r.width, top: r.top, h: r.height }];
+      })));
+      const grid = await frame.evaluate(() => document.querySelector('.cards').getBoundingClientRect().width);
+      assert.equal(boxes.PATH.span, true);
+      assert.ok(Math.abs(boxes.PATH.w - grid) < 2, `the long value spans the row (${boxes.PATH.w} of ${grid})`);
+      for (const k of ['HOME', 'SHELL', 'TERM']) {
+        assert.equal(boxes[k].span, false, k);
+        assert.ok(boxes[k].w < grid / 2, `${k} is a card, not a row`);
+      }
+      // The short cards share a row and stay short: the long text no longer stretches them.
+      assert.equal(boxes.HOME.top, boxes.SHELL.top);
+      assert.ok(boxes.HOME.h < 80, `card height ${boxes.HOME.h}`);
+      assert.deepEqual(errors, []);
+    } finally { await page.close(); }
+  });
+
   test('a real series is a chart sorted by its x, with round ticks and named points; the table is one click away', async () => {
     const rows = [
       { date: '2024-05-03', revenue: 1029.5, orders: 12 },
