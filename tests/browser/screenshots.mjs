@@ -14,7 +14,19 @@ const SKIP = new Set(['trigger-sampling-request', 'trigger-elicitation-request',
 buildRust();
 const all = process.argv[2] === '--all';
 const out = path.resolve(process.argv[all ? 3 : 2] || path.join(REPO, 'book', 'src', 'images'));
-const servers = all && process.argv.length > 4 ? process.argv.slice(4) : ['kitchen-sink'];
+// The book's images: [tool, arguments to run with (null: the form only), frame width] per server.
+const BOOK = {
+  'kitchen-sink': [
+    ['sales_series', { months: 12 }, 800],
+    ['list_users', { limit: 8 }, 800],
+    ['nested', null, 800],
+    ['all_types', null, 800],
+    ['all_types', null, 360],
+  ],
+  'weather-server': [['get_forecast', { city: 'Paris', days: 7 }, 800]],
+  'db-server': [['query', { sql: 'SELECT * FROM orders', limit: 100 }, 800]],
+};
+const servers = all ? (process.argv.length > 4 ? process.argv.slice(4) : ['kitchen-sink']) : Object.keys(BOOK);
 fs.mkdirSync(out, { recursive: true });
 const env = await launch();
 for (const server of servers) {
@@ -22,16 +34,9 @@ for (const server of servers) {
   const ks = await generate(cmd, 'shots');
   const client = await connect(cmd);
   env.guestDir.current = ks.dir;
-  // [tool, arguments to run with (null: the form only), frame width]
   const SHOTS = all
     ? ks.tools.filter((t) => !SKIP.has(t.name)).flatMap((t) => [[t.name, sample(t.inputSchema || {}), 360], [t.name, sample(t.inputSchema || {}), 800]])
-    : [
-      ['sales_series', { months: 12 }, 800],
-      ['list_users', { limit: 8 }, 800],
-      ['nested', null, 800],
-      ['all_types', null, 800],
-      ['all_types', null, 360],
-    ];
+    : BOOK[server];
   try {
     for (const theme of ['light', 'dark']) {
       for (const [tool, args, width] of SHOTS) {
@@ -53,7 +58,7 @@ for (const server of servers) {
         await page.evaluate((hh) => { document.querySelector('iframe').style.height = hh + 'px'; }, Math.min(h, 2000));
         await frame.evaluate(() => window.scrollTo(0, 0));
         const suffix = all || width !== 800 ? `-${width}` : '';
-        const prefix = all && server !== 'kitchen-sink' ? `${server}-` : '';
+        const prefix = server !== 'kitchen-sink' ? `${server}-` : '';
         const file = path.join(out, `builtin-${prefix}${tool.replace(/_/g, '-')}${suffix}-${theme}.png`);
         await page.locator('iframe').screenshot({ path: file });
         console.log('wrote', path.relative(REPO, file));

@@ -20,7 +20,7 @@ echo "Machine: $(nproc) cores${cpu:+, $cpu}, $(free -g 2>/dev/null | awk '/^Mem:
 echo
 echo "| what | measured | target |"
 echo "| --- | --- | --- |"
-node tests/tools/bench-host.mjs 400 --bin "$target/mcp-gen-ui" --rows 2>/dev/null | grep '^|'
+node tests/tools/bench-host.mjs 2000 --bin "$target/mcp-gen-ui" --rows 2>/dev/null | grep '^|'
 "$target/examples/bench-serve" 2000 --rows
 "$target/examples/bench-cli" 500 10 --rows
 "$target/examples/bench-builtin" --rows

@@ -22,7 +22,7 @@ const repo = path.resolve(here, "..", "..");
 const args = process.argv.slice(2);
 const binAt = args.indexOf("--bin");
 const bin = binAt >= 0 ? args[binAt + 1] : path.join(repo, "target", "release", "mcp-gen-ui");
-const calls = Number(args.find((a, i) => /^\d+$/.test(a) && args[i - 1] !== "--bin") ?? 400);
+const calls = Number(args.find((a, i) => /^\d+$/.test(a) && args[i - 1] !== "--bin") ?? 2000);
 const everything = path.join(repo, "tests", "node_modules", ".bin", "mcp-server-everything");
 for (const f of [bin, everything]) {
   if (!fs.existsSync(f)) {
@@ -93,10 +93,11 @@ async function compare(label, direct, through) {
   await timeCalls(through, 50);
   const d = [];
   const t = [];
-  const rounds = 10;
-  for (let r = 0; r < rounds; r++) {
-    d.push(...(await timeCalls(direct, Math.ceil(calls / rounds))));
-    t.push(...(await timeCalls(through, Math.ceil(calls / rounds))));
+  // Short rounds, many of them: a burst of machine noise lands on both sides alike.
+  const perRound = 20;
+  for (let r = 0; r < Math.ceil(calls / perRound); r++) {
+    d.push(...(await timeCalls(direct, perRound)));
+    t.push(...(await timeCalls(through, perRound)));
   }
   const dm = pct(d, 0.5);
   const tm = pct(t, 0.5);
