@@ -120,6 +120,9 @@ pub struct Router {
     /// Set while the upstream is in a crash loop: requests are answered at once with this
     /// reason instead of waiting for a restart that will probably fail too.
     crash_loop: Option<String>,
+    /// When the oldest `initialize` in flight was sent (it may have been answered since: then
+    /// the session wakes once for nothing and this is recomputed).
+    oldest_init: Option<Instant>,
 }
 
 impl Router {
@@ -141,6 +144,20 @@ impl Router {
             warned_stale: BTreeSet::new(),
             added_resources: false,
             crash_loop: None,
+            oldest_init: None,
+        }
+    }
+
+    /// When the session must next look for an unanswered `initialize` (`overdue_initialize`),
+    /// given the time the upstream has to answer it; `None` when none is in flight. The session
+    /// sleeps until then instead of polling, so an idle `serve` never wakes up.
+    pub fn initialize_deadline(&self, limit: Duration) -> Option<Instant> {
+        self.oldest_init.map(|t| t + limit)
+    }
+
+    fn track_initialize(&mut self, since: Option<Instant>) {
+        if let Some(t) = since {
+            self.oldest_init = Some(self.oldest_init.map_or(t, |o| o.min(t)));
         }
     }
 
@@ -315,6 +332,7 @@ impl Router {
         tracing::debug!(target: "serve", id = %key, upstream_id = uid, method = %method, "request");
         self.host_ids.insert(key, uid);
         let since = (kind == Kind::Initialize).then(Instant::now);
+        self.track_initialize(since);
         self.pending.insert(
             uid,
             Pending {
@@ -772,6 +790,7 @@ impl Router {
                         since: Some(Instant::now()),
                     },
                 );
+                self.track_initialize(Some(Instant::now()));
                 self.link = Link::Replaying;
                 out.push(Out::Upstream(json!({
                     "jsonrpc": "2.0", "id": uid, "method": "initialize", "params": params
@@ -878,7 +897,7 @@ impl Router {
         let overdue: Vec<u64> = self
             .pending
             .iter()
-            .filter(|(_, p)| p.since.is_some_and(|t| t.elapsed() > limit))
+            .filter(|(_, p)| p.since.is_some_and(|t| t.elapsed() >= limit))
             .map(|(u, _)| *u)
             .collect();
         for uid in overdue {
@@ -903,6 +922,7 @@ impl Router {
                 Some(json!({"upstream": self.opts.upstream})),
             )));
         }
+        self.oldest_init = self.pending.values().filter_map(|p| p.since).min();
         out
     }
 
@@ -1650,10 +1670,18 @@ mod tests {
     #[test]
     fn unanswered_initialize_is_reported() {
         let (mut r, _d) = router(StalePolicy::Serve);
+        // Nothing in flight: the session has no deadline to wake up for.
+        assert_eq!(r.initialize_deadline(Duration::from_secs(60)), None);
+        let before = Instant::now();
         upstream(r.from_host(plain_init(json!(1))));
+        let deadline = r.initialize_deadline(Duration::from_secs(60)).unwrap();
+        assert!(deadline >= before + Duration::from_secs(60));
+        assert!(deadline <= Instant::now() + Duration::from_secs(60));
         assert!(r.overdue_initialize(Duration::from_secs(60)).is_empty());
+        assert!(r.initialize_deadline(Duration::from_secs(60)).is_some());
         std::thread::sleep(Duration::from_millis(5));
         let e = host(r.overdue_initialize(Duration::from_millis(1)));
+        assert_eq!(r.initialize_deadline(Duration::from_secs(60)), None);
         assert_eq!(e["id"], 1);
         assert!(
             e["error"]["message"]

@@ -158,8 +158,6 @@ pub async fn run(
     // Once the host has closed its side, answers already on their way are still delivered, for
     // a short while: a host that writes requests and closes stdin still gets its responses.
     let mut host_closed_at: Option<tokio::time::Instant> = None;
-    let mut tick = tokio::time::interval(Duration::from_millis(500));
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     'session: loop {
         if let Some(t) = host_closed_at
             && (router.in_flight() == 0 || upstream.is_none() || t.elapsed() > DRAIN_GRACE)
@@ -216,7 +214,7 @@ pub async fn run(
                 }
             }
             () = sleep_opt(host_closed_at.map(|t| t + DRAIN_GRACE)) => {}
-            _ = tick.tick() => {
+            () = sleep_opt(router.initialize_deadline(shared.init_timeout).map(tokio::time::Instant::from_std)) => {
                 let outs = router.overdue_initialize(shared.init_timeout);
                 if !deliver(outs, &upstream) { break 'session; }
             }
