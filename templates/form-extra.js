@@ -5,6 +5,24 @@
   var G = window.McpGenUi, h = G.h, S = G.schema, isObj = S.isObj, F = G.form;
   var field = F.field, group = F.group, setErr = F.setErr, fail = F.fail, jsonField = F.jsonField, nid = F.nid;
 
+  // A value of any type, typed as text: a JSON literal (42, true, null, [1], {"a": 1}, "quoted")
+  // is that value, anything else is the text itself. Numbers with leading zeros stay text.
+  var LITERAL = /^\s*(-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?|true|false|null)\s*$/;
+  function anyValue(o) {
+    var id = nid(), ctl = h('input', { type: 'text' });
+    var box = F.leaf({ label: o.label, required: o.required, desc: 'Text, or a JSON value: 42, true, null, ["a"], {"k": 1}' }, ctl, id, {});
+    function read(errs) {
+      setErr(box, []);
+      var t = ctl.value;
+      if (LITERAL.test(t)) return JSON.parse(t);
+      if (!/^\s*[[{"]/.test(t)) return t;
+      try { return JSON.parse(t); } catch (e) { fail(box, errs, ['Not valid JSON: ' + e.message + ' (write plain text without a leading bracket or quote)']); return undefined; }
+    }
+    ctl.addEventListener('input', function () { read([]); });
+    return { el: box, read: read, write: function (v) { ctl.value = typeof v === 'string' && !LITERAL.test(v) && !/^\s*[[{"]/.test(v) ? v : JSON.stringify(v); } };
+  }
+  var described = ['type', 'enum', 'const', 'oneOf', 'anyOf', 'allOf', 'not', 'properties', 'additionalProperties', 'items', 'prefixItems', '$ref', 'format', 'pattern'];
+
   function mapRows(vs, c, known) {
     var wrap = h('div.map'), rows = [];
     var list = h('div.rows');
@@ -13,7 +31,8 @@
     function addRow(k, v) {
       var kid = nid();
       var key = h('input', { type: 'text', id: kid, value: k });
-      var vf = field(vs, c, { label: 'Value', name: 'value', required: true, noDefault: v !== undefined });
+      var opts = { label: 'Value', name: 'value', required: true, noDefault: v !== undefined };
+      var vf = described.some(function (k) { return k in vs; }) ? field(vs, c, opts) : anyValue(opts);
       if (v !== undefined) vf.write(v);
       var row = h('div.row',
         h('div.fld', h('label', { for: kid, text: 'Key' }), key), vf.el,
@@ -30,7 +49,7 @@
         rows.forEach(function (r) {
           var k = r.key.value.trim();
           var v = r.f.read(errs);
-          if (!k) { if (v !== undefined) errs.push({ el: r.key, message: 'Enter a key.' }); return; }
+          if (!k) { if (v !== undefined && v !== '') errs.push({ el: r.key, message: 'Enter a key.' }); return; }
           if (known.indexOf(k) < 0 && v !== undefined) out[k] = v;
         });
         return out;

@@ -247,8 +247,10 @@
     var props = isObj(s.properties) ? s.properties : {}, req = Array.isArray(s.required) ? s.required : [];
     var keys = Object.keys(props);
     var ap = s.additionalProperties;
-    var openMap = isObj(ap) || (ap === true && keys.length > 0);
-    if (!keys.length && !isObj(ap) && !s.patternProperties && o.label) return json(s, c, o);
+    // An object with nothing declared (dict[str, Any]) is a map of any values: key/value rows.
+    var anyMap = !keys.length && !isObj(ap) && ap !== false && !s.patternProperties && o.label;
+    var openMap = isObj(ap) || (ap === true && keys.length > 0) || anyMap;
+    if (anyMap && !X('mapRows')) return json(s, c, o);
     var fs = group(o, s, 'obj');
     var kids = keys.map(function (k) {
       var ps = props[k], n = S.norm(ps, c.root);

@@ -464,12 +464,34 @@ fn uses_extra(v: &Value, depth: usize) -> bool {
             };
             let map = matches!(m.get("additionalProperties"), Some(Value::Object(_)))
                 || (m.get("additionalProperties") == Some(&Value::Bool(true))
-                    && m.contains_key("properties"));
+                    && m.get("properties")
+                        .and_then(Value::as_object)
+                        .is_some_and(|p| !p.is_empty()))
+                || (depth > 0 && any_map(m));
             kw || alts || ty || map || m.values().any(|x| uses_extra(x, depth + 1))
         }
         Value::Array(a) => a.iter().any(|x| uses_extra(x, depth + 1)),
         _ => false,
     }
+}
+
+/// An object field that declares nothing about its keys (`dict[str, Any]`): form.js edits it as
+/// key/value rows (form-extra.js) instead of JSON. The same test as `anyMap` in form.js.
+fn any_map(m: &Map<String, Value>) -> bool {
+    let object = match m.get("type") {
+        Some(Value::String(t)) => t == "object",
+        _ => false,
+    };
+    let no_keys = m
+        .get("properties")
+        .is_none_or(|p| p.as_object().is_some_and(Map::is_empty));
+    object
+        && no_keys
+        && !matches!(m.get("additionalProperties"), Some(Value::Bool(false)))
+        && !m.contains_key("patternProperties")
+        && ["enum", "const", "oneOf", "anyOf", "allOf", "$ref"]
+            .iter()
+            .all(|k| !m.contains_key(*k))
 }
 
 fn is_null_schema(v: &Value) -> bool {
@@ -922,6 +944,28 @@ mod tests {
                 ..Parts::ALL
             })
         );
+    }
+
+    #[test]
+    fn maps_of_any_values_get_key_value_rows_but_an_empty_root_does_not() {
+        // dict[str, Any] as a field: key/value rows (form-extra.js).
+        assert!(needs_form_extra(Some(
+            &json!({"type":"object","properties":{"values":{"type":"object","additionalProperties":true}}})
+        )));
+        assert!(needs_form_extra(Some(
+            &json!({"type":"object","properties":{"values":{"type":"object","properties":{}}}})
+        )));
+        // The tool takes no input: nothing to edit.
+        assert!(!needs_form_extra(Some(
+            &json!({"type":"object","properties":{},"additionalProperties":true})
+        )));
+        // Closed or patterned objects are not free maps.
+        assert!(!needs_form_extra(Some(
+            &json!({"type":"object","properties":{"v":{"type":"object","additionalProperties":false}}})
+        )));
+        assert!(!needs_form_extra(Some(
+            &json!({"type":"object","properties":{"v":{"type":"object","patternProperties":{"^x":{"type":"string"}}}}})
+        )));
     }
 
     #[test]

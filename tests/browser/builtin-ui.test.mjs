@@ -103,6 +103,42 @@ describe('form', () => {
     } finally { await page.close(); }
   });
 
+  test('a map of any values (dict[str, Any]) is key/value rows: JSON literals are values, the rest is text', async () => {
+    const { page, frame, errors } = await open('insert_row.html', answer({ content: [{ type: 'text', text: 'inserted' }] }));
+    try {
+      assert.equal(await frame.locator('textarea').count(), 0, 'no JSON editor');
+      await frame.getByLabel('Table').fill('customers');
+      const rows = [['name', 'Ada'], ['age', '36'], ['vip', 'true'], ['tags', '["a", "b"]'], ['zip', '007'], ['note', ''], ['quoted', '"42"']];
+      for (const [k, v] of rows) {
+        await frame.getByRole('button', { name: '+ Add entry' }).click();
+        await frame.getByLabel('Key').last().fill(k);
+        await frame.getByLabel('Value').last().fill(v);
+      }
+      // A row left empty is ignored.
+      await frame.getByRole('button', { name: '+ Add entry' }).click();
+      await runWith(page, frame);
+      const args = (await calls(page))[0].arguments;
+      assert.deepEqual(args, { table: 'customers', values: { name: 'Ada', age: 36, vip: true, tags: ['a', 'b'], zip: '007', note: '', quoted: '42' } });
+      const v = ajv().compile(tool('insert_row').inputSchema);
+      assert.ok(v(args), JSON.stringify(v.errors));
+      assert.deepEqual(errors, []);
+    } finally { await page.close(); }
+  });
+
+  test('a map value that opens like JSON but is not says so and is not sent', async () => {
+    const { page, frame } = await open('insert_row.html', answer({ content: [{ type: 'text', text: 'inserted' }] }));
+    try {
+      await frame.getByLabel('Table').fill('customers');
+      await frame.getByRole('button', { name: '+ Add entry' }).click();
+      await frame.getByLabel('Key').last().fill('tags');
+      await frame.getByLabel('Value').last().fill('["a", ');
+      await frame.click('button[type=submit]');
+      await frame.waitForSelector('.err:not([hidden])');
+      assert.match(await frame.locator('.err:not([hidden])').first().textContent(), /Not valid JSON/);
+      assert.equal((await calls(page)).length, 0);
+    } finally { await page.close(); }
+  });
+
   test('switching variants keeps shared fields; switching back restores what was typed', async () => {
     const { page, frame, errors } = await open('pay.html');
     try {
