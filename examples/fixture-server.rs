@@ -8,7 +8,8 @@
 //! `die-at-start` (exits at once, every time: a crash loop), `deep-tools` (a tool whose schema
 //! nests 1,000 levels and one with a lone surrogate in its description).
 //!
-//! In every mode, `tools/call` of these names answers with a hostile result: `huge` (a text of
+//! In every mode, `tools/call` of these names answers with a hostile result: `verbatim` (the
+//! request line as read, in an answer with spaces and escapes written by hand), `huge` (a text of
 //! `bytes` bytes, default 40 MiB, before the `id`), `junk` (not JSON after a valid `id`),
 //! `surrogate` (a lone `\ud800` in the text), `deep` (`structuredContent` nested `depth`
 //! levels), `slow` (echoes after `ms` milliseconds). Messages are read and written like a
@@ -183,7 +184,7 @@ impl Fixture {
             };
             let method = msg.get("method").and_then(Value::as_str).unwrap_or("");
             let params = msg.get("params").cloned().unwrap_or(Value::Null);
-            if method == "tools/call" && hostile_result(&mut out, &id, &params) {
+            if method == "tools/call" && hostile_result(&mut out, &id, &params, &line) {
                 continue;
             }
             let reply = match self.handle(method, &params) {
@@ -311,7 +312,7 @@ fn send(out: &mut impl Write, v: &Value) {
 }
 
 /// The hostile answers to `tools/call` (module docs); false for an ordinary tool.
-fn hostile_result(out: &mut impl Write, id: &Value, params: &Value) -> bool {
+fn hostile_result(out: &mut impl Write, id: &Value, params: &Value, request: &str) -> bool {
     let name = params.get("name").and_then(Value::as_str).unwrap_or("");
     let arg = |k: &str, default: u64| {
         params
@@ -328,6 +329,11 @@ fn hostile_result(out: &mut impl Write, id: &Value, params: &Value) -> bool {
             )
         }
         "junk" => format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[nope}}}}"#),
+        // The request line as this server read it, in an answer spaced and escaped by hand.
+        "verbatim" => format!(
+            r#"{{ "jsonrpc" : "2.0", "result" : {{ "content" : [ {{ "type" : "text", "text" : {} }} ], "note" : "caf\u00e9" }}, "id" : {id} }}"#,
+            json::to_string(&Value::String(request.to_string()))
+        ),
         "surrogate" => format!(
             r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":"lone \ud800 surrogate"}}]}}}}"#
         ),

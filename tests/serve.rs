@@ -937,6 +937,57 @@ async fn oversized_and_unparseable_messages_are_answered_for_their_own_id() {
     assert!(raw.close().await.success());
 }
 
+/// A plain `tools/call` and its answer travel as the bytes their senders wrote (spaces, escapes,
+/// key order); only the id is rewritten, each way.
+#[tokio::test]
+async fn plain_tool_calls_pass_as_their_bytes_with_only_the_id_changed() {
+    let (mut raw, _out) = raw_fixture("ok").await;
+    let line = r#"{ "jsonrpc" : "2.0", "method" : "tools/call", "id" : "call-\u0041", "params" : { "name" : "verbatim", "arguments" : { "q" : "caf\u00e9 \/ x" } } }"#;
+    raw.send(line).await;
+    let (got, v) = raw.recv_raw().await;
+    assert_eq!(v["id"], "call-A", "{got}");
+    // The upstream read the host's bytes; only the id is serve's own.
+    let seen = v["result"]["content"][0]["text"].as_str().unwrap();
+    let (head, tail) = line.split_once(r#""call-\u0041""#).unwrap();
+    assert!(seen.starts_with(head) && seen.ends_with(tail), "{seen}");
+    let uid = &seen[head.len()..seen.len() - tail.len()];
+    assert!(uid.parse::<u64>().is_ok(), "{uid}");
+    // The host reads the upstream's bytes; only the id is the host's own.
+    assert!(
+        got.starts_with(r#"{ "jsonrpc" : "2.0", "result" : { "content" : [ "#),
+        "{got}"
+    );
+    assert!(got.contains(r#""note" : "caf\u00e9""#), "{got}");
+    assert!(got.ends_with(r#", "id" : "call-A" }"#), "{got}");
+    // The same call with `_meta` takes the ordinary path and still works.
+    raw.send(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"verbatim","arguments":{},"_meta":{"progressToken":"p"}}}"#).await;
+    let (_, v) = raw.recv_raw().await;
+    assert_eq!(v["id"], 2);
+    assert!(
+        v["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("progressToken")
+    );
+    // A reused id in flight is still refused (the ordinary path decides).
+    raw.send(&call_line(json!(3), "slow", json!({"ms": 400})))
+        .await;
+    raw.send(&call_line(json!(3), "echo", json!({"text": "x"})))
+        .await;
+    let (_, e) = raw.recv_raw().await;
+    assert_eq!(e["id"], 3);
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("already in use"),
+        "{e}"
+    );
+    let (_, v) = raw.recv_raw().await;
+    assert_eq!(v["id"], 3);
+    assert!(v.get("result").is_some(), "{v}");
+}
+
 #[tokio::test]
 async fn lone_surrogates_and_deep_json_pass_through_both_ways() {
     let (mut raw, _out) = raw_fixture("deep-tools").await;

@@ -134,6 +134,8 @@ pub async fn serve(
             forward_stderr: true,
             stderr_prefix: "[upstream] ".into(),
             max_message_bytes: MAX_MESSAGE_BYTES,
+            // A stdio host gets plain tools/call answers as the upstream's bytes (mcp::peek).
+            raw_responses: http.is_none(),
             ..ConnectOptions::default()
         },
         spec,

@@ -242,6 +242,12 @@ async fn dispatch(
                 }
             }
             Incoming::Message(m) => handle_message(m, &sender, &shared).await,
+            // The client never asks for raw responses; parse one anyway if it comes.
+            Incoming::Response(r) => {
+                if let Ok(m) = crate::json::from_slice(&r.bytes) {
+                    handle_message(m, &sender, &shared).await;
+                }
+            }
             Incoming::Invalid(InvalidMessage::TooLarge { limit, probe, .. }) => {
                 // Some request's answer is gone for good; waiting would only end in a timeout.
                 if !shared.fail_one(probe.response_id(), ClientError::TooLarge { limit }) {

@@ -32,6 +32,9 @@ pub struct ConnectOptions {
     /// TCP connect timeout for HTTP upstreams; for legacy SSE also how long to wait for the
     /// `endpoint` event.
     pub connect_timeout: Duration,
+    /// Hand plain responses from a stdio child over unparsed ([`Incoming::Response`]): `serve`
+    /// forwards them as bytes with only the id rewritten. Off for everyone else.
+    pub raw_responses: bool,
 }
 
 impl Default for ConnectOptions {
@@ -43,6 +46,7 @@ impl Default for ConnectOptions {
             max_message_bytes: 64 * 1024 * 1024,
             shutdown_grace: Duration::from_secs(2),
             connect_timeout: Duration::from_secs(10),
+            raw_responses: false,
         }
     }
 }
@@ -52,6 +56,10 @@ impl Default for ConnectOptions {
 pub enum Incoming {
     /// A JSON value exactly as the upstream sent it (object, or array for a JSON-RPC batch).
     Message(Value),
+    /// A successful response with no `_meta` in its result, to a numbered request, as the bytes
+    /// the upstream wrote (only with [`ConnectOptions::raw_responses`]). Parsing `bytes` gives
+    /// what `Message` would have held.
+    Response(super::peek::Response),
     /// Something that is not a usable message; the connection stays open.
     Invalid(InvalidMessage),
     /// The connection is over; always the last item.
@@ -241,6 +249,20 @@ impl MessageSender {
     /// Whether [`send`](Self::send) lasts until the upstream answers (HTTP: the POST's response
     /// headers). A stdio send returns once the line is written, so callers need not give it a
     /// task of its own.
+    /// Sends one line of JSON text, ending in a newline, as it is. `None` when the upstream is
+    /// not a stdio child (only stdio takes raw lines; the caller parses and sends instead).
+    pub async fn send_raw(&self, line: &[u8]) -> Option<Result<(), SendError>> {
+        match &self.inner {
+            SenderInner::Stdio(w) => Some(w.send_raw(line).await),
+            _ => None,
+        }
+    }
+
+    /// Whether raw lines can be sent ([`send_raw`](Self::send_raw)).
+    pub fn takes_raw(&self) -> bool {
+        matches!(self.inner, SenderInner::Stdio(_))
+    }
+
     pub fn waits_for_answer(&self) -> bool {
         !matches!(self.inner, SenderInner::Stdio(_))
     }

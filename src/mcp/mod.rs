@@ -10,6 +10,8 @@
 //!   streamable HTTP, or legacy HTTP+SSE). It knows nothing about JSON-RPC semantics: every
 //!   message the upstream sends (responses, notifications, server→client requests) arrives as an
 //!   [`Incoming::Message`], unchanged; everything you [`MessageSender::send`] goes out unchanged.
+//!   A stdio connection opened with [`ConnectOptions::raw_responses`] hands plain responses over
+//!   unparsed ([`Incoming::Response`]) for `serve` to forward as bytes.
 //! * [`Client`] — a small request/response client on top (id correlation, timeouts), used by
 //!   `discover`. `serve` uses [`Connection`] directly.
 //!
@@ -28,6 +30,8 @@
 //! while let Some(incoming) = receiver.recv().await {
 //!     match incoming {
 //!         Incoming::Message(v) => { /* forward verbatim */ let _ = v; }
+//!         // Only with `raw_responses`.
+//!         Incoming::Response(r) => { let _ = r.bytes; }
 //!         Incoming::Invalid(bad) => eprintln!("upstream sent junk: {bad}"),
 //!         // Always the last item; `recv` returns `None` afterwards.
 //!         Incoming::Closed(reason) => eprintln!("upstream gone: {reason}"),
@@ -69,6 +73,7 @@ mod framing;
 mod http;
 mod legacy_sse;
 pub mod negotiate;
+pub mod peek;
 pub mod sse;
 mod stdio;
 

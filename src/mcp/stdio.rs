@@ -27,6 +27,26 @@ pub(crate) struct Writer {
 }
 
 impl Writer {
+    /// Writes one line that is already JSON text ending in a newline (the raw path of `serve`).
+    pub(crate) async fn send_raw(&self, line: &[u8]) -> Result<(), SendError> {
+        let mut guard = self.stdin.lock().await;
+        let Some(stdin) = guard.as_mut() else {
+            return Err(SendError::Closed);
+        };
+        let res = async {
+            stdin.write_all(line).await?;
+            stdin.flush().await
+        }
+        .await;
+        res.map_err(|e| {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                SendError::Closed
+            } else {
+                SendError::Io(e.to_string())
+            }
+        })
+    }
+
     pub(crate) async fn send(&self, msg: &Value) -> Result<(), SendError> {
         // serde_json never emits a raw newline inside a value, so one value is one line.
         let mut line = crate::json::to_vec(msg);
@@ -159,7 +179,12 @@ pub(crate) fn open(
     });
     let tail = StderrTail::default();
 
-    let stdout_task = tokio::spawn(read_stdout(stdout, opts.max_message_bytes, tx.clone()));
+    let stdout_task = tokio::spawn(read_stdout(
+        stdout,
+        opts.max_message_bytes,
+        opts.raw_responses,
+        tx.clone(),
+    ));
     let stderr_task = tokio::spawn(read_stderr(
         stderr,
         tail.clone(),
@@ -213,6 +238,7 @@ fn resolve_command(spec: &StdioSpec) -> Option<std::path::PathBuf> {
 async fn read_stdout(
     stdout: tokio::process::ChildStdout,
     max: usize,
+    raw: bool,
     tx: mpsc::Sender<Incoming>,
 ) -> Option<String> {
     let mut reader = LineReader::new(BufReader::with_capacity(64 * 1024, stdout), max);
@@ -229,7 +255,10 @@ async fn read_stdout(
                 }
                 // Some runtimes start their stdout with a UTF-8 byte order mark.
                 let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-                parse_incoming(bytes)
+                match raw.then(|| super::peek::response(bytes)).flatten() {
+                    Some(r) => Incoming::Response(r),
+                    None => parse_incoming(bytes),
+                }
             }
             Frame::TooLarge { prefix, probe } => Incoming::Invalid(InvalidMessage::TooLarge {
                 limit: max,

@@ -35,7 +35,7 @@ use tokio::sync::mpsc;
 use super::router::{
     HTTP_STATUS_KEY, Unusable, error_response, unusable_code, unusable_host_message,
 };
-use super::session::{self, Shared};
+use super::session::{self, HostMsg, HostOut, Shared};
 use crate::json::IdScanner;
 use crate::mcp::era;
 
@@ -117,7 +117,7 @@ struct Routes {
 }
 
 struct HostSession {
-    to_router: mpsc::Sender<Value>,
+    to_router: mpsc::Sender<HostMsg>,
     routes: Mutex<Routes>,
     task: tokio::task::AbortHandle,
     /// Last request seen, for reaping sessions whose host vanished without a DELETE.
@@ -499,7 +499,7 @@ async fn handle_post(
     session.touch();
     if requests.is_empty() && not_objects.is_empty() {
         for m in msgs {
-            if session.to_router.send(m).await.is_err() {
+            if session.to_router.send(HostMsg::Value(m)).await.is_err() {
                 return rpc_error(
                     StatusCode::NOT_FOUND,
                     Value::Null,
@@ -552,7 +552,7 @@ async fn handle_post(
     }
     drop(tx);
     for m in forward {
-        if session.to_router.send(m).await.is_err() {
+        if session.to_router.send(HostMsg::Value(m)).await.is_err() {
             return rpc_error(
                 StatusCode::NOT_FOUND,
                 Value::Null,
@@ -730,8 +730,8 @@ fn spawn_session(
     conn: crate::mcp::Connection,
     sid: Option<String>,
 ) -> Arc<HostSession> {
-    let (to_router, from_host) = mpsc::channel::<Value>(256);
-    let (to_host, mut from_router) = mpsc::unbounded_channel::<Value>();
+    let (to_router, from_host) = mpsc::channel::<HostMsg>(256);
+    let (to_host, mut from_router) = mpsc::unbounded_channel::<HostOut>();
     let shared = Arc::clone(&app.shared);
     let (handle_tx, handle_rx) = tokio::sync::oneshot::channel::<Arc<HostSession>>();
     let app2 = Arc::clone(app);
@@ -739,7 +739,9 @@ fn spawn_session(
         let Ok(host) = handle_rx.await else { return };
         let dispatcher = async {
             while let Some(msg) = from_router.recv().await {
-                host.dispatch(msg);
+                if let Some(msg) = msg.into_value() {
+                    host.dispatch(msg);
+                }
             }
         };
         let label = sid.clone().unwrap_or_else(|| "stateless".into());
@@ -747,7 +749,10 @@ fn spawn_session(
         let _entered = span.enter();
         tracing::info!(target: "serve", "host session opened");
         drop(_entered);
-        tokio::join!(session::run(shared, conn, from_host, to_host), dispatcher);
+        tokio::join!(
+            session::run(shared, conn, from_host, to_host, false),
+            dispatcher
+        );
         if let Some(sid) = &sid {
             app2.sessions().remove(sid);
         }
@@ -804,7 +809,7 @@ async fn handle_stateless(app: &Arc<App>, headers: &HeaderMap, mut msg: Value) -
     };
     session.touch();
     let Some(host_id) = host_id else {
-        let _ = session.to_router.send(msg).await;
+        let _ = session.to_router.send(HostMsg::Value(msg)).await;
         return StatusCode::ACCEPTED.into_response();
     };
     let wire_id = app.next_stateless.fetch_add(1, Ordering::Relaxed);
@@ -826,7 +831,7 @@ async fn handle_stateless(app: &Arc<App>, headers: &HeaderMap, mut msg: Value) -
         }
         r.by_request.insert(key.clone(), tx);
     }
-    if session.to_router.send(msg).await.is_err() {
+    if session.to_router.send(HostMsg::Value(msg)).await.is_err() {
         return rpc_error(
             StatusCode::SERVICE_UNAVAILABLE,
             host_id,

@@ -9,7 +9,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWrite
 use tokio::sync::mpsc;
 
 use super::router::{Unusable, error_response, unusable_code, unusable_host_message};
-use super::session::{self, Shared};
+use super::session::{self, HostMsg, HostOut, Shared};
 use crate::json::{IdScanner, Probe};
 
 /// The largest message accepted from the host; a 10 MB tool argument must pass.
@@ -76,20 +76,30 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
 }
 
 /// Writes each message as one line, flushing when no more are waiting.
-pub async fn write_lines<W: AsyncWrite + Unpin>(mut w: W, mut rx: mpsc::UnboundedReceiver<Value>) {
+pub async fn write_lines<W: AsyncWrite + Unpin>(
+    mut w: W,
+    mut rx: mpsc::UnboundedReceiver<HostOut>,
+) {
     let mut line = Vec::with_capacity(4096);
-    while let Some(mut msg) = rx.recv().await {
-        if let Some(obj) = msg.as_object_mut()
-            && obj.contains_key(super::router::HTTP_STATUS_KEY)
-        {
-            obj.shift_remove(super::router::HTTP_STATUS_KEY);
-        }
-        line.clear();
-        crate::json::write(&msg, &mut line);
-        line.push(b'\n');
-        if w.write_all(&line).await.is_err() {
+    while let Some(msg) = rx.recv().await {
+        let bytes = match msg {
+            HostOut::Raw(raw) => raw,
+            HostOut::Value(mut msg) => {
+                if let Some(obj) = msg.as_object_mut()
+                    && obj.contains_key(super::router::HTTP_STATUS_KEY)
+                {
+                    obj.shift_remove(super::router::HTTP_STATUS_KEY);
+                }
+                line.clear();
+                crate::json::write(&msg, &mut line);
+                line.push(b'\n');
+                std::mem::take(&mut line)
+            }
+        };
+        if w.write_all(&bytes).await.is_err() {
             return;
         }
+        line = bytes;
         if rx.is_empty() && w.flush().await.is_err() {
             return;
         }
@@ -308,14 +318,14 @@ pub async fn run(shared: Arc<Shared>) -> anyhow::Result<()> {
             shared.router.upstream
         )
     })?;
-    let (host_tx, host_rx) = mpsc::channel::<Value>(256);
-    let (out_tx, out_rx) = mpsc::unbounded_channel::<Value>();
+    let (host_tx, host_rx) = mpsc::channel::<HostMsg>(256);
+    let (out_tx, out_rx) = mpsc::unbounded_channel::<HostOut>();
     let stdout: Box<dyn AsyncWrite + Unpin + Send> =
         reactor_stdout().unwrap_or_else(|| Box::new(tokio::io::stdout()));
     let stdin: Box<dyn AsyncRead + Unpin + Send> =
         reactor_stdin().unwrap_or_else(|| Box::new(tokio::io::stdin()));
     let writer = tokio::spawn(write_lines(stdout, out_rx));
-    let mut session = tokio::spawn(session::run(shared, conn, host_rx, out_tx.clone()));
+    let mut session = tokio::spawn(session::run(shared, conn, host_rx, out_tx.clone(), true));
     let mut stdin = BufReader::with_capacity(256 * 1024, stdin);
     let mut session_done = false;
     let shutdown = super::shutdown_signal();
@@ -334,19 +344,28 @@ pub async fn run(shared: Arc<Shared>) -> anyhow::Result<()> {
                 tracing::info!(target: "serve", "stdin closed: shutting down");
                 break;
             }
-            Ok(Some(Line::Text(bytes))) => match parse_line(&bytes) {
-                Ok(msgs) => {
-                    for m in msgs {
-                        if host_tx.send(m).await.is_err() {
-                            break;
+            Ok(Some(Line::Text(bytes))) => {
+                // A plain tools/call is forwarded as its bytes (mcp::peek); the rest is parsed.
+                if let Some(call) = crate::mcp::peek::call(&bytes) {
+                    if host_tx.send(HostMsg::Call(call)).await.is_err() {
+                        break;
+                    }
+                    continue;
+                }
+                match parse_line(&bytes) {
+                    Ok(msgs) => {
+                        for m in msgs {
+                            if host_tx.send(HostMsg::Value(m)).await.is_err() {
+                                break;
+                            }
                         }
                     }
+                    Err(resp) => {
+                        tracing::warn!(target: "serve", "host sent a line that is not JSON");
+                        let _ = out_tx.send(HostOut::Value(resp));
+                    }
                 }
-                Err(resp) => {
-                    tracing::warn!(target: "serve", "host sent a line that is not JSON");
-                    let _ = out_tx.send(resp);
-                }
-            },
+            }
             Ok(Some(Line::TooLarge { bytes: n, probe })) => {
                 tracing::warn!(target: "serve", bytes = n, id = ?probe.id, "host sent an over-long message; skipped");
                 let message = format!(
@@ -354,10 +373,10 @@ pub async fn run(shared: Arc<Shared>) -> anyhow::Result<()> {
                 );
                 match unusable_host_message(&probe, -32600, message) {
                     Unusable::Answer(v) => {
-                        let _ = out_tx.send(v);
+                        let _ = out_tx.send(HostOut::Value(v));
                     }
                     Unusable::Forward(v) => {
-                        if host_tx.send(v).await.is_err() {
+                        if host_tx.send(HostMsg::Value(v)).await.is_err() {
                             break;
                         }
                     }
@@ -445,12 +464,14 @@ mod tests {
     #[tokio::test]
     async fn writer_emits_one_line_per_message() {
         let (tx, rx) = mpsc::unbounded_channel();
-        tx.send(serde_json::json!({"a":"x\ny"})).unwrap();
-        tx.send(serde_json::json!(2)).unwrap();
+        tx.send(HostOut::Value(serde_json::json!({"a":"x\ny"})))
+            .unwrap();
+        tx.send(HostOut::Raw(b"{\"raw\":1}\n".to_vec())).unwrap();
+        tx.send(HostOut::Value(serde_json::json!(2))).unwrap();
         drop(tx);
         let mut buf = Vec::new();
         write_lines(&mut buf, rx).await;
-        assert_eq!(buf, b"{\"a\":\"x\\ny\"}\n2\n");
+        assert_eq!(buf, b"{\"a\":\"x\\ny\"}\n{\"raw\":1}\n2\n");
     }
 
     /// A host that reads slowly fills the socket: the writer waits for space and loses nothing.
@@ -466,7 +487,8 @@ mod tests {
         // Far more than a socket buffer holds, so writes must wait for the reader.
         let text = "x".repeat(64 * 1024);
         for i in 0..64 {
-            tx.send(serde_json::json!({"n": i, "text": text})).unwrap();
+            tx.send(HostOut::Value(serde_json::json!({"n": i, "text": text})))
+                .unwrap();
         }
         drop(tx);
         let writer = tokio::spawn(write_lines(out, rx));

@@ -345,6 +345,55 @@ impl Router {
         out.push(Out::Upstream(msg));
     }
 
+    /// The raw path's `tools/call` (`mcp::peek::Call`: no `_meta`, so of the handshake era): the
+    /// bookkeeping of `host_request` for it, returning the upstream id to write into its bytes.
+    /// `None` sends it the ordinary way: the link is not up (it waits in the queue), the id is in
+    /// flight (it gets the error), or `--embed-ui` will need its arguments.
+    pub fn fast_call(&mut self, id: &Value, tool: &str) -> Option<u64> {
+        if self.link != Link::Up || (self.opts.hosts.embed_ui && !self.ui) {
+            return None;
+        }
+        let key = id.to_string();
+        if self.host_ids.contains_key(&key) {
+            return None;
+        }
+        let uid = self.next_upstream_id;
+        self.next_upstream_id += 1;
+        tracing::debug!(target: "serve", id = %key, upstream_id = uid, method = "tools/call", "request");
+        self.host_ids.insert(key, uid);
+        self.pending.insert(
+            uid,
+            Pending {
+                host_id: id.clone(),
+                kind: Kind::ToolsCall {
+                    tool: tool.to_string(),
+                    arguments: None,
+                },
+                caps: RequestCaps {
+                    stateless: false,
+                    ui: self.ui,
+                },
+                since: None,
+            },
+        );
+        Some(uid)
+    }
+
+    /// The raw path's response (`mcp::peek::Response`: no `_meta` in its result): the host id to
+    /// write into its bytes when it answers a `tools/call`, with the bookkeeping of
+    /// `upstream_message`. `None` handles it the ordinary way (another request, an id not in
+    /// flight, or `--embed-ui` adds the page to it).
+    pub fn fast_response(&mut self, uid: u64) -> Option<Value> {
+        let p = self.pending.get(&uid)?;
+        if !matches!(p.kind, Kind::ToolsCall { .. }) || (self.opts.hosts.embed_ui && !p.caps.ui) {
+            return None;
+        }
+        let p = self.pending.remove(&uid)?;
+        self.host_ids.remove(&p.host_id.to_string());
+        tracing::debug!(target: "serve", id = %p.host_id, upstream_id = uid, "response");
+        Some(p.host_id)
+    }
+
     fn enqueue(&mut self, msg: Value, out: &mut Vec<Out>) {
         if self.link == Link::Down
             && let Some(reason) = &self.crash_loop

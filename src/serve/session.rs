@@ -11,7 +11,7 @@ use super::router::{Out, Router, RouterOptions};
 use super::ui_resources::Catalog;
 use crate::mcp::{
     Closer, ConnectOptions, Connection, Incoming, InvalidMessage, MessageReceiver, MessageSender,
-    SendError, UpstreamSpec,
+    SendError, UpstreamSpec, peek,
 };
 
 /// First restart delay; doubled after each failure up to `MAX_BACKOFF`.
@@ -40,6 +40,37 @@ impl Shared {
     }
 }
 
+/// A message from the host.
+pub enum HostMsg {
+    Value(Value),
+    /// A plain `tools/call`, unparsed: forwarded as its bytes when the router agrees.
+    Call(peek::Call),
+}
+
+/// A message for the host.
+pub enum HostOut {
+    Value(Value),
+    /// A line of JSON text ending in a newline, to write as it is.
+    Raw(Vec<u8>),
+}
+
+impl HostOut {
+    /// The message as a value (a raw line is parsed back).
+    pub fn into_value(self) -> Option<Value> {
+        match self {
+            HostOut::Value(v) => Some(v),
+            HostOut::Raw(b) => crate::json::from_slice(&b).ok(),
+        }
+    }
+}
+
+/// A message for the upstream.
+enum UpMsg {
+    Value(Value),
+    /// A line of JSON text ending in a newline, for a stdio upstream.
+    Raw(Vec<u8>),
+}
+
 /// A send that failed, reported back to the session loop.
 struct SendFailure {
     msg_id: Option<Value>,
@@ -51,7 +82,9 @@ struct SendFailure {
 }
 
 struct Upstream {
-    writer: mpsc::UnboundedSender<Value>,
+    writer: mpsc::UnboundedSender<UpMsg>,
+    /// A stdio upstream: raw lines can be written to it.
+    takes_raw: bool,
     receiver: MessageReceiver,
     closer: Closer,
     since: Instant,
@@ -61,6 +94,7 @@ impl Upstream {
     fn start(conn: Connection, failures: mpsc::UnboundedSender<SendFailure>) -> Upstream {
         let (sender, receiver, closer) = conn.into_parts();
         Upstream {
+            takes_raw: sender.takes_raw(),
             writer: spawn_writer(sender, failures),
             receiver,
             closer,
@@ -77,11 +111,32 @@ impl Upstream {
 fn spawn_writer(
     sender: MessageSender,
     failures: mpsc::UnboundedSender<SendFailure>,
-) -> mpsc::UnboundedSender<Value> {
-    let (tx, mut rx) = mpsc::unbounded_channel::<Value>();
+) -> mpsc::UnboundedSender<UpMsg> {
+    let (tx, mut rx) = mpsc::unbounded_channel::<UpMsg>();
     let concurrent = sender.waits_for_answer();
     tokio::spawn(async move {
         while let Some(msg) = rx.recv().await {
+            let msg = match msg {
+                UpMsg::Value(v) => v,
+                UpMsg::Raw(line) => match sender.send_raw(&line).await {
+                    Some(Ok(())) => continue,
+                    Some(Err(error)) => {
+                        // Only requests take the raw path; its id is in the bytes.
+                        let _ = failures.send(SendFailure {
+                            msg_id: crate::json::IdScanner::scan(&line).id,
+                            is_request: true,
+                            stateless: false,
+                            error,
+                        });
+                        continue;
+                    }
+                    // Not a stdio upstream (cannot happen: the session checks): parse and send.
+                    None => match crate::json::from_slice(&line) {
+                        Ok(v) => v,
+                        Err(_) => continue,
+                    },
+                },
+            };
             let is_request = msg.get("method").is_some() && msg.get("id").is_some();
             if concurrent
                 && is_request
@@ -117,11 +172,15 @@ fn spawn_writer(
 
 /// Runs one session until the host goes away (`from_host` closes or `to_host` is dropped).
 /// `first` is the already-open upstream connection.
+///
+/// `raw_host`: the host takes raw lines (stdio): plain `tools/call` responses are forwarded as
+/// their bytes with the id rewritten, and plain calls from the host likewise (`mcp::peek`).
 pub async fn run(
     shared: Arc<Shared>,
     first: Connection,
-    mut from_host: mpsc::Receiver<Value>,
-    to_host: mpsc::UnboundedSender<Value>,
+    mut from_host: mpsc::Receiver<HostMsg>,
+    to_host: mpsc::UnboundedSender<HostOut>,
+    raw_host: bool,
 ) {
     let mut catalog_rx = shared.catalog.clone();
     let catalog = catalog_rx.borrow_and_update().clone();
@@ -138,13 +197,13 @@ pub async fn run(
         for o in outs {
             match o {
                 Out::Host(v) => {
-                    if to_host.send(v).is_err() {
+                    if to_host.send(HostOut::Value(v)).is_err() {
                         return false;
                     }
                 }
                 Out::Upstream(v) => {
                     if let Some(u) = up {
-                        let _ = u.writer.send(v);
+                        let _ = u.writer.send(UpMsg::Value(v));
                     }
                 }
             }
@@ -171,7 +230,24 @@ pub async fn run(
                     host_closed_at = Some(tokio::time::Instant::now());
                     continue 'session;
                 };
-                if !deliver(router.from_host(msg), &upstream) { break 'session; }
+                let outs = match msg {
+                    HostMsg::Value(v) => router.from_host(v),
+                    HostMsg::Call(call) => {
+                        let raw = upstream.as_ref().filter(|u| u.takes_raw);
+                        match raw.and_then(|u| Some((u, router.fast_call(&call.id, &call.tool)?))) {
+                            Some((u, uid)) => {
+                                let _ = u.writer.send(UpMsg::Raw(peek::with_id(&call.bytes, &call.id_span, &Value::from(uid))));
+                                continue 'session;
+                            }
+                            // The peek read it as JSON, so the parser does too.
+                            None => match crate::json::from_slice(&call.bytes) {
+                                Ok(v) => router.from_host(v),
+                                Err(_) => continue 'session,
+                            },
+                        }
+                    }
+                };
+                if !deliver(outs, &upstream) { break 'session; }
             }
             item = recv_upstream(&mut upstream) => {
                 match item {
@@ -182,6 +258,17 @@ pub async fn run(
                     }
                     Some(Incoming::Message(m)) => {
                         if !deliver(router.from_upstream(m), &upstream) { break 'session; }
+                    }
+                    Some(Incoming::Response(r)) => {
+                        if raw_host && let Some(host_id) = router.fast_response(r.id) {
+                            if to_host.send(HostOut::Raw(peek::with_id(&r.bytes, &r.id_span, &host_id))).is_err() { break 'session; }
+                            continue 'session;
+                        }
+                        let outs = match crate::json::from_slice(&r.bytes) {
+                            Ok(m) => router.from_upstream(m),
+                            Err(_) => Vec::new(),
+                        };
+                        if !deliver(outs, &upstream) { break 'session; }
                     }
                     Some(Incoming::Invalid(bad)) => {
                         tracing::warn!(target: "serve", upstream = %shared.router.upstream, id = ?bad.probe().id, "upstream sent {bad}; skipped");
