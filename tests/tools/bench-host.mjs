@@ -1,7 +1,7 @@
 // What a host sees: the official TypeScript SDK client, over real pipes, calling
 // server-everything's `echo` straight and through `mcp-gen-ui serve` (same upstream), interleaved
-// so machine noise hits both alike. Prints median and p90 per call, the ratio and the absolute
-// difference, for stdio (serve in front of a stdio upstream) and for streamable HTTP (`serve --http`
+// so machine noise hits both alike; over stdio, five fresh pairs of processes, pooled. Prints
+// median and p90 per call, the ratio and the absolute difference, for stdio (serve in front of a stdio upstream) and for streamable HTTP (`serve --http`
 // in front of server-everything's HTTP transport, against that server direct).
 //
 //   node tests/tools/bench-host.mjs [CALLS] [--bin PATH] [--rows]
@@ -88,16 +88,25 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor(p * s.length))];
 };
 
-async function compare(label, direct, through) {
-  await timeCalls(direct, 50); // warm both
-  await timeCalls(through, 50);
+/** Times `calls` calls a side, interleaved; `pairs()` opens a fresh [direct, through] pair of
+ * clients for each of `sets` sets (where the OS places fresh processes changes a run's figure by
+ * ±15 µs on a 2-core machine, so the samples of several sets are pooled). */
+async function compare(label, pairs, sets = 1) {
   const d = [];
   const t = [];
-  // Short rounds, many of them: a burst of machine noise lands on both sides alike.
-  const perRound = 20;
-  for (let r = 0; r < Math.ceil(calls / perRound); r++) {
-    d.push(...(await timeCalls(direct, perRound)));
-    t.push(...(await timeCalls(through, perRound)));
+  for (let s = 0; s < sets; s++) {
+    const [direct, through] = await pairs();
+    // Warm both well: a fresh Node server keeps getting faster for its first few hundred calls.
+    await timeCalls(direct, 500);
+    await timeCalls(through, 500);
+    // Short rounds, many of them: a burst of machine noise lands on both sides alike.
+    const perRound = 20;
+    for (let r = 0; r < Math.ceil(calls / sets / perRound); r++) {
+      d.push(...(await timeCalls(direct, perRound)));
+      t.push(...(await timeCalls(through, perRound)));
+    }
+    await direct.close();
+    await through.close();
   }
   const dm = pct(d, 0.5);
   const tm = pct(t, 0.5);
@@ -119,11 +128,8 @@ try {
   await new Promise((res, rej) => gen.on("exit", (c) => (c === 0 ? res() : rej(new Error(`generate exited ${c}`)))));
   const serveArgs = ["serve", "--out-dir", path.join(dir, "ui"), "--server", everything];
 
-  const direct = await stdioClient(everything, []);
-  const through = await stdioClient(bin, serveArgs);
-  rows.push(await compare("stdio", direct, through));
-  await direct.close();
-  await through.close();
+  const stdioPair = async () => [await stdioClient(everything, []), await stdioClient(bin, serveArgs)];
+  rows.push(await compare("stdio", stdioPair, 5));
 
   const port = await freePort();
   const upUrl = `http://127.0.0.1:${port}/mcp`;
@@ -138,11 +144,7 @@ try {
       })
     : null;
   if (up && sv) {
-    const dh = await httpClient(upUrl);
-    const th = await httpClient(sv.url);
-    rows.push(await compare("streamable HTTP", dh, th));
-    await dh.close();
-    await th.close();
+    rows.push(await compare("streamable HTTP", async () => [await httpClient(upUrl), await httpClient(sv.url)]));
   } else {
     rows.push({ label: "streamable HTTP", calls: 0, direct: "n/a", through: "n/a", ratio: "n/a", added: "n/a" });
   }
