@@ -47,26 +47,12 @@ impl Writer {
         })
     }
 
+    /// Writes one message as one line.
     pub(crate) async fn send(&self, msg: &Value) -> Result<(), SendError> {
         // serde_json never emits a raw newline inside a value, so one value is one line.
         let mut line = crate::json::to_vec(msg);
         line.push(b'\n');
-        let mut guard = self.stdin.lock().await;
-        let Some(stdin) = guard.as_mut() else {
-            return Err(SendError::Closed);
-        };
-        let res = async {
-            stdin.write_all(&line).await?;
-            stdin.flush().await
-        }
-        .await;
-        res.map_err(|e| {
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                SendError::Closed
-            } else {
-                SendError::Io(e.to_string())
-            }
-        })
+        self.send_raw(&line).await
     }
 }
 
