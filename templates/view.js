@@ -301,7 +301,9 @@
   function sub(o) { return { labels: o.labels, hidden: o.hidden }; }
 
   function list(v, o, depth) {
-    var ul = h('ul.list'), limit = ROWS;
+    // A short list of short values (tags, column names, ids) reads best as one line of chips.
+    var chips = v.length <= 24 && v.every(function (x) { return x === null || (typeof x !== 'object' && String(x).length <= 40); });
+    var ul = h(chips ? 'ul.list.chips' : 'ul.list'), limit = ROWS;
     function draw() {
       ul.textContent = '';
       v.slice(0, limit).forEach(function (x) { ul.append(h('li', x !== null && typeof x === 'object' ? node(x, sub(o), depth + 1) : scalar(x))); });

@@ -228,6 +228,24 @@ describe('result view', () => {
     } finally { await page.close(); }
   });
 
+  test('a short list of short values is one line of chips; a list of long texts stays a list', async () => {
+    const long = ['a sentence that is clearly longer than forty characters, one', 'a sentence that is clearly longer than forty characters, two'];
+    const { page, frame, errors } = await open('search_orders.html', { ...answer({ content: [], structuredContent: { columns: ['id', 'customer_id', 'product', 'total'], notes: long } }), hostContext: ctx() });
+    try {
+      await page.evaluate(() => { document.querySelector('iframe').style.width = '800px'; });
+      await runWith(page, frame);
+      const lists = await frame.evaluate(() => [...document.querySelectorAll('#mcp-result ul.list')].map((u) => ({
+        chips: u.classList.contains('chips'),
+        items: [...u.children].map((li) => li.textContent),
+        tops: [...new Set([...u.children].map((li) => Math.round(li.getBoundingClientRect().top)))].length,
+      })));
+      assert.deepEqual(lists.map((l) => [l.chips, l.items]), [[true, ['id', 'customer_id', 'product', 'total']], [false, long]]);
+      assert.equal(lists[0].tops, 1, 'the chips share one line');
+      assert.equal(lists[1].tops, 2, 'long texts stay one per line');
+      assert.deepEqual(errors, []);
+    } finally { await page.close(); }
+  });
+
   test('a record shows short values as cards side by side and a long text across the whole row', async () => {
     const env_ = { HOME: '/root', SHELL: '/bin/bash', PATH: '/root/.cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', TERM: 'xterm' };
     const { page, frame, errors } = await open('search_orders.html', { ...answer({ content: [], structuredContent: env_ }), hostContext: ctx() });
