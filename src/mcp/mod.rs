@@ -1,8 +1,9 @@
 //! Raw JSON-RPC plumbing to an MCP peer, shared by discovery and `serve`.
 //!
-//! Messages stay `serde_json::Value` end to end: rmcp's typed model drops unknown fields, and both
+//! Messages are `serde_json::Value`s, never rmcp's typed model: it drops unknown fields, and both
 //! the `tool_hash` (computed from the raw JSON the upstream sent) and the transparent proxy need
-//! every byte of meaning the upstream sent.
+//! every byte of meaning the upstream sent. The one exception is `serve`'s raw path ([`peek`]):
+//! a plain `tools/call` and its answer stay the bytes they were, with only the id rewritten.
 //!
 //! # Layers
 //!
