@@ -246,9 +246,6 @@ enum SenderInner {
 }
 
 impl MessageSender {
-    /// Whether [`send`](Self::send) lasts until the upstream answers (HTTP: the POST's response
-    /// headers). A stdio send returns once the line is written, so callers need not give it a
-    /// task of its own.
     /// Sends one line of JSON text, ending in a newline, as it is. `None` when the upstream is
     /// not a stdio child (only stdio takes raw lines; the caller parses and sends instead).
     pub async fn send_raw(&self, line: &[u8]) -> Option<Result<(), SendError>> {
@@ -263,6 +260,9 @@ impl MessageSender {
         matches!(self.inner, SenderInner::Stdio(_))
     }
 
+    /// Whether [`send`](Self::send) lasts until the upstream answers (HTTP: the POST's response
+    /// headers). A stdio send returns once the line is written, so callers need not give it a
+    /// task of its own.
     pub fn waits_for_answer(&self) -> bool {
         !matches!(self.inner, SenderInner::Stdio(_))
     }
