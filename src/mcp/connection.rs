@@ -255,6 +255,16 @@ impl MessageSender {
         }
     }
 
+    /// Writes what of a raw line a stdio upstream takes at once, without waiting; the bytes
+    /// written (always 0 for other transports). The rest goes through
+    /// [`send_raw`](Self::send_raw), which also reports errors.
+    pub fn try_send_raw(&self, line: &[u8]) -> usize {
+        match &self.inner {
+            SenderInner::Stdio(w) => w.try_send_raw(line),
+            _ => 0,
+        }
+    }
+
     /// Whether raw lines can be sent ([`send_raw`](Self::send_raw)).
     pub fn takes_raw(&self) -> bool {
         matches!(self.inner, SenderInner::Stdio(_))
@@ -290,32 +300,57 @@ impl fmt::Debug for MessageSender {
 pub struct MessageReceiver {
     rx: mpsc::Receiver<Incoming>,
     done: bool,
+    /// A stdio child's stdout, read here until it ends; then `rx` brings the `Closed`.
+    stdout: Option<stdio::StdoutReader>,
 }
 
 impl MessageReceiver {
     pub(crate) fn new(rx: mpsc::Receiver<Incoming>) -> Self {
-        MessageReceiver { rx, done: false }
+        MessageReceiver {
+            rx,
+            done: false,
+            stdout: None,
+        }
     }
 
     /// The next item; `None` after `Closed` was delivered.
     pub async fn recv(&mut self) -> Option<Incoming> {
+        std::future::poll_fn(|cx| self.poll_recv(cx)).await
+    }
+
+    /// [`recv`](Self::recv) for callers that poll by hand (cancel-safe).
+    pub fn poll_recv(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Incoming>> {
         if self.done {
-            return None;
+            return std::task::Poll::Ready(None);
         }
-        let item = self.rx.recv().await;
+        if let Some(stdout) = &mut self.stdout {
+            match stdout.poll_item(cx) {
+                std::task::Poll::Ready(Some(item)) => return std::task::Poll::Ready(Some(item)),
+                std::task::Poll::Ready(None) => self.stdout = None,
+                // The supervisor may end the connection while stdout is still open.
+                std::task::Poll::Pending => {}
+            }
+        }
+        let item = std::task::ready!(self.rx.poll_recv(cx));
+        if matches!(item, Some(Incoming::Closed(_))) {
+            self.stdout = None;
+        }
         match &item {
             Some(Incoming::Closed(_)) => self.done = true,
             None => {
                 // The transport vanished without a word (it cannot, but never hang a caller).
                 self.done = true;
-                return Some(Incoming::Closed(CloseReason {
+                return std::task::Poll::Ready(Some(Incoming::Closed(CloseReason {
                     kind: CloseKind::ReadError("transport task ended".into()),
                     stderr_tail: Vec::new(),
-                }));
+                })));
             }
             _ => {}
         }
-        item
+        std::task::Poll::Ready(item)
     }
 }
 
@@ -393,10 +428,11 @@ impl Connection {
     /// event stream is opened and its `endpoint` event awaited.
     pub async fn open(spec: &UpstreamSpec, opts: &ConnectOptions) -> Result<Self, ConnectError> {
         let (tx, rx) = mpsc::channel(CHANNEL_CAPACITY);
-        let receiver = MessageReceiver::new(rx);
+        let mut receiver = MessageReceiver::new(rx);
         match spec {
             UpstreamSpec::Stdio(s) => {
                 let parts = stdio::open(s, opts, tx)?;
+                receiver.stdout = Some(parts.stdout);
                 Ok(Connection {
                     sender: MessageSender {
                         inner: SenderInner::Stdio(parts.writer),

@@ -1,6 +1,9 @@
 //! Newline-delimited framing with a size cap, so one absurd line can never exhaust memory.
 
-use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+use std::pin::Pin;
+use std::task::{Context, Poll, ready};
+
+use tokio::io::AsyncBufRead;
 
 use crate::json::{IdScanner, Probe};
 
@@ -37,58 +40,75 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
     }
 
     /// The next frame, or `None` at end of stream. A final line without a terminator counts.
+    #[cfg(test)]
     pub(crate) async fn next(&mut self) -> std::io::Result<Option<Frame>> {
+        std::future::poll_fn(|cx| self.poll_next(cx)).await
+    }
+
+    /// The next frame, or `None` at end of stream (a final line without a terminator counts);
+    /// cancel-safe (a line read in part
+    /// stays here for the next poll).
+    pub(crate) fn poll_next(
+        &mut self,
+        cx: &mut Context<'_>,
+    ) -> Poll<std::io::Result<Option<Frame>>> {
+        let LineReader {
+            inner,
+            max,
+            buf,
+            discarding,
+        } = self;
         loop {
-            let available = self.inner.fill_buf().await?;
+            let available = ready!(Pin::new(&mut *inner).poll_fill_buf(cx))?;
             if available.is_empty() {
-                if let Some(scanner) = self.discarding.take() {
-                    return Ok(Some(Frame::TooLarge {
-                        prefix: std::mem::take(&mut self.buf),
+                if let Some(scanner) = discarding.take() {
+                    return Poll::Ready(Ok(Some(Frame::TooLarge {
+                        prefix: std::mem::take(buf),
                         probe: scanner.finish(),
-                    }));
+                    })));
                 }
-                if self.buf.is_empty() {
-                    return Ok(None);
+                if buf.is_empty() {
+                    return Poll::Ready(Ok(None));
                 }
-                return Ok(Some(Frame::Line(finish(std::mem::take(&mut self.buf)))));
+                return Poll::Ready(Ok(Some(Frame::Line(finish(std::mem::take(buf))))));
             }
             let newline = available.iter().position(|b| *b == b'\n');
             let take = newline.unwrap_or(available.len());
             let chunk = available.get(..take).unwrap_or_default();
-            if let Some(scanner) = &mut self.discarding {
+            if let Some(scanner) = discarding {
                 scanner.feed(chunk);
+            } else if buf.len() + take > *max {
+                // Keep a short prefix for the report and drop everything else, but find the
+                // message's id on the way.
+                let mut scanner = IdScanner::new();
+                scanner.feed(buf);
+                scanner.feed(chunk);
+                *discarding = Some(scanner);
+                let room = PREFIX_KEEP.saturating_sub(buf.len());
+                let keep = available.get(..take.min(room)).unwrap_or_default();
+                buf.extend_from_slice(keep);
+                buf.truncate(PREFIX_KEEP);
+            } else if buf.is_empty() && newline.is_some() {
+                // A whole line in the buffer (the usual case): one allocation of its size.
+                *buf = chunk.to_vec();
             } else {
-                if self.buf.len() + take > self.max {
-                    // Keep a short prefix for the report and drop everything else, but find
-                    // the message's id on the way.
-                    let mut scanner = IdScanner::new();
-                    scanner.feed(&self.buf);
-                    scanner.feed(chunk);
-                    self.discarding = Some(scanner);
-                    let room = PREFIX_KEEP.saturating_sub(self.buf.len());
-                    let keep = available.get(..take.min(room)).unwrap_or_default();
-                    self.buf.extend_from_slice(keep);
-                    self.buf.truncate(PREFIX_KEEP);
-                } else {
-                    self.buf
-                        .extend_from_slice(available.get(..take).unwrap_or_default());
-                }
+                buf.extend_from_slice(chunk);
             }
             match newline {
                 Some(i) => {
-                    self.inner.consume(i + 1);
-                    let line = std::mem::take(&mut self.buf);
-                    if let Some(scanner) = self.discarding.take() {
-                        return Ok(Some(Frame::TooLarge {
+                    Pin::new(&mut *inner).consume(i + 1);
+                    let line = std::mem::take(buf);
+                    if let Some(scanner) = discarding.take() {
+                        return Poll::Ready(Ok(Some(Frame::TooLarge {
                             prefix: line,
                             probe: scanner.finish(),
-                        }));
+                        })));
                     }
-                    return Ok(Some(Frame::Line(finish(line))));
+                    return Poll::Ready(Ok(Some(Frame::Line(finish(line)))));
                 }
                 None => {
                     let n = available.len();
-                    self.inner.consume(n);
+                    Pin::new(&mut *inner).consume(n);
                 }
             }
         }

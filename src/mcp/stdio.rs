@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{mpsc, oneshot};
 
@@ -47,6 +47,29 @@ impl Writer {
         })
     }
 
+    /// Writes what of `line` the pipe takes now, without waiting: the bytes written (0 when
+    /// another send holds the pipe, it is full, closed or broken; the caller then sends the rest
+    /// with [`send_raw`](Self::send_raw), which reports any error).
+    pub(crate) fn try_send_raw(&self, line: &[u8]) -> usize {
+        let Ok(mut guard) = self.stdin.try_lock() else {
+            return 0;
+        };
+        let Some(stdin) = guard.as_mut() else {
+            return 0;
+        };
+        // One poll without a waker to keep: a pipe with room takes the line at once; when it
+        // would wait, `send_raw` polls again with a real one.
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        let mut written = 0;
+        while written < line.len() {
+            match std::pin::Pin::new(&mut *stdin).poll_write(&mut cx, &line[written..]) {
+                std::task::Poll::Ready(Ok(n)) if n > 0 => written += n,
+                _ => break,
+            }
+        }
+        written
+    }
+
     /// Writes one message as one line.
     pub(crate) async fn send(&self, msg: &Value) -> Result<(), SendError> {
         // serde_json never emits a raw newline inside a value, so one value is one line.
@@ -84,6 +107,8 @@ impl StderrTail {
 
 pub(crate) struct StdioParts {
     pub(crate) writer: Arc<Writer>,
+    /// The child's stdout, read by whoever receives (see [`StdoutReader`]).
+    pub(crate) stdout: StdoutReader,
     pub(crate) shutdown: oneshot::Sender<()>,
     pub(crate) done: oneshot::Receiver<()>,
     pub(crate) tail: StderrTail,
@@ -165,12 +190,16 @@ pub(crate) fn open(
     });
     let tail = StderrTail::default();
 
-    let stdout_task = tokio::spawn(read_stdout(
-        stdout,
-        opts.max_message_bytes,
-        opts.raw_responses,
-        tx.clone(),
-    ));
+    let (ended_tx, ended_rx) = oneshot::channel();
+    let stdout = StdoutReader {
+        lines: LineReader::new(
+            BufReader::with_capacity(64 * 1024, stdout),
+            opts.max_message_bytes,
+        ),
+        max: opts.max_message_bytes,
+        raw: opts.raw_responses,
+        ended: Some(ended_tx),
+    };
     let stderr_task = tokio::spawn(read_stderr(
         stderr,
         tail.clone(),
@@ -185,7 +214,7 @@ pub(crate) fn open(
         writer: writer.clone(),
         tail: tail.clone(),
         tx,
-        stdout_task,
+        stdout_ended: ended_rx,
         stderr_task,
         shutdown_rx,
         done_tx,
@@ -193,6 +222,7 @@ pub(crate) fn open(
     }));
     Ok(StdioParts {
         writer,
+        stdout,
         shutdown: shutdown_tx,
         done: done_rx,
         tail,
@@ -220,42 +250,63 @@ fn resolve_command(spec: &StdioSpec) -> Option<std::path::PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Reads stdout frames until EOF; the returned error (if any) becomes the close reason.
-async fn read_stdout(
-    stdout: tokio::process::ChildStdout,
+/// A child's stdout as messages, read in the task of whoever receives them, when it asks:
+/// a reader task and a channel in between would cost as much as the read on every message
+/// (serve forwards each answer of a tool call this way). It tells the supervisor when stdout
+/// ends, and with what error; the supervisor's `Closed` follows it on the receiver's channel.
+pub(crate) struct StdoutReader {
+    lines: LineReader<BufReader<tokio::process::ChildStdout>>,
     max: usize,
     raw: bool,
-    tx: mpsc::Sender<Incoming>,
-) -> Option<String> {
-    let mut reader = LineReader::new(BufReader::with_capacity(64 * 1024, stdout), max);
-    loop {
-        let frame = match reader.next().await {
-            Ok(Some(f)) => f,
-            Ok(None) => return None,
-            Err(e) => return Some(e.to_string()),
-        };
-        let item = match frame {
-            Frame::Line(bytes) => {
-                if bytes.iter().all(u8::is_ascii_whitespace) {
-                    continue;
+    /// Told once, at the end of stdout: the read error, if that is what ended it.
+    ended: Option<oneshot::Sender<Option<String>>>,
+}
+
+impl StdoutReader {
+    /// The next item; `Ready(None)` once stdout has ended (the supervisor was told).
+    pub(crate) fn poll_item(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Incoming>> {
+        use std::task::Poll;
+        loop {
+            let frame = match self.lines.poll_next(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Ok(Some(f))) => f,
+                Poll::Ready(end) => {
+                    let error = end.err().map(|e| e.to_string());
+                    if let Some(tx) = self.ended.take() {
+                        let _ = tx.send(error);
+                    }
+                    return Poll::Ready(None);
                 }
-                // Some runtimes start their stdout with a UTF-8 byte order mark.
-                let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-                match raw.then(|| super::peek::response(bytes)).flatten() {
-                    Some(r) => Incoming::Response(r),
-                    None => parse_incoming(bytes),
+            };
+            let item = match frame {
+                Frame::Line(bytes) => {
+                    if bytes.iter().all(u8::is_ascii_whitespace) {
+                        continue;
+                    }
+                    // Some runtimes start their stdout with a UTF-8 byte order mark.
+                    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+                    match self.raw.then(|| super::peek::response(bytes)).flatten() {
+                        Some(r) => Incoming::Response(r),
+                        None => parse_incoming(bytes),
+                    }
                 }
-            }
-            Frame::TooLarge { prefix, probe } => Incoming::Invalid(InvalidMessage::TooLarge {
-                limit: max,
-                prefix: String::from_utf8_lossy(&prefix).into_owned(),
-                probe,
-            }),
-        };
-        if tx.send(item).await.is_err() {
-            // Nobody listens any more; stop reading so the child sees a closed pipe.
-            return None;
+                Frame::TooLarge { prefix, probe } => Incoming::Invalid(InvalidMessage::TooLarge {
+                    limit: self.max,
+                    prefix: String::from_utf8_lossy(&prefix).into_owned(),
+                    probe,
+                }),
+            };
+            return Poll::Ready(Some(item));
         }
+    }
+}
+
+impl std::fmt::Debug for StdoutReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StdoutReader")
     }
 }
 
@@ -428,7 +479,9 @@ struct Supervisor {
     writer: Arc<Writer>,
     tail: StderrTail,
     tx: mpsc::Sender<Incoming>,
-    stdout_task: tokio::task::JoinHandle<Option<String>>,
+    /// Fires when the receiver has read stdout to its end (with the read error, if any), or
+    /// dropped it.
+    stdout_ended: oneshot::Receiver<Option<String>>,
     stderr_task: tokio::task::JoinHandle<()>,
     shutdown_rx: oneshot::Receiver<()>,
     done_tx: oneshot::Sender<()>,
@@ -438,13 +491,13 @@ struct Supervisor {
 /// Owns the child: waits for it to exit, stdout to end, or a shutdown request, then stops the
 /// whole process group and reports one `Closed`.
 async fn supervise(mut s: Supervisor) {
-    let mut stdout_task = s.stdout_task;
+    let mut stdout_ended = s.stdout_ended;
     let mut stdout_error = None;
     let mut stdout_done = false;
     let mut requested = false;
     let status: Option<ExitStatus> = tokio::select! {
         st = s.child.wait() => st.ok(),
-        res = &mut stdout_task => {
+        res = &mut stdout_ended => {
             stdout_done = true;
             stdout_error = res.ok().flatten();
             // stdout is gone: a well-behaved server is exiting; give it a moment.
@@ -477,11 +530,14 @@ async fn supervise(mut s: Supervisor) {
     s.guard.armed = false;
     // Close stdin so senders get `Closed` from now on.
     close_stdin(&s.writer).await;
-    if !stdout_done {
-        match tokio::time::timeout(Duration::from_secs(1), &mut stdout_task).await {
-            Ok(res) => stdout_error = res.ok().flatten(),
-            Err(_) => stdout_task.abort(),
-        }
+    // What the child wrote before it went is read by the receiver: give it a moment to reach
+    // the end, so that `Closed` comes after the last message (a shutdown asked for needs none,
+    // and nobody may be reading then).
+    if !stdout_done
+        && !requested
+        && let Ok(res) = tokio::time::timeout(Duration::from_secs(1), &mut stdout_ended).await
+    {
+        stdout_error = res.ok().flatten();
     }
     // Let the last stderr lines (often the reason for a crash) land in the tail.
     let mut stderr_task = s.stderr_task;
