@@ -1640,3 +1640,55 @@ async fn unusable_answers_from_an_http_upstream_fail_their_request() {
     assert!(raw.close().await.success());
     task.abort();
 }
+
+/// Ctrl-C and SIGTERM end `serve` on stdio while the host still holds stdin open, and take the
+/// upstream with it.
+#[cfg(unix)]
+#[tokio::test]
+async fn a_signal_ends_serve_and_its_upstream() {
+    for sig in [libc::SIGTERM, libc::SIGINT] {
+        let out = tempfile::tempdir().unwrap();
+        let report = out.path().join("env.json");
+        let fixture = format!(
+            "{} --mode ok --report-env {}",
+            example("fixture-server").display(),
+            shell_words::quote(&report.display().to_string())
+        );
+        let mut raw = Raw::start(&[
+            "--server",
+            &fixture,
+            "--out-dir",
+            out.path().to_str().unwrap(),
+        ]);
+        raw.send(&init_line(1)).await;
+        assert_eq!(raw.recv().await["id"], 1);
+        raw.send(&call_line(json!(2), "echo", json!({"text": "hi"})))
+            .await;
+        assert_eq!(raw.recv().await["id"], 2);
+        let upstream: Value =
+            serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+        let upstream = i32::try_from(upstream["pid"].as_u64().unwrap()).unwrap();
+        let pid = i32::try_from(raw.child.id().unwrap()).unwrap();
+        // SAFETY: signalling a child process of this test.
+        unsafe {
+            libc::kill(pid, sig);
+        }
+        let status = tokio::time::timeout(Duration::from_secs(15), raw.child.wait())
+            .await
+            .unwrap_or_else(|_| panic!("signal {sig}: serve must exit with stdin still open"))
+            .unwrap();
+        assert!(status.code().is_some(), "signal {sig}: {status:?}");
+        let gone = (0..100).any(|_| {
+            // SAFETY: probing a process id with signal 0 sends nothing.
+            let alive = unsafe { libc::kill(upstream, 0) } == 0
+                && !std::fs::read_to_string(format!("/proc/{upstream}/stat"))
+                    .unwrap_or_default()
+                    .contains(") Z ");
+            if alive {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            !alive
+        });
+        assert!(gone, "signal {sig}: the upstream {upstream} outlived serve");
+    }
+}

@@ -8,6 +8,7 @@
 //! feeds it messages and carries out the `Out`s it returns, which keeps it unit-testable.
 
 use std::collections::{BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -19,6 +20,41 @@ use super::ui_resources::{Catalog, MCP_APP_MIME};
 use super::{embed, openai};
 use crate::config::StalePolicy;
 use crate::model::{HASHED_FIELDS, Tool};
+
+/// A host request id as the text of its JSON (`7`, `"a"`): the key of `Router::host_ids`.
+/// (`unwrap_or_default` cannot happen: digits are UTF-8.)
+fn id_key(id: &Value) -> String {
+    match id.as_u64() {
+        // What `Value`'s Display writes, without the formatting machinery (every tool call).
+        Some(n) => {
+            let mut digits = Vec::with_capacity(20);
+            crate::mcp::peek::push_u64(&mut digits, n);
+            String::from_utf8(digits).unwrap_or_default()
+        }
+        None => id.to_string(),
+    }
+}
+
+/// Hashes the upstream ids serve hands out itself (a counter, so nobody can choose them to
+/// collide), more cheaply than the default SipHash.
+#[derive(Default)]
+struct OwnIdHasher(u64);
+
+impl Hasher for OwnIdHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 pub use super::capabilities::UI_EXTENSION;
 
@@ -103,7 +139,7 @@ pub struct Router {
     next_upstream_id: u64,
     next_host_id: u64,
     /// Upstream id → the host request it carries.
-    pending: HashMap<u64, Pending>,
+    pending: HashMap<u64, Pending, BuildHasherDefault<OwnIdHasher>>,
     /// Host id (as JSON text) → upstream id, for `notifications/cancelled` and duplicate ids.
     host_ids: HashMap<String, u64>,
     /// Host-facing id → the upstream's own id of a server→client request.
@@ -120,8 +156,9 @@ pub struct Router {
     /// Set while the upstream is in a crash loop: requests are answered at once with this
     /// reason instead of waiting for a restart that will probably fail too.
     crash_loop: Option<String>,
-    /// When the oldest `initialize` in flight was sent (it may have been answered since: then
-    /// the session wakes once for nothing and this is recomputed).
+    /// When the oldest `initialize` in flight was sent; recomputed when one is answered, so
+    /// that a session with none in flight has no timer to keep (it would be looked at every
+    /// time the session waits).
     oldest_init: Option<Instant>,
 }
 
@@ -134,7 +171,7 @@ impl Router {
             init_params: None,
             next_upstream_id: 1,
             next_host_id: 1,
-            pending: HashMap::new(),
+            pending: HashMap::default(),
             host_ids: HashMap::new(),
             server_requests: HashMap::new(),
             server_ids: HashMap::new(),
@@ -206,7 +243,7 @@ impl Router {
                     // The host names its own id; the upstream only knows ours.
                     let key = msg
                         .pointer("/params/requestId")
-                        .map(Value::to_string)
+                        .map(id_key)
                         .unwrap_or_default();
                     let Some(uid) = self.host_ids.get(&key).copied() else {
                         tracing::debug!(target: "serve", request = %key, "cancellation of a request that is no longer in flight");
@@ -246,7 +283,7 @@ impl Router {
     }
 
     fn host_request(&mut self, mut msg: Value, method: String, id: Value, out: &mut Vec<Out>) {
-        let key = id.to_string();
+        let key = id_key(&id);
         if self.host_ids.contains_key(&key) {
             out.push(Out::Host(error_response(
                 id,
@@ -353,7 +390,7 @@ impl Router {
         if self.link != Link::Up || (self.opts.hosts.embed_ui && !self.ui) {
             return None;
         }
-        let key = id.to_string();
+        let key = id_key(id);
         if self.host_ids.contains_key(&key) {
             return None;
         }
@@ -389,7 +426,7 @@ impl Router {
             return None;
         }
         let p = self.pending.remove(&uid)?;
-        self.host_ids.remove(&p.host_id.to_string());
+        self.host_ids.remove(&id_key(&p.host_id));
         tracing::debug!(target: "serve", id = %p.host_id, upstream_id = uid, "response");
         Some(p.host_id)
     }
@@ -464,11 +501,15 @@ impl Router {
                     tracing::warn!(target: "serve", id = %id, "upstream answered a request id that is not in flight; dropped");
                     return;
                 };
+                if p.since.is_some() {
+                    // An answered initialize: no deadline left to keep for it.
+                    self.oldest_init = self.pending.values().filter_map(|p| p.since).min();
+                }
                 if p.kind == Kind::ReplayInit {
                     self.replayed_init_done(&msg, out);
                     return;
                 }
-                self.host_ids.remove(&p.host_id.to_string());
+                self.host_ids.remove(&id_key(&p.host_id));
                 if let Some(err) = msg.get("error") {
                     let code = err.get("code").map(ToString::to_string).unwrap_or_default();
                     tracing::debug!(target: "serve", id = %p.host_id, upstream_id = %id, code = %code, "error response");
@@ -858,6 +899,7 @@ impl Router {
     pub fn upstream_lost(&mut self, reason: &str) -> Vec<Out> {
         let mut out = Vec::new();
         self.link = Link::Down;
+        self.oldest_init = None;
         let mut pending: Vec<(u64, Pending)> = self.pending.drain().collect();
         pending.sort_by_key(|(uid, _)| *uid);
         for (_, p) in pending {
@@ -905,7 +947,7 @@ impl Router {
             );
             return out;
         }
-        self.host_ids.remove(&p.host_id.to_string());
+        self.host_ids.remove(&id_key(&p.host_id));
         let upstream_error = rpc.filter(|r| r.get("error").is_some()).cloned();
         let mut msg = match upstream_error {
             // The upstream's own error response, as it wrote it, with the host's id.
@@ -963,7 +1005,7 @@ impl Router {
                 self.fail_queue(&reason, &mut out);
                 continue;
             }
-            self.host_ids.remove(&p.host_id.to_string());
+            self.host_ids.remove(&id_key(&p.host_id));
             out.push(Out::Host(error_response(
                 p.host_id,
                 UPSTREAM_UNAVAILABLE,
@@ -1083,6 +1125,21 @@ pub fn unusable_host_message(probe: &crate::json::Probe, code: i64, message: Str
 mod tests {
     use super::*;
     use crate::serve::ui_resources::{MCP_APP_MIME, Strictness, tests::fixture};
+
+    #[test]
+    fn id_keys_are_the_json_text_of_the_id() {
+        for id in [
+            json!(0),
+            json!(42),
+            json!(u64::MAX),
+            json!(-3),
+            json!(1.5),
+            json!("a\"b"),
+            json!("7"),
+        ] {
+            assert_eq!(id_key(&id), id.to_string(), "{id}");
+        }
+    }
 
     fn router(stale: StalePolicy) -> (Router, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap();

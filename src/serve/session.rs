@@ -1,7 +1,11 @@
 //! One host session bound to one upstream connection: carries messages through the router, and
 //! restarts the upstream with backoff when it dies while the host stays connected.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -47,6 +51,33 @@ pub enum HostMsg {
     Call(peek::Call),
 }
 
+/// Where a session's messages from the host come from: a channel that a transport's tasks fill
+/// (HTTP), or the host's stdin read in the session's own task (`host_stdio::StdinSource`).
+pub trait HostSource: Send {
+    /// The next message; `Ready(None)` once the host has gone. Must be cancel-safe: the session
+    /// polls it beside its other work and drops the poll when something else is ready.
+    fn poll_next(&mut self, cx: &mut Context<'_>) -> Poll<Option<HostMsg>>;
+}
+
+impl HostSource for mpsc::Receiver<HostMsg> {
+    fn poll_next(&mut self, cx: &mut Context<'_>) -> Poll<Option<HostMsg>> {
+        self.poll_recv(cx)
+    }
+}
+
+/// Where a session's messages for the host go: a channel that a transport's tasks drain
+/// (HTTP), or the host's stdout (`host_stdio::StdoutSink`).
+pub trait HostSink: Send {
+    /// Hands one message on; false once the host has gone.
+    fn put(&self, msg: HostOut) -> bool;
+}
+
+impl HostSink for mpsc::UnboundedSender<HostOut> {
+    fn put(&self, msg: HostOut) -> bool {
+        self.send(msg).is_ok()
+    }
+}
+
 /// A message for the host.
 pub enum HostOut {
     Value(Value),
@@ -83,6 +114,11 @@ struct SendFailure {
 
 struct Upstream {
     writer: mpsc::UnboundedSender<UpMsg>,
+    /// Messages handed to the writer task and not yet sent: a raw line may be written from the
+    /// session itself only when this is 0, so that it never overtakes one of them.
+    queued: Arc<AtomicUsize>,
+    /// For the session's own writes of raw lines.
+    sender: MessageSender,
     /// A stdio upstream: raw lines can be written to it.
     takes_raw: bool,
     receiver: MessageReceiver,
@@ -93,12 +129,36 @@ struct Upstream {
 impl Upstream {
     fn start(conn: Connection, failures: mpsc::UnboundedSender<SendFailure>) -> Upstream {
         let (sender, receiver, closer) = conn.into_parts();
+        let queued = Arc::new(AtomicUsize::new(0));
         Upstream {
             takes_raw: sender.takes_raw(),
-            writer: spawn_writer(sender, failures),
+            writer: spawn_writer(sender.clone(), failures, Arc::clone(&queued)),
+            queued,
+            sender,
             receiver,
             closer,
             since: Instant::now(),
+        }
+    }
+
+    /// Sends a message on: a raw line is written at once when the writer task has nothing
+    /// queued and the pipe has room (a task hop less on every plain tool call); everything
+    /// else, and whatever the pipe did not take, goes through the writer task, in order.
+    fn send(&self, msg: UpMsg) {
+        let msg = match msg {
+            UpMsg::Raw(mut line) if self.queued.load(Ordering::Acquire) == 0 => {
+                let written = self.sender.try_send_raw(&line);
+                if written == line.len() {
+                    return;
+                }
+                line.drain(..written);
+                UpMsg::Raw(line)
+            }
+            other => other,
+        };
+        self.queued.fetch_add(1, Ordering::AcqRel);
+        if self.writer.send(msg).is_err() {
+            self.queued.fetch_sub(1, Ordering::AcqRel);
         }
     }
 }
@@ -111,53 +171,59 @@ impl Upstream {
 fn spawn_writer(
     sender: MessageSender,
     failures: mpsc::UnboundedSender<SendFailure>,
+    queued: Arc<AtomicUsize>,
 ) -> mpsc::UnboundedSender<UpMsg> {
     let (tx, mut rx) = mpsc::unbounded_channel::<UpMsg>();
     let concurrent = sender.waits_for_answer();
     tokio::spawn(async move {
         while let Some(msg) = rx.recv().await {
-            let msg = match msg {
-                UpMsg::Value(v) => v,
-                UpMsg::Raw(line) => match sender.send_raw(&line).await {
-                    Some(Ok(())) => continue,
-                    Some(Err(error)) => {
-                        // Only requests take the raw path; its id is in the bytes.
-                        let _ = failures.send(SendFailure {
-                            msg_id: crate::json::IdScanner::scan(&line).id,
-                            is_request: true,
-                            stateless: false,
-                            error,
-                        });
-                        continue;
-                    }
-                    // Not a stdio upstream (cannot happen: the session checks): parse and send.
-                    None => match crate::json::from_slice(&line) {
-                        Ok(v) => v,
-                        Err(_) => continue,
-                    },
-                },
-            };
-            let is_request = msg.get("method").is_some() && msg.get("id").is_some();
-            if concurrent
-                && is_request
-                && !matches!(
-                    msg.get("method").and_then(Value::as_str),
-                    Some("initialize")
-                )
-            {
-                let sender = sender.clone();
-                let failures = failures.clone();
-                tokio::spawn(async move {
-                    if let Err(error) = sender.send(&msg).await {
-                        let _ = failures.send(SendFailure {
-                            msg_id: msg.get("id").cloned(),
-                            is_request,
-                            stateless: crate::mcp::era::is_modern_message(&msg),
-                            error,
-                        });
-                    }
+            write_one(&sender, &failures, concurrent, msg).await;
+            queued.fetch_sub(1, Ordering::AcqRel);
+        }
+    });
+    tx
+}
+
+/// The writer task's handling of one message.
+async fn write_one(
+    sender: &MessageSender,
+    failures: &mpsc::UnboundedSender<SendFailure>,
+    concurrent: bool,
+    msg: UpMsg,
+) {
+    let msg = match msg {
+        UpMsg::Value(v) => v,
+        UpMsg::Raw(line) => match sender.send_raw(&line).await {
+            Some(Ok(())) => return,
+            Some(Err(error)) => {
+                // Only requests take the raw path; its id is in the bytes.
+                let _ = failures.send(SendFailure {
+                    msg_id: crate::json::IdScanner::scan(&line).id,
+                    is_request: true,
+                    stateless: false,
+                    error,
                 });
-            } else if let Err(error) = sender.send(&msg).await {
+                return;
+            }
+            // Not a stdio upstream (cannot happen: the session checks): parse and send.
+            None => match crate::json::from_slice(&line) {
+                Ok(v) => v,
+                Err(_) => return,
+            },
+        },
+    };
+    let is_request = msg.get("method").is_some() && msg.get("id").is_some();
+    if concurrent
+        && is_request
+        && !matches!(
+            msg.get("method").and_then(Value::as_str),
+            Some("initialize")
+        )
+    {
+        let sender = sender.clone();
+        let failures = failures.clone();
+        tokio::spawn(async move {
+            if let Err(error) = sender.send(&msg).await {
                 let _ = failures.send(SendFailure {
                     msg_id: msg.get("id").cloned(),
                     is_request,
@@ -165,12 +231,18 @@ fn spawn_writer(
                     error,
                 });
             }
-        }
-    });
-    tx
+        });
+    } else if let Err(error) = sender.send(&msg).await {
+        let _ = failures.send(SendFailure {
+            msg_id: msg.get("id").cloned(),
+            is_request,
+            stateless: crate::mcp::era::is_modern_message(&msg),
+            error,
+        });
+    }
 }
 
-/// Runs one session until the host goes away (`from_host` closes or `to_host` is dropped).
+/// Runs one session until the host goes away (`from_host` ends or `to_host` is dropped).
 /// `first` is the already-open upstream connection.
 ///
 /// `raw_host`: the host takes raw lines (stdio): plain `tools/call` responses are forwarded as
@@ -178,32 +250,32 @@ fn spawn_writer(
 pub async fn run(
     shared: Arc<Shared>,
     first: Connection,
-    mut from_host: mpsc::Receiver<HostMsg>,
-    to_host: mpsc::UnboundedSender<HostOut>,
+    from_host: impl HostSource,
+    to_host: impl HostSink,
     raw_host: bool,
 ) {
     let mut catalog_rx = shared.catalog.clone();
     let catalog = catalog_rx.borrow_and_update().clone();
     let mut router = Router::new(shared.router.clone(), catalog);
-    let (fail_tx, mut fail_rx) = mpsc::unbounded_channel::<SendFailure>();
+    let (fail_tx, fail_rx) = mpsc::unbounded_channel::<SendFailure>();
     let mut upstream = Some(Upstream::start(first, fail_tx.clone()));
     let mut backoff = MIN_BACKOFF;
     // Failures in a row (deaths, failed starts) since the upstream last stayed up a while.
     let mut crashes: u32 = 0;
     let mut restart_at: Option<tokio::time::Instant> = None;
-    let mut watching = true;
+    let mut events = Events::new(from_host, fail_rx, catalog_rx, shared.router.watch);
 
     let deliver = |outs: Vec<Out>, up: &Option<Upstream>| -> bool {
         for o in outs {
             match o {
                 Out::Host(v) => {
-                    if to_host.send(HostOut::Value(v)).is_err() {
+                    if !to_host.put(HostOut::Value(v)) {
                         return false;
                     }
                 }
                 Out::Upstream(v) => {
                     if let Some(u) = up {
-                        let _ = u.writer.send(UpMsg::Value(v));
+                        u.send(UpMsg::Value(v));
                     }
                 }
             }
@@ -223,20 +295,34 @@ pub async fn run(
         {
             break 'session;
         }
-        let sleep_until = restart_at;
-        tokio::select! {
-            msg = from_host.recv(), if host_closed_at.is_none() => {
-                let Some(msg) = msg else {
-                    host_closed_at = Some(tokio::time::Instant::now());
-                    continue 'session;
-                };
+        let init_deadline = router
+            .initialize_deadline(shared.init_timeout)
+            .map(tokio::time::Instant::from_std);
+        let deadline = [
+            host_closed_at.map(|t| t + DRAIN_GRACE),
+            init_deadline,
+            restart_at,
+        ]
+        .into_iter()
+        .flatten()
+        .min();
+        let event = events
+            .next(&mut upstream, host_closed_at.is_none(), deadline)
+            .await;
+        match event {
+            Event::Host(None) => host_closed_at = Some(tokio::time::Instant::now()),
+            Event::Host(Some(msg)) => {
                 let outs = match msg {
                     HostMsg::Value(v) => router.from_host(v),
                     HostMsg::Call(call) => {
                         let raw = upstream.as_ref().filter(|u| u.takes_raw);
                         match raw.and_then(|u| Some((u, router.fast_call(&call.id, &call.tool)?))) {
                             Some((u, uid)) => {
-                                let _ = u.writer.send(UpMsg::Raw(peek::with_id(&call.bytes, &call.id_span, &Value::from(uid))));
+                                u.send(UpMsg::Raw(peek::with_id(
+                                    &call.bytes,
+                                    &call.id_span,
+                                    &Value::from(uid),
+                                )));
                                 continue 'session;
                             }
                             // The peek read it as JSON, so the parser does too.
@@ -247,69 +333,87 @@ pub async fn run(
                         }
                     }
                 };
-                if !deliver(outs, &upstream) { break 'session; }
-            }
-            item = recv_upstream(&mut upstream) => {
-                match item {
-                    Some(Incoming::Message(Value::Array(batch))) => {
-                        for m in batch {
-                            if !deliver(router.from_upstream(m), &upstream) { break 'session; }
-                        }
-                    }
-                    Some(Incoming::Message(m)) => {
-                        if !deliver(router.from_upstream(m), &upstream) { break 'session; }
-                    }
-                    Some(Incoming::Response(r)) => {
-                        if raw_host && let Some(host_id) = router.fast_response(r.id) {
-                            if to_host.send(HostOut::Raw(peek::with_id(&r.bytes, &r.id_span, &host_id))).is_err() { break 'session; }
-                            continue 'session;
-                        }
-                        let outs = match crate::json::from_slice(&r.bytes) {
-                            Ok(m) => router.from_upstream(m),
-                            Err(_) => Vec::new(),
-                        };
-                        if !deliver(outs, &upstream) { break 'session; }
-                    }
-                    Some(Incoming::Invalid(bad)) => {
-                        tracing::warn!(target: "serve", upstream = %shared.router.upstream, id = ?bad.probe().id, "upstream sent {bad}; skipped");
-                        if !deliver(router.upstream_unusable(bad.probe(), &unusable_reason(&bad)), &upstream) { break 'session; }
-                    }
-                    Some(Incoming::Closed(reason)) => {
-                        let reason = reason.to_string();
-                        if let Some(u) = upstream.take() && u.since.elapsed() > STABLE_AFTER {
-                            backoff = MIN_BACKOFF;
-                            crashes = 0;
-                        }
-                        crashes += 1;
-                        let delay = next_delay(&mut backoff);
-                        log_restart(&shared, &format!("upstream {reason}"), crashes, delay);
-                        let outs = router.upstream_lost(&reason);
-                        if !deliver(outs, &upstream) { break 'session; }
-                        router.set_restart_delay(crashes, delay);
-                        restart_at = Some(tokio::time::Instant::now() + delay);
-                    }
-                    None => {
-                        // Receiver finished without a Closed (cannot happen); treat as closed.
-                        upstream = None;
-                        crashes += 1;
-                        let delay = next_delay(&mut backoff);
-                        let outs = router.upstream_lost("closed the connection");
-                        if !deliver(outs, &upstream) { break 'session; }
-                        router.set_restart_delay(crashes, delay);
-                        restart_at = Some(tokio::time::Instant::now() + delay);
-                    }
+                if !deliver(outs, &upstream) {
+                    break 'session;
                 }
             }
-            () = sleep_opt(host_closed_at.map(|t| t + DRAIN_GRACE)) => {}
-            () = sleep_opt(router.initialize_deadline(shared.init_timeout).map(tokio::time::Instant::from_std)) => {
-                let outs = router.overdue_initialize(shared.init_timeout);
-                if !deliver(outs, &upstream) { break 'session; }
-            }
-            Some(f) = fail_rx.recv() => {
+            Event::Upstream(item) => match item {
+                Some(Incoming::Message(Value::Array(batch))) => {
+                    for m in batch {
+                        if !deliver(router.from_upstream(m), &upstream) {
+                            break 'session;
+                        }
+                    }
+                }
+                Some(Incoming::Message(m)) => {
+                    if !deliver(router.from_upstream(m), &upstream) {
+                        break 'session;
+                    }
+                }
+                Some(Incoming::Response(r)) => {
+                    if raw_host && let Some(host_id) = router.fast_response(r.id) {
+                        if !to_host.put(HostOut::Raw(peek::with_id(&r.bytes, &r.id_span, &host_id)))
+                        {
+                            break 'session;
+                        }
+                        continue 'session;
+                    }
+                    let outs = match crate::json::from_slice(&r.bytes) {
+                        Ok(m) => router.from_upstream(m),
+                        Err(_) => Vec::new(),
+                    };
+                    if !deliver(outs, &upstream) {
+                        break 'session;
+                    }
+                }
+                Some(Incoming::Invalid(bad)) => {
+                    tracing::warn!(target: "serve", upstream = %shared.router.upstream, id = ?bad.probe().id, "upstream sent {bad}; skipped");
+                    if !deliver(
+                        router.upstream_unusable(bad.probe(), &unusable_reason(&bad)),
+                        &upstream,
+                    ) {
+                        break 'session;
+                    }
+                }
+                Some(Incoming::Closed(reason)) => {
+                    let reason = reason.to_string();
+                    if let Some(u) = upstream.take()
+                        && u.since.elapsed() > STABLE_AFTER
+                    {
+                        backoff = MIN_BACKOFF;
+                        crashes = 0;
+                    }
+                    crashes += 1;
+                    let delay = next_delay(&mut backoff);
+                    log_restart(&shared, &format!("upstream {reason}"), crashes, delay);
+                    let outs = router.upstream_lost(&reason);
+                    if !deliver(outs, &upstream) {
+                        break 'session;
+                    }
+                    router.set_restart_delay(crashes, delay);
+                    restart_at = Some(tokio::time::Instant::now() + delay);
+                }
+                None => {
+                    // Receiver finished without a Closed (cannot happen); treat as closed.
+                    upstream = None;
+                    crashes += 1;
+                    let delay = next_delay(&mut backoff);
+                    let outs = router.upstream_lost("closed the connection");
+                    if !deliver(outs, &upstream) {
+                        break 'session;
+                    }
+                    router.set_restart_delay(crashes, delay);
+                    restart_at = Some(tokio::time::Instant::now() + delay);
+                }
+            },
+            Event::Failure(f) => {
                 let desc = f.error.to_string();
                 // Lost sessions and refused connections mean the upstream is gone: restart it.
-                let fatal = matches!(f.error, SendError::Closed | SendError::Io(_) | SendError::Request(_))
-                    || (!f.stateless && matches!(f.error, SendError::Http { status: 404, .. }));
+                let fatal = matches!(
+                    f.error,
+                    SendError::Closed | SendError::Io(_) | SendError::Request(_)
+                ) || (!f.stateless
+                    && matches!(f.error, SendError::Http { status: 404, .. }));
                 if fatal && upstream.is_some() {
                     if let Some(mut u) = upstream.take() {
                         if u.since.elapsed() > STABLE_AFTER {
@@ -320,52 +424,192 @@ pub async fn run(
                     }
                     crashes += 1;
                     let delay = next_delay(&mut backoff);
-                    log_restart(&shared, &format!("sending to the upstream failed: {desc}"), crashes, delay);
+                    log_restart(
+                        &shared,
+                        &format!("sending to the upstream failed: {desc}"),
+                        crashes,
+                        delay,
+                    );
                     let outs = router.upstream_lost(&format!("could not be reached ({desc})"));
-                    if !deliver(outs, &upstream) { break 'session; }
+                    if !deliver(outs, &upstream) {
+                        break 'session;
+                    }
                     router.set_restart_delay(crashes, delay);
                     restart_at = Some(tokio::time::Instant::now() + delay);
-                } else if f.is_request && let Some(id) = f.msg_id {
+                } else if f.is_request
+                    && let Some(id) = f.msg_id
+                {
                     tracing::warn!(target: "serve", upstream = %shared.router.upstream, "the upstream refused a request: {desc}");
                     let (status, rpc) = match &f.error {
                         SendError::Http { status, rpc, .. } => (Some(*status), rpc.as_deref()),
                         _ => (None, None),
                     };
-                    if !deliver(router.send_failed(&id, &desc, status, rpc), &upstream) { break 'session; }
-                }
-            }
-            () = sleep_opt(sleep_until) => {
-                restart_at = None;
-                match shared.connect().await {
-                    Ok(conn) => {
-                        tracing::info!(target: "serve", upstream = %shared.router.upstream, "upstream restarted");
-                        upstream = Some(Upstream::start(conn, fail_tx.clone()));
-                        if !deliver(router.upstream_ready(), &upstream) { break 'session; }
-                    }
-                    Err(e) => {
-                        crashes += 1;
-                        let delay = next_delay(&mut backoff);
-                        log_restart(&shared, &format!("restarting the upstream failed: {e}"), crashes, delay);
-                        let outs = router.restart_failed(&format!("could not be restarted ({e})"));
-                        if !deliver(outs, &upstream) { break 'session; }
-                        router.set_restart_delay(crashes, delay);
-                        restart_at = Some(tokio::time::Instant::now() + delay);
+                    if !deliver(router.send_failed(&id, &desc, status, rpc), &upstream) {
+                        break 'session;
                     }
                 }
             }
-            changed = catalog_rx.changed(), if watching => {
-                if changed.is_err() {
-                    watching = false;
-                    continue;
+            Event::Catalog(newer) => {
+                if !deliver(router.catalog_changed(newer), &upstream) {
+                    break 'session;
                 }
-                let newer = catalog_rx.borrow_and_update().clone();
-                if !deliver(router.catalog_changed(newer), &upstream) { break 'session; }
+            }
+            Event::Deadline => {
+                let now = tokio::time::Instant::now();
+                if init_deadline.is_some_and(|t| t <= now) {
+                    let outs = router.overdue_initialize(shared.init_timeout);
+                    if !deliver(outs, &upstream) {
+                        break 'session;
+                    }
+                }
+                if restart_at.is_some_and(|t| t <= now) {
+                    restart_at = None;
+                    match shared.connect().await {
+                        Ok(conn) => {
+                            tracing::info!(target: "serve", upstream = %shared.router.upstream, "upstream restarted");
+                            upstream = Some(Upstream::start(conn, fail_tx.clone()));
+                            if !deliver(router.upstream_ready(), &upstream) {
+                                break 'session;
+                            }
+                        }
+                        Err(e) => {
+                            crashes += 1;
+                            let delay = next_delay(&mut backoff);
+                            log_restart(
+                                &shared,
+                                &format!("restarting the upstream failed: {e}"),
+                                crashes,
+                                delay,
+                            );
+                            let outs =
+                                router.restart_failed(&format!("could not be restarted ({e})"));
+                            if !deliver(outs, &upstream) {
+                                break 'session;
+                            }
+                            router.set_restart_delay(crashes, delay);
+                            restart_at = Some(tokio::time::Instant::now() + delay);
+                        }
+                    }
+                }
+                // The drain deadline is checked at the top of the loop.
             }
         }
     }
     if let Some(mut u) = upstream.take() {
         drop(u.writer);
         u.closer.shutdown().await;
+    }
+}
+
+/// What woke the session.
+enum Event {
+    /// A message from the host; `None` once it has gone.
+    Host(Option<HostMsg>),
+    /// An item from the upstream; `None` if its receiver ended without `Closed`.
+    Upstream(Option<Incoming>),
+    Failure(SendFailure),
+    /// The UI files changed (`--watch`).
+    Catalog(Arc<Catalog>),
+    /// The earliest deadline passed (a restart, an overdue `initialize`, the end of the drain).
+    Deadline,
+}
+
+/// The session's sources of work, polled by hand. A `select!` over them would build (and
+/// drop) a future for each source on every message, registering and unregistering the timer
+/// and the catalog watch each time; this keeps one of each and polls what is already there.
+struct Events<H> {
+    host: H,
+    failures: mpsc::UnboundedReceiver<SendFailure>,
+    /// Waits for the next catalog change, owning the receiver while it waits (`--watch` only).
+    catalog: Option<Pin<Box<CatalogChange>>>,
+    sleep: Pin<Box<tokio::time::Sleep>>,
+    /// The deadline `sleep` is set to, if any.
+    armed: Option<tokio::time::Instant>,
+    /// Whose turn it is to be looked at first, so a busy side cannot starve the other.
+    host_first: bool,
+}
+
+type CatalogChange =
+    dyn Future<Output = Option<(watch::Receiver<Arc<Catalog>>, Arc<Catalog>)>> + Send;
+
+fn catalog_change(mut rx: watch::Receiver<Arc<Catalog>>) -> Pin<Box<CatalogChange>> {
+    Box::pin(async move {
+        rx.changed().await.ok()?;
+        let newer = rx.borrow_and_update().clone();
+        Some((rx, newer))
+    })
+}
+
+impl<H: HostSource> Events<H> {
+    fn new(
+        host: H,
+        failures: mpsc::UnboundedReceiver<SendFailure>,
+        catalog: watch::Receiver<Arc<Catalog>>,
+        watching: bool,
+    ) -> Self {
+        Events {
+            host,
+            failures,
+            catalog: watching.then(|| catalog_change(catalog)),
+            sleep: Box::pin(tokio::time::sleep_until(tokio::time::Instant::now())),
+            armed: None,
+            host_first: true,
+        }
+    }
+
+    /// The next thing to do. `read_host`: whether the host is still read from; `deadline`: when
+    /// to return [`Event::Deadline`] if nothing else happened first.
+    async fn next(
+        &mut self,
+        upstream: &mut Option<Upstream>,
+        read_host: bool,
+        deadline: Option<tokio::time::Instant>,
+    ) -> Event {
+        if deadline != self.armed {
+            if let Some(at) = deadline {
+                self.sleep.as_mut().reset(at);
+            }
+            self.armed = deadline;
+        }
+        std::future::poll_fn(|cx| self.poll(cx, upstream, read_host)).await
+    }
+
+    fn poll(
+        &mut self,
+        cx: &mut Context<'_>,
+        upstream: &mut Option<Upstream>,
+        read_host: bool,
+    ) -> Poll<Event> {
+        self.host_first = !self.host_first;
+        for host_turn in [self.host_first, !self.host_first] {
+            if host_turn {
+                if read_host && let Poll::Ready(m) = self.host.poll_next(cx) {
+                    return Poll::Ready(Event::Host(m));
+                }
+            } else if let Some(u) = upstream
+                && let Poll::Ready(item) = u.receiver.poll_recv(cx)
+            {
+                return Poll::Ready(Event::Upstream(item));
+            }
+        }
+        if let Poll::Ready(Some(f)) = self.failures.poll_recv(cx) {
+            return Poll::Ready(Event::Failure(f));
+        }
+        if let Some(change) = &mut self.catalog
+            && let Poll::Ready(got) = change.as_mut().poll(cx)
+        {
+            // A closed watch never changes again: stop looking.
+            self.catalog = None;
+            if let Some((rx, newer)) = got {
+                self.catalog = Some(catalog_change(rx));
+                return Poll::Ready(Event::Catalog(newer));
+            }
+        }
+        if self.armed.is_some() && self.sleep.as_mut().poll(cx).is_ready() {
+            self.armed = None;
+            return Poll::Ready(Event::Deadline);
+        }
+        Poll::Pending
     }
 }
 
@@ -397,16 +641,48 @@ fn unusable_reason(bad: &InvalidMessage) -> String {
     }
 }
 
-async fn recv_upstream(up: &mut Option<Upstream>) -> Option<Incoming> {
-    match up {
-        Some(u) => u.receiver.recv().await,
-        None => std::future::pending().await,
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::{StdioSpec, UpstreamSpec};
 
-async fn sleep_opt(at: Option<tokio::time::Instant>) {
-    match at {
-        Some(t) => tokio::time::sleep_until(t).await,
-        None => std::future::pending().await,
+    /// A raw line the session could write at once still goes behind a message that waits in
+    /// the writer task.
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_raw_line_never_overtakes_a_queued_message() {
+        let dir = tempfile::tempdir().unwrap();
+        let got = dir.path().join("got");
+        let spec = UpstreamSpec::Stdio(StdioSpec {
+            command: "sh".into(),
+            args: vec!["-c".into(), format!("cat > '{}'", got.display())],
+            ..Default::default()
+        });
+        let conn = Connection::open(&spec, &ConnectOptions::default())
+            .await
+            .unwrap();
+        let (fail_tx, _fail_rx) = mpsc::unbounded_channel();
+        let mut up = Upstream::start(conn, fail_tx);
+        let settle = async |up: &Upstream| {
+            while up.queued.load(Ordering::Acquire) > 0 {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        };
+        // The first write goes through the writer task (the pipe's room is not known yet).
+        up.send(UpMsg::Raw(b"{\"method\":\"zeroth\"}\n".to_vec()));
+        settle(&up).await;
+        up.send(UpMsg::Value(serde_json::json!({"method": "first"})));
+        up.send(UpMsg::Raw(b"{\"method\":\"second\"}\n".to_vec()));
+        assert_eq!(up.queued.load(Ordering::Acquire), 2);
+        settle(&up).await;
+        // Nothing waits: written at once.
+        up.send(UpMsg::Raw(b"{\"method\":\"third\"}\n".to_vec()));
+        assert_eq!(up.queued.load(Ordering::Acquire), 0);
+        drop(up.writer);
+        up.closer.shutdown().await;
+        assert_eq!(
+            std::fs::read_to_string(&got).unwrap(),
+            "{\"method\":\"zeroth\"}\n{\"method\":\"first\"}\n{\"method\":\"second\"}\n{\"method\":\"third\"}\n"
+        );
     }
 }
