@@ -51,6 +51,9 @@
 //! * A stdio child runs in its own process group; shutdown closes its stdin, waits
 //!   [`ConnectOptions::shutdown_grace`], then SIGTERMs and finally SIGKILLs the whole group, so
 //!   `cargo run --example …` grandchildren never outlive us. Dropping the [`Closer`] does the same.
+//! * A stdio child's stdout is read in the task that polls the receiver, when it polls (no
+//!   reader task and channel in between: serve forwards every answer this way). A receiver
+//!   nobody polls reads nothing, and the child waits once its stdout pipe is full.
 //! * A message larger than [`ConnectOptions::max_message_bytes`] is skipped and reported as
 //!   [`Incoming::Invalid`] (never buffered whole); a non-JSON stdout line is reported the same way
 //!   and is not fatal.

@@ -291,7 +291,7 @@ pub async fn run(
     let mut host_closed_at: Option<tokio::time::Instant> = None;
     'session: loop {
         if let Some(t) = host_closed_at
-            && (router.in_flight() == 0 || upstream.is_none() || t.elapsed() > DRAIN_GRACE)
+            && (router.in_flight() == 0 || upstream.is_none() || t.elapsed() >= DRAIN_GRACE)
         {
             break 'session;
         }
