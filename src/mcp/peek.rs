@@ -41,9 +41,24 @@ pub struct Response {
     pub id_span: Range<usize>,
 }
 
-/// The line as a plain `tools/call` request, if it is one.
-pub fn call(line: &[u8]) -> Option<Call> {
-    let text = trimmed(line)?;
+/// The line as a plain `tools/call` request, if it is one; else the line, for the ordinary path.
+pub fn call(line: Vec<u8>) -> Result<Call, Vec<u8>> {
+    match peek_call(&line) {
+        Some((text, id, id_span, tool)) => Ok(Call {
+            bytes: keep(line, text),
+            id,
+            id_span,
+            tool,
+        }),
+        None => Err(line),
+    }
+}
+
+/// What makes `line` a plain `tools/call`: where its text is, its id, where that is in the
+/// text, and the tool.
+fn peek_call(line: &[u8]) -> Option<(Range<usize>, Value, Range<usize>, String)> {
+    let range = trimmed(line)?;
+    let text = &line[range.clone()];
     let mut sc = Scanner { b: text, i: 0 };
     let (mut method, mut id, mut params) = (None, None, None);
     let mut other = false;
@@ -75,17 +90,25 @@ pub fn call(line: &[u8]) -> Option<Call> {
         _ => integer(&text[id_span.clone()])?,
     };
     let tool = decode_string(&text[params??])?;
-    Some(Call {
-        bytes: text.to_vec(),
-        id,
-        id_span,
-        tool,
-    })
+    Some((range, id, id_span, tool))
 }
 
-/// The line as a plain response to one of our numbered requests, if it is one.
-pub fn response(line: &[u8]) -> Option<Response> {
-    let text = trimmed(line)?;
+/// The line as a plain response to one of our numbered requests, if it is one; else the line.
+pub fn response(line: Vec<u8>) -> Result<Response, Vec<u8>> {
+    match peek_response(&line) {
+        Some((text, id, id_span)) => Ok(Response {
+            bytes: keep(line, text),
+            id,
+            id_span,
+        }),
+        None => Err(line),
+    }
+}
+
+/// What makes `line` a plain response: where its text is, its id, and where that is.
+fn peek_response(line: &[u8]) -> Option<(Range<usize>, u64, Range<usize>)> {
+    let range = trimmed(line)?;
+    let text = &line[range.clone()];
     let mut sc = Scanner { b: text, i: 0 };
     let (mut id, mut result) = (None, None);
     let mut other = false;
@@ -115,20 +138,26 @@ pub fn response(line: &[u8]) -> Option<Response> {
         return None;
     }
     let id = std::str::from_utf8(digits).ok()?.parse::<u64>().ok()?;
-    Some(Response {
-        bytes: text.to_vec(),
-        id,
-        id_span,
-    })
+    Some((range, id, id_span))
 }
 
-/// The line without surrounding whitespace, if it is UTF-8 and starts like an object.
-fn trimmed(line: &[u8]) -> Option<&[u8]> {
-    let bytes = line.trim_ascii();
-    if bytes.first() != Some(&b'{') {
+/// Where the line is without surrounding whitespace, if it is UTF-8 and starts like an object.
+fn trimmed(line: &[u8]) -> Option<Range<usize>> {
+    let start = line.iter().position(|b| !b.is_ascii_whitespace())?;
+    let end = line.iter().rposition(|b| !b.is_ascii_whitespace())? + 1;
+    let text = line.get(start..end)?;
+    if text.first() != Some(&b'{') {
         return None;
     }
-    std::str::from_utf8(bytes).ok().map(str::as_bytes)
+    std::str::from_utf8(text).ok()?;
+    Some(start..end)
+}
+
+/// `text` of `line`, reusing the line's buffer (there is usually nothing to trim).
+fn keep(mut line: Vec<u8>, text: Range<usize>) -> Vec<u8> {
+    line.truncate(text.end);
+    line.drain(..text.start);
+    line
 }
 
 /// Records a member seen for the first time; a second one (a duplicate key) is `None`.
@@ -417,6 +446,29 @@ pub fn with_id(bytes: &[u8], span: &Range<usize>, id: &Value) -> Vec<u8> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The peeks over borrowed lines, as the tests write them.
+    fn call(line: &[u8]) -> Option<Call> {
+        super::call(line.to_vec()).ok()
+    }
+
+    fn response(line: &[u8]) -> Option<Response> {
+        super::response(line.to_vec()).ok()
+    }
+
+    #[test]
+    fn a_refused_line_comes_back_whole_and_a_padded_one_is_trimmed() {
+        let junk = b"  {\"id\":1,\"method\":\"tools/list\"} ".to_vec();
+        assert_eq!(super::call(junk.clone()), Err(junk));
+        let padded =
+            b" \t{\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"x\"}}\r\n".to_vec();
+        let c = super::call(padded).unwrap();
+        assert_eq!(
+            c.bytes,
+            br#"{"id":1,"method":"tools/call","params":{"name":"x"}}"#
+        );
+        assert_eq!(&c.bytes[c.id_span.clone()], b"1");
+    }
 
     /// The `serde` peek this module used before, kept as the oracle of the property test: the
     /// hand-written peek must never say yes where it said no, nor differ in what it found.

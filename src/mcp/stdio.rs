@@ -282,15 +282,21 @@ impl StdoutReader {
                 }
             };
             let item = match frame {
-                Frame::Line(bytes) => {
+                Frame::Line(mut bytes) => {
                     if bytes.iter().all(u8::is_ascii_whitespace) {
                         continue;
                     }
                     // Some runtimes start their stdout with a UTF-8 byte order mark.
-                    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-                    match self.raw.then(|| super::peek::response(bytes)).flatten() {
-                        Some(r) => Incoming::Response(r),
-                        None => parse_incoming(bytes),
+                    if bytes.starts_with(b"\xEF\xBB\xBF") {
+                        bytes.drain(..3);
+                    }
+                    if !self.raw {
+                        parse_incoming(&bytes)
+                    } else {
+                        match super::peek::response(bytes) {
+                            Ok(r) => Incoming::Response(r),
+                            Err(bytes) => parse_incoming(&bytes),
+                        }
                     }
                 }
                 Frame::TooLarge { prefix, probe } => Incoming::Invalid(InvalidMessage::TooLarge {

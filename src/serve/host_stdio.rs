@@ -213,10 +213,13 @@ impl StdinSource {
         match line {
             Line::Text(bytes) => {
                 // A plain tools/call is forwarded as its bytes (mcp::peek); the rest is parsed.
-                if let Some(call) = crate::mcp::peek::call(&bytes) {
-                    self.pending.push_back(HostMsg::Call(call));
-                    return;
-                }
+                let bytes = match crate::mcp::peek::call(bytes) {
+                    Ok(call) => {
+                        self.pending.push_back(HostMsg::Call(call));
+                        return;
+                    }
+                    Err(bytes) => bytes,
+                };
                 match parse_line(&bytes) {
                     Ok(msgs) => self.pending.extend(msgs.into_iter().map(HostMsg::Value)),
                     Err(resp) => {
