@@ -566,8 +566,13 @@ impl<H: HostSource> Events<H> {
         deadline: Option<tokio::time::Instant>,
     ) -> Event {
         if deadline != self.armed {
-            if let Some(at) = deadline {
-                self.sleep.as_mut().reset(at);
+            match deadline {
+                Some(at) => self.sleep.as_mut().reset(at),
+                // A timer left in the runtime's wheel would still be looked at each time the
+                // session waits: a fresh one is not registered until it is polled.
+                None => {
+                    self.sleep = Box::pin(tokio::time::sleep_until(tokio::time::Instant::now()))
+                }
             }
             self.armed = deadline;
         }
