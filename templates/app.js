@@ -17,9 +17,7 @@
   // form.js is left out of pages whose tool takes no input.
   var form = G.buildForm ? G.buildForm(tool.inputSchema) : { el: h('p.help', 'This tool takes no input.'), read: function () { return {}; }, write: function () {} };
   var submit = h('button', { type: 'submit', class: 'btn primary', text: ann.destructiveHint ? 'Run…' : 'Run' });
-  var confirmBox = h('div.confirm', { hidden: true, role: 'alertdialog', 'aria-label': 'Confirm' });
-  var pending = null;
-  formEl.append(form.el, h('div.actions', submit), confirmBox);
+  formEl.append(form.el, h('div.actions', submit));
 
   function say(msg, kind) {
     status.className = 'status' + (kind ? ' ' + kind : '');
@@ -31,7 +29,7 @@
     if (!last) return null;
     var args = last;
     return h('div.actions', h('button.btn', { text: 'Retry', onclick: function () {
-      (ann.destructiveHint ? ask() : Promise.resolve(true)).then(function (yes) { return yes && run(args); }).catch(function () { /* shown in the page */ });
+      ask().then(function (yes) { return yes && run(args); }).catch(function () { /* shown in the page */ });
     } }));
   }
   function show(result, mine) {
@@ -58,20 +56,12 @@
       throw e;
     }).finally(function () { busy(false); });
   }
-  // Destructive tools ask first; an in-page panel, since sandboxed frames may block confirm().
-  // Resolves true when the person runs it, false when they cancel.
+  // Destructive tools ask first (confirm.js, embedded for them). Resolves true when the person
+  // runs it, false when they cancel.
   function ask() {
-    if (pending) pending(false);
-    confirmBox.textContent = '';
-    return new Promise(function (resolve) {
-      pending = resolve;
-      var end = function (v) { confirmBox.hidden = true; pending = null; resolve(v); };
-      var yes = h('button.btn.danger', { text: 'Yes, run it', onclick: function () { end(true); } });
-      confirmBox.append(h('p', h('strong', tool.title || tool.name), ' may change or delete data. Run it with these inputs?'));
-      confirmBox.append(h('div.actions', yes, h('button.btn.ghost', { text: 'Cancel', onclick: function () { end(false); say('Cancelled.'); submit.focus(); } })));
-      confirmBox.hidden = false;
-      yes.focus();
-    });
+    if (!ann.destructiveHint) return Promise.resolve(true);
+    if (!G._confirmRun) return Promise.resolve(false);
+    return G._confirmRun(formEl, tool.title || tool.name, function () { say('Cancelled.'); submit.focus(); });
   }
   // What the Run button does; the run_tool view tool does the same. Resolves with the result, or
   // with null when the form is not valid or the person cancelled.
@@ -84,7 +74,7 @@
       return Promise.resolve({ errors: errs });
     }
     if (!G.schema.isObj(args)) args = {};
-    return (ann.destructiveHint ? ask() : Promise.resolve(true)).then(function (yes) {
+    return ask().then(function (yes) {
       return yes ? run(args) : { cancelled: true };
     });
   }

@@ -180,7 +180,8 @@
 
   function variants(s, alts, c, o) {
     var base = Object.assign({}, s);
-    ['oneOf', 'anyOf', '__refs', 'title', 'description', 'default'].forEach(function (k) { delete base[k]; });
+    ['oneOf', 'anyOf', 'title', 'description', 'default'].forEach(function (k) { delete base[k]; });
+    delete base.__refs;
     var merged = alts.map(function (a) {
       var m = Object.assign({}, a);
       if (base.properties || base.required) {
@@ -267,5 +268,5 @@
     };
   }
 
-  G.formx = { array: array, variants: variants, mapRows: mapRows, lazy: lazy };
+  Object.assign(F, { array: array, variants: variants, mapRows: mapRows, lazy: lazy });
 })();

@@ -5,9 +5,12 @@
   'use strict';
   var G = window.McpGenUi, h = G.h, S = G.schema, isObj = S.isObj;
   var uid = 0;
-  // Arrays, variants, maps and cycles live in form-extra.js, embedded only for schemas that use
-  // them; without it those fields fall back to the JSON editor.
-  var X = function (name) { return G.formx && G.formx[name]; };
+  // The controls only some schemas need are parts that add themselves to McpGenUi.form, each
+  // embedded only for input schemas that can use it: choices, constants and yes/no fields
+  // (form-choice.js), time and date-time fields (form-time.js), arrays, variants, maps and cycles
+  // (form-extra.js). A field whose part is missing falls back to the JSON editor (time fields to
+  // text), which the generator's choice of parts never leaves a tool to reach.
+  var X = function (name) { return G.form[name]; };
   var nid = function () { return 'f' + (++uid); };
   // The JSON editor (for fields no control can express) lives in validate.js with the validator
   // it needs; the generator embeds that file whenever a field can end up in the editor.
@@ -75,14 +78,14 @@
   }
 
   function pick(s, c, o) {
-    if (S.own(s, 'const')) return constField(s, o);
+    if (S.own(s, 'const')) return X('constant') ? X('constant')(s, o) : json(s, c, o);
     var names = s.enumNames || s['x-enumNames'];
-    if (Array.isArray(s.enum)) return choice(s, o, s.enum, function (v, i) { return Array.isArray(names) && names[i] != null ? String(names[i]) : typeof v === 'string' ? v : JSON.stringify(v); });
+    if (Array.isArray(s.enum)) return !X('choice') ? json(s, c, o) : X('choice')(s, o, s.enum, function (v, i) { return Array.isArray(names) && names[i] != null ? String(names[i]) : typeof v === 'string' ? v : JSON.stringify(v); });
     var alts = s.oneOf || s.anyOf;
     if (Array.isArray(alts) && alts.length) {
       var ns = alts.map(function (a) { return S.norm(a, c.root); });
       if (ns.every(function (a) { return S.own(a, 'const'); })) {
-        return choice(s, o, ns.map(function (a) { return a.const; }), function (v, i) { return ns[i].title || (typeof v === 'string' ? v : JSON.stringify(v)); });
+        return !X('choice') ? json(s, c, o) : X('choice')(s, o, ns.map(function (a) { return a.const; }), function (v, i) { return ns[i].title || (typeof v === 'string' ? v : JSON.stringify(v)); });
       }
       return X('variants') ? X('variants')(s, ns, c, o) : json(s, c, o);
     }
@@ -93,28 +96,20 @@
       return X('variants') ? X('variants')(s, t.map(function (x) { return Object.assign({}, base, { type: x, title: x }); }), c, o) : json(s, c, o);
     }
     if (t === 'string' || t === 'number' || t === 'integer') return input(s, o, t);
-    if (t === 'boolean') return bool(s, o);
+    if (t === 'boolean') return X('bool') ? X('bool')(s, o) : json(s, c, o);
     if (t === 'object') return object(s, c, o);
     if (t === 'array') return X('array') ? X('array')(s, c, o) : json(s, c, o);
-    if (t === 'null') return constField({ const: null }, o);
+    if (t === 'null') return X('constant') ? X('constant')({ const: null }, o) : json(s, c, o);
     return json(s, c, o);
   }
 
-  function constField(s, o) {
-    var id = nid();
-    var out = h('output.const', JSON.stringify(s.const));
-    var box = h('div.fld', h('span.lab', { id: id }, o.label), out);
-    out.setAttribute('aria-labelledby', id);
-    return { el: box, read: function () { return s.const; }, write: function () {} };
-  }
-
   function input(s, o, t) {
-    var f = s.format, type = 'text', area = false, name = o.name || '';
+    var f = s.format, type = 'text', area = false, name = o.name || '', tm = X('time');
+    var timed = t === 'string' && tm && tm.type(f);
     if (t === 'string') {
       if (s.writeOnly || f === 'password' || /^(password|passwd|secret|api[_-]?key|token)$/i.test(name)) type = 'password';
       else if (f === 'date') type = 'date';
-      else if (f === 'date-time') type = 'datetime-local';
-      else if (f === 'time') type = 'time';
+      else if (timed) type = timed;
       else if (f === 'email') type = 'email';
       else if (f === 'uri' || f === 'url') type = 'url';
       // A pattern or format means a one-line value, whatever the field is called.
@@ -128,14 +123,15 @@
       if (typeof s.maximum === 'number') ctl.max = String(s.maximum);
       ctl.inputMode = t === 'integer' ? 'numeric' : 'decimal';
     }
-    if (type === 'datetime-local' || type === 'time') ctl.step = '1';
+    if (type === timed) ctl.step = '1';
     if (typeof s.maxLength === 'number') ctl.maxLength = s.maxLength;
     var ph = placeholder(s) || (f === 'uuid' ? '00000000-0000-0000-0000-000000000000' : null);
     if (ph) ctl.placeholder = ph;
     if (type === 'password') ctl.autocomplete = 'off';
-    var zone = type === 'time' || type === 'datetime-local' ? h('p.help.tz') : null;
+    // Time fields name the time zone they are in, under the control.
+    var zone = type === timed ? h('p.help.tz') : null;
     var box = leaf(o, ctl, nid(), s, zone);
-    if (zone) { var sayZone = function () { zone.textContent = zoneNote(type); }; sayZone(); zones.push(sayZone); }
+    if (zone) tm.note(zone, type);
     var live = function () { setErr(box, []); };
     ctl.addEventListener('input', live);
     return {
@@ -150,9 +146,7 @@
           return undefined;
         }
         if (t === 'string') {
-          v = raw;
-          if (type === 'datetime-local') { var d = S.fromWall(secs(raw), S.where().timeZone); v = isNaN(d) ? raw : d.toISOString(); }
-          if (type === 'time') v = withOffset(secs(raw));
+          v = zone ? tm.read(type, raw) : raw;
         } else {
           v = Number(raw);
           if (!isFinite(v)) { fail(box, errs, ['Enter a number.']); return undefined; }
@@ -164,81 +158,9 @@
       },
       write: function (v) {
         if (v == null) { ctl.value = ''; return; }
-        if (type === 'datetime-local') {
-          var d = new Date(v);
-          if (!isNaN(d)) { ctl.value = wallOf(d).slice(0, 19); return; }
-        }
-        if (type === 'time' && typeof v === 'string') { ctl.value = timeIn(v); return; }
+        var w = zone ? tm.write(type, v) : null;
+        if (w != null) { ctl.value = w; return; }
         ctl.value = typeof v === 'object' ? JSON.stringify(v) : String(v);
-      }
-    };
-  }
-
-  // Times: a format "time" value is RFC 3339 full-time, which needs an offset, and an
-  // <input type=time> holds none. The offset is the host's time zone (HostContext.timeZone, else
-  // the browser's) on today's date there; the note under the field says so.
-  var zones = [];
-  function secs(raw) { return /(^|T)\d\d:\d\d$/.test(raw) ? raw + ':00' : raw; }
-  function wallOf(d) { return new Date(d.getTime() + S.offset(S.where().timeZone, d) * 60000).toISOString(); }
-  function today() { return wallOf(new Date()).slice(0, 10); }
-  function withOffset(t) {
-    if (!/^\d\d:\d\d:\d\d(\.\d+)?$/.test(t)) return t;
-    var d = S.fromWall(today() + 'T' + t.slice(0, 8), S.where().timeZone);
-    return t + (isNaN(d) ? 'Z' : S.offStr(S.offset(S.where().timeZone, d)));
-  }
-  // A full-time with any offset, as the wall-clock time of the host's zone today.
-  function timeIn(v) {
-    var m = /^(\d\d:\d\d(?::\d\d)?)(?:\.\d+)?([Zz]|[+-]\d\d:?\d\d)?$/.exec(v);
-    if (!m) return v.slice(0, 8);
-    if (!m[2]) return secs(m[1]);
-    var off = /z/i.test(m[2]) ? '+00:00' : m[2].slice(0, 3) + ':' + m[2].slice(-2);
-    var d = new Date(today() + 'T' + secs(m[1]) + off);
-    return isNaN(d) ? secs(m[1]) : wallOf(d).slice(11, 19);
-  }
-  function zoneNote(type) {
-    var tz = S.where().timeZone, off = S.offStr(S.offset(tz, new Date()));
-    return type === 'time'
-      ? 'Time zone: ' + tz + ' (UTC' + off + ', the offset on today\'s date); sent with that offset.'
-      : 'Time zone: ' + tz + ' (UTC' + off + ' now); sent in UTC.';
-  }
-
-  function bool(s, o) {
-    // Optional with no default: tri-state, so "not set" stays distinguishable from false.
-    o = Object.assign({ short: true }, o);
-    if (!o.required && s.default === undefined) {
-      var sel = h('select', h('option', { value: '', text: '(not set)' }), h('option', { value: 'true', text: 'Yes' }), h('option', { value: 'false', text: 'No' }));
-      var b = leaf(o, sel, nid(), s);
-      return {
-        el: b,
-        read: function () { return sel.value === '' ? (s.__null && o.required ? null : undefined) : sel.value === 'true'; },
-        write: function (v) { sel.value = v === true ? 'true' : v === false ? 'false' : ''; }
-      };
-    }
-    var cb = h('input', { type: 'checkbox' });
-    var box = leaf(o, cb, nid(), s);
-    return { el: box, read: function () { return cb.checked; }, write: function (v) { cb.checked = v === true; } };
-  }
-
-  function choice(s, o, vals, title) {
-    o = Object.assign({ short: true }, o);
-    var sel = h('select', h('option', { value: '', text: o.required ? '— choose —' : '(not set)' }));
-    vals.forEach(function (v, i) { sel.append(h('option', { value: String(i), text: title(v, i) })); });
-    var box = leaf(o, sel, nid(), s);
-    return {
-      el: box,
-      read: function (errs) {
-        setErr(box, []);
-        if (sel.value === '') {
-          if (!o.required) return undefined;
-          if (s.__null) return null;
-          fail(box, errs, ['Choose a value.']);
-          return undefined;
-        }
-        return vals[Number(sel.value)];
-      },
-      write: function (v) {
-        var i = vals.findIndex(function (x) { return S.same(x, v); });
-        sel.value = i < 0 ? '' : String(i);
       }
     };
   }
@@ -289,26 +211,7 @@
     };
   }
 
-  // The whole form for a tool's inputSchema (always an object at the top level).
-  // How many fields a schema expands to, counted up to just past "cap": shared $refs (a DAG, not a
-  // cycle) can make a small schema an exponentially large form. src/generate/builtin.rs uses the
-  // same budget to embed the JSON editor.
-  var BUDGET = 600;
-  function size(s0, root, stack, n, cap) {
-    if (n.v > cap) return;
-    n.v++;
-    var s = S.norm(s0, root);
-    if (s.__refs.some(function (r) { return stack.indexOf(r) >= 0; })) return;
-    var st = stack.concat(s.__refs), kids = [];
-    if (isObj(s.properties)) for (var k in s.properties) kids.push(s.properties[k]);
-    if (isObj(s.items)) kids.push(s.items);
-    if (isObj(s.additionalProperties)) kids.push(s.additionalProperties);
-    (s.oneOf || s.anyOf || []).forEach(function (a) { kids.push(a); });
-    for (var i = 0; i < kids.length && n.v <= cap; i++) size(kids[i], root, st, n, cap);
-  }
-
-  G.form = { field: field, group: group, leaf: leaf, setErr: setErr, fail: fail, nid: nid, placeholder: placeholder, budget: BUDGET,
-    refresh: function () { zones.forEach(function (z) { z(); }); } };
+  G.form = { field: field, group: group, leaf: leaf, setErr: setErr, fail: fail, nid: nid, placeholder: placeholder };
   G.buildForm = function (schema) {
     var root = isObj(schema) ? schema : { type: 'object' };
     var ctx = { root: root, stack: [], depth: 0 };
@@ -317,13 +220,11 @@
     if (!Object.keys(props).length && !isObj(s.additionalProperties) && !s.oneOf && !s.anyOf) {
       return { el: h('p.help', 'This tool takes no input.'), read: function () { return {}; }, write: function () {} };
     }
-    var n = { v: 0 };
-    size(root, root, [], n, BUDGET);
-    if (n.v > BUDGET) {
-      var j = json(s, ctx, { label: 'Input (JSON)', required: true, desc: 'This input has more than ' + BUDGET + ' fields, too many for a form: write it as JSON.' });
-      return j;
-    }
-    var f = field(root, ctx, { label: '', required: true, eager: true });
-    return f;
+    // Shared $refs can make a small schema an exponentially large form: past a budget of fields
+    // (validate.js counts them) it is one JSON editor. The generator leaves validate.js out only
+    // when it has counted the fields itself and found them within the budget.
+    var over = G.form.overBudget && G.form.overBudget(root);
+    if (over) return json(s, ctx, { label: 'Input (JSON)', required: true, desc: 'This input has more than ' + over + ' fields, too many for a form: write it as JSON.' });
+    return field(root, ctx, { label: '', required: true, eager: true });
   };
 })();

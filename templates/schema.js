@@ -1,6 +1,7 @@
 // JSON Schema helpers shared by the form and the result view: local $ref resolution (cycle-safe),
-// allOf merging, nullable detection, and the per-value checks behind inline messages. The full
-// validator is validate.js, embedded only for tools that need it.
+// allOf merging, nullable detection, labels, and numbers and dates for people. The per-value checks
+// behind inline messages are checks.js, the full validator validate.js, each embedded only for
+// tools that need it.
 (function () {
   'use strict';
   var G = window.McpGenUi;
@@ -73,47 +74,6 @@
     return s;
   }
 
-  var FORMATS = {
-    email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
-    date: /^\d{4}-\d\d-\d\d$/,
-    'date-time': /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d(:\d\d(\.\d+)?)?([Zz]|[+-]\d\d:?\d\d)$/,
-    time: /^\d\d:\d\d:\d\d(\.\d+)?([Zz]|[+-]\d\d:\d\d)$/,
-    uri: /^[a-zA-Z][a-zA-Z0-9+.-]*:\S*$/,
-    uuid: /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
-  };
-  function regex(p) {
-    try { return new RegExp(p, 'u'); } catch (e) { try { return new RegExp(p); } catch (e2) { return null; } }
-  }
-
-  // Messages for one value, as plain sentences. Only what a form can act on is checked.
-  function scalarErrors(s, v) {
-    var e = [];
-    if (typeof v === 'string') {
-      var n = Array.from(v).length;
-      if (s.minLength != null && n < s.minLength) e.push('Use at least ' + s.minLength + ' characters.');
-      if (s.maxLength != null && n > s.maxLength) e.push('Use at most ' + s.maxLength + ' characters.');
-      var r = typeof s.pattern === 'string' && regex(s.pattern);
-      if (r && !r.test(v)) e.push('Must match the pattern ' + s.pattern + '.');
-      var f = FORMATS[s.format === 'url' ? 'uri' : s.format];
-      if (f && !f.test(v)) e.push('Not a valid ' + s.format + '.');
-    }
-    if (typeof v === 'number') {
-      if (typeof s.minimum === 'number' && v < s.minimum) e.push('Must be at least ' + s.minimum + '.');
-      if (typeof s.maximum === 'number' && v > s.maximum) e.push('Must be at most ' + s.maximum + '.');
-      var xmin = s.exclusiveMinimum, xmax = s.exclusiveMaximum;
-      if (xmin === true) xmin = s.minimum; else if (typeof xmin !== 'number') xmin = null;
-      if (xmax === true) xmax = s.maximum; else if (typeof xmax !== 'number') xmax = null;
-      if (xmin != null && v <= xmin) e.push('Must be greater than ' + xmin + '.');
-      if (xmax != null && v >= xmax) e.push('Must be less than ' + xmax + '.');
-      if (typeof s.multipleOf === 'number' && s.multipleOf > 0) {
-        var q = v / s.multipleOf;
-        if (Math.abs(q - Math.round(q)) > 1e-9) e.push('Must be a multiple of ' + s.multipleOf + '.');
-      }
-    }
-    return e;
-  }
-
-
   // Words for a property name with no title: "customer_id" and "customerId" become "Customer ID".
   var ACRO = /^(id|ids|url|uri|api|ip|uuid|json|html|sql|http|https|csv|pdf|sku|vat|iso|utc|gps|os|ui|db)$/i;
   function words(k) {
@@ -132,27 +92,6 @@
     try { new Intl.NumberFormat(loc); } catch (e) { loc = undefined; }
     if (!tz) try { tz = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { tz = undefined; }
     return { locale: loc || undefined, timeZone: tz || 'UTC' };
-  }
-  // The UTC offset of a time zone at an instant, in minutes east of UTC.
-  function offset(tz, d) {
-    try {
-      var p = {};
-      new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
-        .formatToParts(d).forEach(function (x) { p[x.type] = x.value; });
-      var wall = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour % 24, +p.minute, +p.second);
-      return Math.round((wall - Math.floor(d.getTime() / 1000) * 1000) / 60000);
-    } catch (e) { return -d.getTimezoneOffset(); }
-  }
-  function offStr(m) {
-    var a = Math.abs(m);
-    return (m < 0 ? '-' : '+') + String(Math.floor(a / 60)).padStart(2, '0') + ':' + String(a % 60).padStart(2, '0');
-  }
-  // A wall-clock time ("YYYY-MM-DDTHH:MM:SS") in a time zone, as an instant.
-  function fromWall(wall, tz) {
-    var u = new Date(wall + 'Z');
-    if (isNaN(u)) return u;
-    var g = new Date(u.getTime() - offset(tz, u) * 60000);
-    return new Date(u.getTime() - offset(tz, g) * 60000);
   }
   function fmtNum(v) {
     try { return new Intl.NumberFormat(where().locale, { maximumFractionDigits: 20, useGrouping: 'min2' }).format(v); } catch (e) { return String(v); }
@@ -174,5 +113,6 @@
     return null;
   }
 
-  G.schema = { words: words, where: where, offset: offset, offStr: offStr, fromWall: fromWall, fmtNum: fmtNum, fmtDate: fmtDate, norm: norm, scalarErrors: scalarErrors, pointer: pointer, isObj: isObj, same: same, own: own };
+  // checks.js replaces scalarErrors for schemas with constraints (the generator embeds it then).
+  G.schema = { words: words, where: where, fmtNum: fmtNum, fmtDate: fmtDate, norm: norm, scalarErrors: function () { return []; }, pointer: pointer, isObj: isObj, same: same, own: own };
 })();

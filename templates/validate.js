@@ -86,7 +86,32 @@
     return { el: box, read: parse, write: function (v) { ta.value = v === undefined ? '' : JSON.stringify(v, null, 2); } };
   }
 
-  if (G.form) G.form.jsonField = jsonField;
+  // How many fields a schema expands to, counted up to just past "cap": shared $refs (a DAG, not a
+  // cycle) can make a small schema an exponentially large form. src/generate/builtin.rs counts the
+  // same budget (FORM_FIELD_BUDGET) to leave this file out of pages whose form stays within it.
+  var BUDGET = 600;
+  function size(s0, root, stack, n, cap) {
+    if (n.v > cap) return;
+    n.v++;
+    var s = norm(s0, root);
+    if (s.__refs.some(function (r) { return stack.indexOf(r) >= 0; })) return;
+    var st = stack.concat(s.__refs), kids = [];
+    if (isObj(s.properties)) for (var k in s.properties) kids.push(s.properties[k]);
+    if (isObj(s.items)) kids.push(s.items);
+    if (isObj(s.additionalProperties)) kids.push(s.additionalProperties);
+    (s.oneOf || s.anyOf || []).forEach(function (a) { kids.push(a); });
+    for (var i = 0; i < kids.length && n.v <= cap; i++) size(kids[i], root, st, n, cap);
+  }
+
+  if (G.form) {
+    G.form.jsonField = jsonField;
+    // The budget when the input schema expands past it, else 0 (build the form).
+    G.form.overBudget = function (root) {
+      var n = { v: 0 };
+      size(root, root, [], n, BUDGET);
+      return n.v > BUDGET ? BUDGET : 0;
+    };
+  }
   S.validate = validate;
   S.typeOf = typeOf;
   G.validate = function (schema, value) { return validate(schema, value, schema); };

@@ -7,12 +7,13 @@
 //                                        or unknown tools ask the person first)
 //   read_result {}                      the result the page shows, and its visible text
 // McpGenUi.viewTools: add(def, fn), list(), handle(method, params), shown(result); a page may set
-// runner(args) -> Promise<CallToolResult> (the builtin page does) and resultEl.
+// runner(args) -> Promise<CallToolResult> (the builtin page does) and resultEl. Pages without a
+// runner of their own (llm pages) get runner.js, which asks the person before it runs the tool.
 (function () {
   'use strict';
-  var G = window.McpGenUi, h = G.h, P = G.App.prototype;
+  var G = window.McpGenUi, P = G.App.prototype;
   var isObj = function (v) { return v !== null && typeof v === 'object' && !Array.isArray(v); };
-  var tools = [], fns = {}, app = null, form = null, schema = null, last = null;
+  var tools = [], fns = {}, form = null, schema = null, last = null;
   var V = G.viewTools = {
     add: function (def, fn) { if (!fns[def.name]) tools.push(def); fns[def.name] = fn; },
     list: function () { return tools.filter(function (t) { return !t.needsForm || form; }).map(function (t) {
@@ -28,16 +29,6 @@
     }
   };
 
-  // The tool this page is for: the builtin page's data, else the generated-file header.
-  function toolName() {
-    try {
-      var d = JSON.parse((document.getElementById('mcp-gen-ui-data') || {}).textContent || '{}');
-      if (d.tool && d.tool.name) return d.tool.name;
-    } catch (e) { /* no data block */ }
-    var c = document.firstChild;
-    var m = c && c.nodeType === 8 && /from tool ("(?:[^"\\]|\\.)*")/.exec(c.data);
-    try { return m ? JSON.parse(m[1]) : null; } catch (e) { return null; }
-  }
   function result(data, text) {
     return { content: [{ type: 'text', text: text + '\n' + JSON.stringify(data).slice(0, 20000) }], structuredContent: data };
   }
@@ -54,8 +45,6 @@
   // The page's form, whoever built it (the builtin page, or an llm page using the runtime's form).
   var build = G.buildForm;
   if (build) G.buildForm = function (s) { var f = build(s); form = f; schema = isObj(s) ? s : null; return f; };
-  var connect = P.connect;
-  P.connect = function () { app = app || this; return connect.call(this); };
   var emit = P._emit;
   P._emit = function (name, params) { if (name === 'toolresult') last = params; return emit.call(this, name, params); };
 
@@ -95,22 +84,9 @@
     description: 'Runs the tool as the Run button does (with arguments: filled in first; without: the form\'s values) and returns the result shown. Tools that may change data ask the person first.',
     get inputSchema() { return { type: 'object', properties: { arguments: valuesSchema('Arguments of the tool (optional: the form\'s values are used when absent)') } }; } },
   function (a) {
-    if (V.runner) return V.runner(isObj(a.arguments) ? a.arguments : undefined);
-    var name = toolName();
-    if (!name || !app) return failure('This page cannot run its tool: it is not connected to a host.');
-    var args = a.arguments;
-    if (!isObj(args) && form) {
-      var f = readForm();
-      if (f.errors.length) return failure('The form is not valid yet: ' + f.errors.join('; '));
-      args = f.values;
-    }
-    return ask(name).then(function (yes) {
-      if (!yes) return failure('The person chose not to run ' + name + '.');
-      return app.callServerTool({ name: name, arguments: args || {} }).then(function (r) {
-        app._emit('toolresult', r);
-        return r;
-      });
-    });
+    var run = V.runner || V._runner;
+    if (!run) return failure('This page cannot run its tool.');
+    return run(isObj(a.arguments) ? a.arguments : undefined);
   });
   V.add({ name: 'read_result', title: 'Read the result',
     description: 'The result the page shows and its visible text.',
@@ -120,15 +96,6 @@
     return result({ shown: last != null, result: last, text: seen }, last == null ? 'The page shows no result yet.' : 'The page shows:');
   });
 
-  // llm pages do not know whether their tool is safe to run: the person decides, in the page.
-  function ask(name) {
-    return new Promise(function (resolve) {
-      var box = h('div.confirm', { role: 'alertdialog', 'aria-label': 'Confirm' });
-      var done = function (v) { box.remove(); resolve(v); };
-      box.append(h('p', 'The assistant wants to run ', h('strong', name), '. Run it?'),
-        h('div.actions', h('button.btn.primary', { text: 'Run it', onclick: function () { done(true); } }),
-          h('button.btn.ghost', { text: 'Cancel', onclick: function () { done(false); } })));
-      document.body.insertBefore(box, document.body.firstChild);
-    });
-  }
+  // For runner.js: the form's values and messages, or null when the page has no form.
+  V._readForm = function () { return form ? readForm() : null; };
 })();
