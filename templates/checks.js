@@ -4,45 +4,40 @@
 // finds nothing to check, which is all a schema without them can have.
 (function () {
   'use strict';
+  var G = window.McpGenUi;
   var FORMATS = {
     email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
     date: /^\d{4}-\d\d-\d\d$/,
-    'date-time': /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d(:\d\d(\.\d+)?)?([Zz]|[+-]\d\d:?\d\d)$/,
+    'date-time': G.schema._dateTime,
     time: /^\d\d:\d\d:\d\d(\.\d+)?([Zz]|[+-]\d\d:\d\d)$/,
     uri: /^[a-zA-Z][a-zA-Z0-9+.-]*:\S*$/,
-    uuid: /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
+    uuid: /^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$/i
   };
   function regex(p) {
     try { return new RegExp(p, 'u'); } catch (e) { try { return new RegExp(p); } catch (e2) { return null; } }
   }
 
   // Messages for one value, as plain sentences. Only what a form can act on is checked.
-  function scalarErrors(s, v) {
-    var e = [];
+  G.schema.scalarErrors = (s, v) => {
+    var e = [], n = (k) => typeof s[k] === 'number';
+    var check = (bad, text) => { if (bad) e.push(text + '.'); };
     if (typeof v === 'string') {
-      var n = Array.from(v).length;
-      if (s.minLength != null && n < s.minLength) e.push('Use at least ' + s.minLength + ' characters.');
-      if (s.maxLength != null && n > s.maxLength) e.push('Use at most ' + s.maxLength + ' characters.');
-      var r = typeof s.pattern === 'string' && regex(s.pattern);
-      if (r && !r.test(v)) e.push('Must match the pattern ' + s.pattern + '.');
-      var f = FORMATS[s.format === 'url' ? 'uri' : s.format];
-      if (f && !f.test(v)) e.push('Not a valid ' + s.format + '.');
+      var len = Array.from(v).length, r = typeof s.pattern === 'string' && regex(s.pattern), f = s.format === 'url' ? 'uri' : s.format;
+      check(s.minLength != null && len < s.minLength, 'Use at least ' + s.minLength + ' characters');
+      check(s.maxLength != null && len > s.maxLength, 'Use at most ' + s.maxLength + ' characters');
+      check(r && !r.test(v), 'Must match the pattern ' + s.pattern);
+      check(G.schema.own(FORMATS, f) && !FORMATS[f].test(v), 'Not a valid ' + s.format);
     }
     if (typeof v === 'number') {
-      if (typeof s.minimum === 'number' && v < s.minimum) e.push('Must be at least ' + s.minimum + '.');
-      if (typeof s.maximum === 'number' && v > s.maximum) e.push('Must be at most ' + s.maximum + '.');
-      var xmin = s.exclusiveMinimum, xmax = s.exclusiveMaximum;
-      if (xmin === true) xmin = s.minimum; else if (typeof xmin !== 'number') xmin = null;
-      if (xmax === true) xmax = s.maximum; else if (typeof xmax !== 'number') xmax = null;
-      if (xmin != null && v <= xmin) e.push('Must be greater than ' + xmin + '.');
-      if (xmax != null && v >= xmax) e.push('Must be less than ' + xmax + '.');
-      if (typeof s.multipleOf === 'number' && s.multipleOf > 0) {
-        var q = v / s.multipleOf;
-        if (Math.abs(q - Math.round(q)) > 1e-9) e.push('Must be a multiple of ' + s.multipleOf + '.');
-      }
+      var xmin = s.exclusiveMinimum === true ? s.minimum : n('exclusiveMinimum') ? s.exclusiveMinimum : null;
+      var xmax = s.exclusiveMaximum === true ? s.maximum : n('exclusiveMaximum') ? s.exclusiveMaximum : null;
+      var q = v / s.multipleOf;
+      check(n('minimum') && v < s.minimum, 'Must be at least ' + s.minimum);
+      check(n('maximum') && v > s.maximum, 'Must be at most ' + s.maximum);
+      check(xmin != null && v <= xmin, 'Must be greater than ' + xmin);
+      check(xmax != null && v >= xmax, 'Must be less than ' + xmax);
+      check(n('multipleOf') && s.multipleOf > 0 && Math.abs(q - Math.round(q)) > 1e-9, 'Must be a multiple of ' + s.multipleOf);
     }
     return e;
-  }
-
-  window.McpGenUi.schema.scalarErrors = scalarErrors;
+  };
 })();

@@ -82,17 +82,17 @@ const INTERNAL_NAMES: &str = include_str!("../../templates/min/names.json");
 const FORM_FIELD_BUDGET: usize = 600;
 
 /// The scripts that make up `window.McpGenUi`, in load order (everything but the page glue).
-/// checks.js replaces schema.js's `scalarErrors`, which validate.js takes at load; the form's
+/// schema.js's helpers serve every later script; checks.js replaces schema.js's `scalarErrors`, which validate.js takes at load; the form's
 /// parts add themselves to form.js's exports; validate.js adds the JSON editor, which
 /// form-extra.js takes at load; viewtools.js wraps form.js's `buildForm`, so it comes after it, and
 /// runner.js adds to it; llm.js (llm pages only) wraps the App's `callServerTool` and result
 /// dispatch last.
 const RUNTIME_FILES: [&str; 15] = [
     "runtime.js",
-    "hosts.js",
-    "forms.js",
     "schema.js",
     "checks.js",
+    "hosts.js",
+    "forms.js",
     "view.js",
     "form.js",
     "form-choice.js",
