@@ -19,27 +19,27 @@
   formEl.append(form.el, h('div.actions', submit));
   var failed = (text) => ({ isError: true, content: [{ type: 'text', text }] });
 
-  function say(msg, kind) {
+  var say = (msg, kind) => {
     status.className = 'status' + (kind ? ' ' + kind : '');
     status.textContent = msg;
-  }
+  };
   // A retry button under an error, for calls this page made (not for results the host pushed).
-  function retry() {
+  var retry = () => {
     var args = last;
     return args && h('div.actions', h('button.btn', { text: 'Retry', onclick: () => ask().then((yes) => yes && run(args)).catch(() => { /* shown in the page */ }) }));
-  }
-  function show(result, mine) {
+  };
+  var show = (result, mine) => {
     say('');
     G.renderResult(out, result, opts);
     var panel = out.querySelector('.error');
     if (mine && panel && result?.isError) panel.append(retry() || '');
     V?.shown(result);
-  }
-  function busy(on) {
+  };
+  var busy = (on) => {
     submit.disabled = on;
     submit.textContent = on ? 'Running…' : label;
     out.setAttribute('aria-busy', String(on));
-  }
+  };
   // Resolves with the result shown, or rejects with the failure shown.
   function run(args) {
     last = args;
@@ -53,13 +53,13 @@
   }
   // Destructive tools ask first (confirm.js, embedded for them). Resolves true when the person
   // runs it, false when they cancel.
-  function ask() {
+  var ask = () => {
     if (!ann.destructiveHint) return Promise.resolve(true);
     return G._confirmRun ? G._confirmRun(formEl, name, () => { say('Cancelled.'); submit.focus(); }) : Promise.resolve(false);
-  }
+  };
   // What the Run button does; the run_tool view tool does the same. Resolves with the result, or
   // with null when the form is not valid or the person cancelled.
-  function attempt() {
+  var attempt = () => {
     var errs = [], args = form.read(errs), n = errs.length;
     if (n) {
       say('Please fix ' + n + ' field' + (n > 1 ? 's' : '') + ' before running.', 'bad');
@@ -67,15 +67,15 @@
       return Promise.resolve({ errors: errs });
     }
     return ask().then((yes) => yes ? run(G.schema.isObj(args) ? args : {}) : { cancelled: true });
-  }
+  };
   // Runs from the Run button's click, which Enter in a field also produces: hosts that sandbox
   // the frame without allow-forms (the reference host grants only allow-scripts) block form
   // submission before any submit event fires. Cancelling the click keeps the form from submitting
   // where it could; the submit listener covers anything else that submits it.
-  function go(e) {
+  var go = (e) => {
     e.preventDefault();
     attempt().catch(() => { /* shown in the page */ });
-  }
+  };
   if (V) {
     V.resultEl = out;
     V.runner = (args) => {

@@ -11,7 +11,7 @@
   var zone = function () { return S.where().timeZone; };
 
   // The UTC offset of a time zone at an instant, in minutes east of UTC.
-  function offset(tz, d) {
+  var offset = (tz, d) => {
     try {
       var p = {};
       new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
@@ -19,41 +19,41 @@
       var wall = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour % 24, +p.minute, +p.second);
       return Math.round((wall - Math.floor(d.getTime() / 1000) * 1000) / 60000);
     } catch (e) { return -d.getTimezoneOffset(); }
-  }
-  function offStr(m) {
+  };
+  var offStr = (m) => {
     var a = Math.abs(m);
     return (m < 0 ? '-' : '+') + String(Math.floor(a / 60)).padStart(2, '0') + ':' + String(a % 60).padStart(2, '0');
-  }
+  };
   // A wall-clock time ("YYYY-MM-DDTHH:MM:SS") in a time zone, as an instant.
-  function fromWall(wall, tz) {
+  var fromWall = (wall, tz) => {
     var u = new Date(wall + 'Z');
     if (isNaN(u)) return u;
     var g = new Date(u.getTime() - offset(tz, u) * 60000);
     return new Date(u.getTime() - offset(tz, g) * 60000);
-  }
-  function secs(raw) { return /(^|T)\d\d:\d\d$/.test(raw) ? raw + ':00' : raw; }
-  function wallOf(d) { return new Date(d.getTime() + offset(zone(), d) * 60000).toISOString(); }
-  function today() { return wallOf(new Date()).slice(0, 10); }
-  function withOffset(t) {
+  };
+  var secs = (raw) => { return /(^|T)\d\d:\d\d$/.test(raw) ? raw + ':00' : raw; };
+  var wallOf = (d) => { return new Date(d.getTime() + offset(zone(), d) * 60000).toISOString(); };
+  var today = () => { return wallOf(new Date()).slice(0, 10); };
+  var withOffset = (t) => {
     if (!/^\d\d:\d\d:\d\d(\.\d+)?$/.test(t)) return t;
     var d = fromWall(today() + 'T' + t.slice(0, 8), zone());
     return t + (isNaN(d) ? 'Z' : offStr(offset(zone(), d)));
-  }
+  };
   // A full-time with any offset, as the wall-clock time of the host's zone today.
-  function timeIn(v) {
+  var timeIn = (v) => {
     var m = /^(\d\d:\d\d(?::\d\d)?)(?:\.\d+)?([Zz]|[+-]\d\d:?\d\d)?$/.exec(v);
     if (!m) return v.slice(0, 8);
     if (!m[2]) return secs(m[1]);
     var off = /z/i.test(m[2]) ? '+00:00' : m[2].slice(0, 3) + ':' + m[2].slice(-2);
     var d = new Date(today() + 'T' + secs(m[1]) + off);
     return isNaN(d) ? secs(m[1]) : wallOf(d).slice(11, 19);
-  }
-  function zoneNote(type) {
+  };
+  var zoneNote = (type) => {
     var tz = zone(), off = offStr(offset(tz, new Date()));
     return type === 'time'
       ? 'Time zone: ' + tz + ' (UTC' + off + ', the offset on today\'s date); sent with that offset.'
       : 'Time zone: ' + tz + ' (UTC' + off + ' now); sent in UTC.';
-  }
+  };
 
   // What form.js's text input asks of a time field: its <input> type for a format, the note under
   // it (kept current when the host's time zone arrives: refresh), and the value both ways.

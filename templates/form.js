@@ -20,25 +20,25 @@
   var part = (name, s, c, o) => G.form[name] || (() => json(s, c, o));
   var TEXTY = /^(text|body|content|message|prompt|description|notes?|code|query|sql|markdown|html|json|comment|summary)$/i;
 
-  function setErr(box, msgs = []) {
+  var setErr = (box, msgs = []) => {
     var p = box.__err, c = box.__ctl;
     if (p) { p.textContent = msgs.join(' '); p.hidden = !msgs.length; }
     if (c) { if (msgs.length) c.setAttribute('aria-invalid', 'true'); else c.removeAttribute('aria-invalid'); }
-  }
-  function fail(box, errs, msgs) {
+  };
+  var fail = (box, errs, msgs) => {
     if (!msgs.length) return;
     setErr(box, msgs);
     errs.push({ el: box.__ctl || box, box, message: msgs.join(' ') });
-  }
-  function placeholder(s) {
+  };
+  var placeholder = (s) => {
     var ex = Array.isArray(s.examples) ? s.examples[0] : s.example;
     return ex === undefined ? null : typeof ex === 'string' ? ex : JSON.stringify(ex);
-  }
+  };
   var star = (o) => o.required ? h('span.req', { 'aria-hidden': 'true', text: ' *' }) : null;
   var errEl = (id) => h('p.err', { id, hidden: true, role: 'alert' });
 
   // A labelled leaf: label, control, help text, inline error; wired for screen readers.
-  function leaf(o, ctl, id, s, extra) {
+  var leaf = (o, ctl, id, s, extra) => {
     var text = o.desc || s.description, eid = id + '-e', err = errEl(eid);
     var help = text ? h('p.help', { id: id + '-h', text }) : null;
     ctl.id = id;
@@ -51,24 +51,24 @@
     box.__err = err;
     box.__ctl = ctl;
     return box;
-  }
+  };
 
-  function group(o, s, cls) {
+  var group = (o, s, cls) => {
     var help = o.desc || s.description, id = nid() + '-e', err = errEl(id);
     var fs = h('fieldset', { class: cls, 'aria-describedby': id }, o.label ? h('legend', o.label, star(o)) : null, help ? h('p.help', help) : null);
     fs.__err = fs.__tail = err;
     return fs;
-  }
+  };
 
-  function field(s0, ctx, o) {
+  var field = (s0, ctx, o) => {
     var s = norm(s0, ctx.root);
     if ((s.__refs.some((r) => ctx.stack.includes(r)) || ctx.depth > 24) && !o.eager) return part('lazy', s, ctx, o)(s0, s, ctx, o);
     var f = pick(s, { root: ctx.root, stack: ctx.stack.concat(s.__refs), depth: ctx.depth + 1 }, o);
     if (s.default !== undefined && !o.noDefault) f.write(s.default);
     return f;
-  }
+  };
 
-  function pick(s, c, o) {
+  var pick = (s, c, o) => {
     var use = (name) => part(name, s, c, o);
     var show = (v) => typeof v === 'string' ? v : JSON.stringify(v);
     var names = s.enumNames || s['x-enumNames'], alts = s.oneOf || s.anyOf;
@@ -89,9 +89,9 @@
       : t === 'array' ? use('array')(s, c, o)
       : t === 'null' ? use('constant')({ const: null }, o)
       : json(s, c, o);
-  }
+  };
 
-  function input(s, o, t) {
+  var input = (s, o, t) => {
     var f = s.format, name = o.name || '', tm = G.form.time, str = t === 'string';
     // A time or date-time field (form-time.js): its control, and a note naming the time zone.
     var timed = str && tm?.type(f);
@@ -144,9 +144,9 @@
         ctl.value = v == null ? '' : w ?? (typeof v === 'object' ? JSON.stringify(v) : String(v));
       }
     };
-  }
+  };
 
-  function object(s, c, o) {
+  var object = (s, c, o) => {
     var props = isObj(s.properties) ? s.properties : {}, req = Array.isArray(s.required) ? s.required : [];
     var keys = Object.keys(props), ap = s.additionalProperties, rows = G.form.mapRows;
     // An object with nothing declared (dict[str, Any]) is a map of any values: key/value rows.
@@ -186,7 +186,7 @@
         if (map) map.write(v);
       }
     };
-  }
+  };
 
   G.form = { field, group, leaf, setErr, fail, nid, placeholder };
   G.buildForm = (schema) => {

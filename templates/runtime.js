@@ -41,7 +41,7 @@
   // h('tag.class1.class2', attrs?, ...children): attrs is a plain object (text, on*, class and
   // attributes); anything else in its place is the first child. Strings become text nodes.
   // Buttons default to type=button so that only the Run button submits the form.
-  function h(tag, attrs, ...kids) {
+  var h = (tag, attrs, ...kids) => {
     var [t, ...cls] = tag.split('.');
     var el = t.startsWith('svg:')
       ? document.createElementNS('http://www.w3.org/2000/svg', t.slice(4))
@@ -60,12 +60,12 @@
     }
     add(el, kids);
     return el;
-  }
-  function add(el, c) {
+  };
+  var add = (el, c) => {
     if (c == null || c === false) return;
     if (Array.isArray(c)) c.forEach((x) => add(el, x));
     else el.append(typeof c === 'object' ? c : String(c));
-  }
+  };
 
   var applyDocumentTheme = (theme) => {
     if (theme !== 'light' && theme !== 'dark') return;
@@ -91,16 +91,16 @@
     applyHostFonts(ctx.styles?.css?.fonts);
   };
 
-  function showNotice(text) {
+  var showNotice = (text) => {
     var n = byId('mcp-notice');
     if (!n) document.body.prepend(n = h('div', { id: 'mcp-notice', class: 'notice', role: 'status' }));
     n.textContent = text;
     n.hidden = false;
-  }
-  function hideNotice() {
+  };
+  var hideNotice = () => {
     var n = byId('mcp-notice');
     if (n) n.hidden = true;
-  }
+  };
 
   class App {
     constructor(appInfo, capabilities, options) {

@@ -9,7 +9,7 @@
   var isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
   var same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-  function pointer(root, ref) {
+  var pointer = (root, ref) => {
     if (typeof ref !== 'string' || ref[0] !== '#') return null;
     var cur = root;
     for (var p of ref.slice(1).split('/').slice(1)) {
@@ -19,9 +19,9 @@
       cur = cur[p];
     }
     return cur;
-  }
+  };
 
-  function merge(into, s) {
+  var merge = (into, s) => {
     for (var k in s) {
       if (k === 'properties') into.properties = { ...into.properties, ...s.properties };
       else if (k === 'required') into.required = (into.required || []).concat(s.required || []);
@@ -29,11 +29,11 @@
       else if (!own(into, k)) into[k] = s[k];
     }
     return into;
-  }
+  };
 
   // Returns a fresh object (the original schema is never mutated) with $ref followed, allOf merged
   // and nullability in "__null"; "__refs" lists the refs crossed, for cycle detection by callers.
-  function norm(s0, root, depth = 0) {
+  var norm = (s0, root, depth = 0) => {
     var s = s0 === true || s0 == null ? {} : s0 === false ? { not: {} } : isObj(s0) ? s0 : {};
     var refs = [], $ref;
     for (var g = 0; typeof s.$ref === 'string' && g < 32 && !refs.includes(s.$ref); g++) {
@@ -68,29 +68,29 @@
     }
     if (s.nullable === true) s.__null = true;
     return s;
-  }
+  };
 
   // Words for a property name with no title: "customer_id" and "customerId" become "Customer ID".
   var ACRO = /^(id|ids|url|uri|api|ip|uuid|json|html|sql|http|https|csv|pdf|sku|vat|iso|utc|gps|os|ui|db)$/i;
-  function words(k) {
+  var words = (k) => {
     var w = String(k).replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_\-.\s]+/g, ' ').trim().split(' ');
     return !w[0] ? String(k) : w.map((x, i) => ACRO.test(x) ? x.toUpperCase() : i ? x.toLowerCase() : x[0].toUpperCase() + x.slice(1)).join(' ');
-  }
+  };
 
   // The host's locale and time zone (HostContext.locale / timeZone), else the browser's.
-  function where() {
+  var where = () => {
     var c = G.app?.getHostContext?.() || {}, tz = c.timeZone, loc = c.locale;
     try { new Intl.DateTimeFormat('en', { timeZone: tz }); } catch (e) { tz = undefined; }
     try { new Intl.NumberFormat(loc); } catch (e) { loc = undefined; }
     if (!tz) try { tz = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { tz = undefined; }
     return { locale: loc || undefined, timeZone: tz || 'UTC' };
-  }
-  function fmtNum(v) {
+  };
+  var fmtNum = (v) => {
     try { return new Intl.NumberFormat(where().locale, { maximumFractionDigits: 20, useGrouping: 'min2' }).format(v); } catch (e) { return String(v); }
-  }
+  };
   var ISO_DT = /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d(:\d\d(\.\d+)?)?([Zz]|[+-]\d\d:?\d\d)$/;
   // A date or date-time string for people (host locale and time zone), or null when it is not one.
-  function fmtDate(v, short) {
+  var fmtDate = (v, short) => {
     if (typeof v !== 'string') return null;
     var w = where(), dateStyle = short ? 'short' : 'medium';
     try {
@@ -98,7 +98,7 @@
       var d = ISO_DT.test(v) && new Date(v);
       return !d || isNaN(d) ? null : new Intl.DateTimeFormat(w.locale, { timeZone: w.timeZone, dateStyle, timeStyle: 'short' }).format(d);
     } catch (e) { return null; }
-  }
+  };
 
   // checks.js replaces scalarErrors for schemas with constraints (the generator embeds it then).
   G.schema = { words, where, fmtNum, fmtDate, norm, scalarErrors: () => [], pointer, isObj, same, own, _dateTime: ISO_DT };

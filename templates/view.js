@@ -22,7 +22,7 @@
   var btn = (text, onclick, cls) => h('button.btn.sm' + (cls || ''), { text, onclick });
   var pre = (t) => h('pre.raw', h('code', t));
 
-  function link(url, text) {
+  var link = (url, text) => {
     return h('a', {
       href: url, class: 'link', target: '_blank', rel: 'noopener noreferrer', text: text || url,
       onclick: (e) => {
@@ -30,18 +30,18 @@
         if (G.app?._ready) G.app.openLink({ url }).catch((err) => console.warn('mcp-gen-ui: open-link failed', err));
       }
     });
-  }
+  };
 
   // Text longer than "max" shows its start and a button that reveals the rest.
-  function more(full, max, make) {
+  var more = (full, max, make) => {
     if (full.length <= max) return make(full);
     var box = h('div.trunc', make(full.slice(0, max) + '…'));
     box.append(btn('Show more (' + (full.length - max) + ' more characters)', () => box.replaceChildren(make(full))));
     return box;
-  }
+  };
 
   // Numbers and dates for people (host locale and time zone); the raw value on hover.
-  function scalar(v, k) {
+  var scalar = (v, k) => {
     if (v == null) return h('span.nil', v === null ? 'null' : '—');
     if (num(v) && !(k && CODE.test(k))) {
       var f = fmtNum(v);
@@ -54,10 +54,10 @@
     }
     if (typeof v === 'object') return more(json(v), 200, (t) => h('code', t));
     return h('span', { class: typeof v, text: String(v) });
-  }
+  };
 
   // Light markdown: headings, lists, code fences, **bold**, inline code, [links](url) and bare URLs.
-  function inline(text) {
+  var inline = (text) => {
     var out = [], re = /(\*\*([^*]+)\*\*|\x60([^\x60]+)\x60|\[([^\]]+)\]\(([^)\s]+)\)|https?:\/\/[^\s<>()"]+)/g, last = 0, m;
     while ((m = re.exec(text))) {
       if (m.index > last) out.push(text.slice(last, m.index));
@@ -66,8 +66,8 @@
     }
     out.push(text.slice(last));
     return out;
-  }
-  function markdown(text) {
+  };
+  var markdown = (text) => {
     var box = h('div.md'), lines = text.split(/\r?\n/), i = 0, para = [], list = null, LI = /^\s*([-*]|\d+\.)\s+/;
     var flush = () => { if (para.length) box.append(h('p', inline(para.join('\n')))); para = []; list = null; };
     for (; i < lines.length; i++) {
@@ -89,30 +89,30 @@
     }
     flush();
     return box;
-  }
+  };
   var text = (t) => more(t, TEXT, markdown);
 
-  function tryJson(t) {
+  var tryJson = (t) => {
     var s = str(t) ? t.trim() : '';
     if (/^[[{]/.test(s)) try { return JSON.parse(s); } catch (e) { /* text */ }
-  }
+  };
 
-  function columns(rows, o) {
+  var columns = (rows, o) => {
     var cols = [];
     rows.slice(0, 200).forEach((r) => { for (var k in r) if (!cols.includes(k) && !hidden(k, o)) cols.push(k); });
     return cols;
-  }
+  };
 
   // A value on an ordered axis: a date or date-time string (ms), or a number.
-  function ordinal(v) {
+  var ordinal = (v) => {
     if (num(v)) return v;
     var t = str(v) && ISO.test(v) ? Date.parse(v.length === 7 ? v + '-01' : v) : NaN;
     return isNaN(t) ? null : t;
-  }
+  };
   // Numeric series: an ordered x (dates or times, or a numeric key such as year or step; rows are
   // sorted by it) with numeric y fields, or an array of numbers. A list of records (identifiers or
   // names among its fields) is a table, not a series, unless a hint asks for a chart.
-  function series(v, o, forced) {
+  var series = (v, o, forced) => {
     if (v.length < 2) return null;
     if (v.every(num)) return { rows: v.map((y, i) => ({ '#': i + 1, value: y })), x: '#', ys: ['value'], ord: true };
     if (!v.every(isObj)) return null;
@@ -128,23 +128,23 @@
     if (!ys.length) return null;
     var ord = !!x && v.every((r) => ordinal(r[x]) != null);
     return { rows: ord ? v.slice().sort((a, b) => ordinal(a[x]) - ordinal(b[x])) : v, x: x || null, ys, ord };
-  }
+  };
 
   // Round axis ticks: steps of 1, 2 or 5 × 10ⁿ covering [lo, hi].
-  function ticks(lo, hi, want) {
+  var ticks = (lo, hi, want) => {
     var raw = (hi - lo) / Math.max(want - 1, 1), p = Math.pow(10, Math.floor(Math.log10(raw))), f = raw / p;
     var step = (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * p;
     var a = Math.floor(lo / step) * step, b = Math.ceil(hi / step) * step, out = [];
     for (var t = a; t <= b + step / 2 && out.length < 50; t += step) out.push(Math.round(t / step) * step);
     return { lo: a, hi: b, step, ticks: out };
-  }
-  function tickFmt(step) {
+  };
+  var tickFmt = (step) => {
     var nf;
     try { nf = new Intl.NumberFormat(S.where().locale, { maximumFractionDigits: Math.max(0, Math.min(20, -Math.floor(Math.log10(step) + 1e-9))), notation: step >= 1e6 ? 'compact' : 'standard', useGrouping: 'min2' }); } catch (e) { /* plain */ }
     return (v) => nf ? nf.format(v) : String(v);
-  }
+  };
 
-  function renderChart(el, ser, o) {
+  var renderChart = (el, ser, o) => {
     o = o || {};
     var bar = o.view === 'bar', rows = ser.rows.slice(0, 1000), ys = ser.ys, sx = ser.x, W = 640, H = 260, L = 56, R = 12, T = 12, B = 34;
     var all = [];
@@ -203,9 +203,9 @@
     });
     el.append(h('figure.chartbox', svg, h('ul.legend', ys.map((k, si) => h('li', h('span', { class: 'sw s' + (si % 6), ...quiet }), lab(k, o))))));
     return el;
-  }
+  };
 
-  function renderTable(el, rows, o) {
+  var renderTable = (el, rows, o) => {
     o = o || {};
     var cols = columns(rows, o), p = String(o.sort || '').split(/\s+/);
     var sortKey = p[0] || null, dir = p[1] === 'desc' ? -1 : 1, q = '', limit = ROWS;
@@ -218,7 +218,7 @@
       var x = a[sortKey], y = b[sortKey];
       return x == null ? 1 : y == null ? -1 : (num(x) && num(y) ? x - y : String(x).localeCompare(String(y), undefined, { numeric: true })) * dir;
     };
-    function draw() {
+    var draw = () => {
       var ql = q.toLowerCase();
       var vis = rows.filter((r) => !ql || cols.some((k) => { var v = r[k]; return v != null && (typeof v === 'object' ? json(v) : String(v)).toLowerCase().includes(ql); }));
       if (sortKey) vis = vis.slice().sort(cmp);
@@ -227,16 +227,16 @@
       count.textContent = vis.length + ' of ' + rows.length + ' rows';
       if (!vis.length) tbody.append(h('tr', h('td', { colspan: String(cols.length), class: 'empty', text: 'No rows match "' + q + '".' })));
       foot.replaceChildren(...vis.length > limit ? [btn('Show ' + Math.min(vis.length - limit, 200) + ' more rows', () => { limit += 200; draw(); })] : []);
-    }
+    };
     filter.addEventListener('input', () => { q = filter.value; limit = ROWS; draw(); });
     draw();
     el.append(h('div.tablebox',
       rows.length > 5 ? h('div.tools', h('label.sr', { for: fid, text: 'Filter rows' }), filter, count) : null,
       h('div.scroll', { tabindex: '0', role: 'region', 'aria-label': 'Table' + (o.caption ? ': ' + o.caption : '') }, h('table', h('thead', h('tr', ths)), tbody)), foot));
     return el;
-  }
+  };
 
-  function toggleBox(views) {
+  var toggleBox = (views) => {
     var bar = h('div.tools', { role: 'group', 'aria-label': 'View' }), box = h('div.multi', bar), panes = [];
     views.forEach(([name, fill], i) => {
       var pane = h('div', { hidden: i > 0 });
@@ -252,9 +252,9 @@
       box.append(pane);
     });
     return box;
-  }
+  };
 
-  function renderCards(el, obj, o, depth) {
+  var renderCards = (el, obj, o, depth) => {
     o = o || {};
     depth = depth || 0;
     var dl = h('dl.cards');
@@ -272,29 +272,29 @@
     });
     el.append(dl.firstChild ? dl : empty('No fields.'));
     return el;
-  }
+  };
   var sub = (o) => ({ labels: o.labels, hidden: o.hidden });
   var isNode = (x) => x !== null && typeof x === 'object';
 
-  function list(v, o, depth) {
+  var list = (v, o, depth) => {
     // A short list of short values (tags, column names, ids) reads best as one line of chips.
     var chips = v.length <= 24 && v.every((x) => x === null || (typeof x !== 'object' && String(x).length <= 40));
     var ul = h(chips ? 'ul.list.chips' : 'ul.list'), limit = ROWS;
-    function draw() {
+    var draw = () => {
       ul.replaceChildren(...v.slice(0, limit).map((x) => h('li', isNode(x) ? node(x, sub(o), depth + 1) : scalar(x))));
       if (v.length > limit) ul.append(h('li', btn('Show ' + (v.length - limit) + ' more', () => { limit = v.length; draw(); })));
-    }
+    };
     draw();
     return ul;
-  }
+  };
 
-  function renderJson(el, v) {
+  var renderJson = (el, v) => {
     el.append(more(JSON.stringify(v, null, 2) ?? 'undefined', RAW, pre));
     return el;
-  }
+  };
 
   // Picks a view for any JSON value; hints (o.view, o.x, o.y, …) only apply at the top level.
-  function node(v, o, depth) {
+  var node = (v, o, depth) => {
     var view = depth ? null : o.view, box = h('div.val');
     if (view === 'json') return renderJson(box, v);
     // The value's one array under a title: the array itself, the rest as cards.
@@ -331,29 +331,29 @@
     if (str(v)) return depth ? scalar(v) : v.trim() ? text(v) : empty('Empty text.');
     box.append(scalar(v));
     return box;
-  }
+  };
 
-  function render(el, v, o) { el.append(node(v, o || {}, 0)); return el; }
+  var render = (el, v, o) => { el.append(node(v, o || {}, 0)); return el; };
 
-  function media(c) {
+  var media = (c) => {
     var mime = String(c.mimeType || ''), data = String(c.data || ''), src = 'data:' + mime + ';base64,' + data.replace(/\s/g, '');
     var kind = c.type, skip = 'Skipped ' + kind + ' content';
     if (!/^[A-Za-z0-9+/=\s]*$/.test(data)) return h('p.warn', skip + ': its data is not base64.');
     if (!RegExp('^' + kind + '/[\\w.+-]+$').test(mime)) return h('p.warn', skip + ' of type ' + mime + '.');
     return kind === 'image' ? h('img.media', { src, alt: 'Image returned by the tool' })
       : h('audio', { controls: true, src, 'aria-label': 'Audio returned by the tool' });
-  }
+  };
 
-  function resource(c, o) {
+  var resource = (c, o) => {
     var r = c.resource || c, uri = String(r.uri || ''), name = r.name || r.title || uri, t = r.text, j;
     var box = h('div.res', h('p.sub', URL_RE.test(uri) ? link(uri, name) : h('code', name)));
     if (r.description) box.append(h('p.help', r.description));
     if (str(t)) box.append((j = /json/.test(r.mimeType || '') || /^[[{]/.test(t.trim()) ? tryJson(t) : undefined) !== undefined ? node(j, o, 0) : more(t, TEXT, pre));
     else if (str(r.blob)) box.append(media({ type: /^audio/.test(r.mimeType) ? 'audio' : 'image', mimeType: r.mimeType, data: r.blob }));
     return box;
-  }
+  };
 
-  function copy(value, status) {
+  var copy = (value, status) => {
     var say = (ok) => { status.textContent = ok ? 'Copied.' : 'Copy is blocked here: select the raw JSON and copy it.'; };
     var fallback = () => {
       var ta = h('textarea.sr', { 'aria-hidden': 'true' }), ok = false;
@@ -365,11 +365,11 @@
       say(ok);
     };
     try { navigator.clipboard.writeText(value).then(() => say(true), fallback); } catch (e) { fallback(); }
-  }
+  };
 
   // A whole CallToolResult: error panel, structuredContent (checked against outputSchema), every
   // content item, then the raw JSON toggle and copy button.
-  function renderResult(el, r, o) {
+  var renderResult = (el, r, o) => {
     o = o || {};
     r = r && typeof r === 'object' ? r : { content: [{ type: 'text', text: String(r) }] };
     el.textContent = '';
@@ -411,7 +411,7 @@
     body.append(h('div.tools.end', rawBtn, btn('Copy JSON', () => copy(rawText, status), '.ghost'), status), raw);
     el.append(body);
     return el;
-  }
+  };
 
   G.render = render;
   G.renderResult = renderResult;

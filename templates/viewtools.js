@@ -29,14 +29,14 @@
 
   var result = (data, text) => ({ content: [{ type: 'text', text: text + '\n' + JSON.stringify(data).slice(0, 20000) }], structuredContent: data });
   var failure = (text) => ({ isError: true, content: [{ type: 'text', text }] });
-  function label(e) {
+  var label = (e) => {
     var l = (e.box || e.el)?.querySelector?.('label, legend');
     return (l ? l.textContent.replace(/\s*\*$/, '').trim() + ': ' : '') + e.message;
-  }
-  function readForm() {
+  };
+  var readForm = () => {
     var errs = [], values = form.read(errs);
     return { values: isObj(values) ? values : {}, errors: errs.map(label) };
-  }
+  };
 
   // The page's form, whoever built it (the builtin page, or an llm page using the runtime's form).
   var build = G.buildForm;
@@ -44,12 +44,12 @@
   var emit = P._emit;
   P._emit = function (name, params) { if (name === 'toolresult') last = params; return emit.call(this, name, params); };
 
-  function valuesSchema(description) {
+  var valuesSchema = (description) => {
     var s = { type: 'object', ...schema, description };
     delete s.required;
     delete s.$schema;
     return s;
-  }
+  };
 
   V.add({ name: 'read_form', _needsForm: true, title: 'Read the form',
     description: 'The form\'s current values and its messages for invalid fields.',
