@@ -113,6 +113,8 @@ pub struct Templates {
     /// Whether an override directory replaced any script: its pages then get every part but the
     /// llm pages' own (an override may use any of them).
     scripts_overridden: bool,
+    /// Whether an override directory replaced any file: its pages then get the whole tool data.
+    overridden: bool,
 }
 
 impl Templates {
@@ -123,6 +125,7 @@ impl Templates {
                 .map(|(n, s)| (*n, (*s).to_string()))
                 .collect(),
             scripts_overridden: false,
+            overridden: false,
         }
     }
 
@@ -149,6 +152,7 @@ impl Templates {
                         ),
                     )
                 })?;
+                t.overridden = true;
                 let text = if name.ends_with(".js") {
                     t.scripts_overridden = true;
                     rename_internal(&compact_js(&text))
@@ -275,7 +279,7 @@ fn render_with(
         Prose::Stripped => 2_000,
     };
     let description = safe_text(tool.description().unwrap_or(""), description_chars);
-    let data = page_data(req, prose);
+    let data = page_data(req, prose, templates.overridden);
     let destructive = destructive_hint(tool);
 
     let parts = if templates.scripts_overridden {
@@ -744,8 +748,11 @@ fn display_title(tool: &crate::model::Tool) -> String {
         .to_string()
 }
 
-/// The JSON the page reads at load: the parts of the tool that shape the UI, and the hints.
-fn page_data(req: &WidgetRequest<'_>, prose: Prose) -> Value {
+/// The JSON the page reads at load: the parts of the tool that shape the UI, and the hints. With
+/// the embedded templates, only what app.js reads: the tool's description is in the page's header
+/// already, and of its annotations only `destructiveHint` matters; empty values are left out.
+/// Pages built from an override directory get all of it (`full`).
+fn page_data(req: &WidgetRequest<'_>, prose: Prose, full: bool) -> Value {
     use crate::model::text::{
         MAX_DESCRIPTION_CHARS, MAX_SCHEMA_TEXT_CHARS, safe_text, shorten_prose, strip_prose,
     };
@@ -759,7 +766,18 @@ fn page_data(req: &WidgetRequest<'_>, prose: Prose) -> Value {
         "annotations",
     ] {
         if let Some(v) = req.tool.raw.get(key) {
+            if !full && key == "description" {
+                continue;
+            }
             let mut v = v.clone();
+            if !full
+                && key == "annotations"
+                && let Some(hint) = v.get("destructiveHint")
+            {
+                v = json!({ "destructiveHint": hint });
+            } else if !full && key == "annotations" {
+                continue;
+            }
             // The page's validator ignores the dialect URI; leaving it out saves bytes per page.
             if let Value::Object(schema) = &mut v
                 && key.ends_with("Schema")
@@ -784,13 +802,22 @@ fn page_data(req: &WidgetRequest<'_>, prose: Prose) -> Value {
             t.insert(key.to_string(), v);
         }
     }
-    json!({
+    let mut data = json!({
         "version": GENERATOR_VERSION,
         "tool": Value::Object(t),
         "widget": req.widget,
         "hints": serde_json::to_value(&req.hints).unwrap_or(Value::Null),
         "examples": req.tool_config.examples,
-    })
+    });
+    if !full && let Value::Object(m) = &mut data {
+        m.retain(|_, v| match v {
+            Value::Null => false,
+            Value::Object(o) => !o.is_empty(),
+            Value::Array(a) => !a.is_empty(),
+            _ => true,
+        });
+    }
+    data
 }
 
 /// JSON for a `<script type="application/json">` block: nothing in it can close the element or
@@ -1408,6 +1435,33 @@ mod tests {
         std::fs::write(dir.path().join("styles.css"), "body{}").unwrap();
         let html = render(&req_for(&tool, &cfg), &Templates::from_dir(dir.path()).unwrap()).unwrap();
         assert!(!html.contains("overBudget"));
+    }
+
+    #[test]
+    fn page_data_holds_what_app_js_reads_unless_templates_are_overridden() {
+        let tool = Tool::from_raw(json!({"name": "t", "title": "T", "description": "Long prose",
+            "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "description": "help"}}},
+            "annotations": {"readOnlyHint": true, "destructiveHint": false}}))
+        .unwrap();
+        let cfg = ToolConfig::default();
+        let data = page_data(&req_for(&tool, &cfg), Prose::Shortened, false);
+        assert_eq!(
+            data,
+            json!({"version": GENERATOR_VERSION, "tool": {"name": "t", "title": "T",
+                "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "description": "help"}}},
+                "annotations": {"destructiveHint": false}}})
+        );
+        let full = page_data(&req_for(&tool, &cfg), Prose::Shortened, true);
+        assert_eq!(full["tool"]["description"], "Long prose");
+        assert_eq!(full["tool"]["annotations"]["readOnlyHint"], true);
+        assert_eq!(full["widget"], Value::Null);
+        assert_eq!(full["examples"], json!([]));
+        // The description is still in the page, in its header.
+        let html = render(&req_for(&tool, &cfg), &Templates::embedded()).unwrap();
+        assert!(html.contains("<p class=\"desc\">Long prose</p>"));
+        let no_hint = Tool::from_raw(json!({"name": "t", "annotations": {"title": "x"}})).unwrap();
+        let data = page_data(&req_for(&no_hint, &cfg), Prose::Shortened, false);
+        assert_eq!(data["tool"], json!({"name": "t"}));
     }
 
     #[test]
