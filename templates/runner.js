@@ -9,9 +9,9 @@
   var connect = P.connect;
   P.connect = function () { app = app || this; return connect.call(this); };
 
-  function failure(text) { return { isError: true, content: [{ type: 'text', text: text }] }; }
+  var failure = (text) => { return { isError: true, content: [{ type: 'text', text: text }] }; };
   // The tool this page is for: the builtin page's data, else the generated-file header.
-  function toolName() {
+  var toolName = () => {
     try {
       var d = JSON.parse((document.getElementById('mcp-gen-ui-data') || {}).textContent || '{}');
       if (d.tool && d.tool.name) return d.tool.name;
@@ -19,8 +19,8 @@
     var c = document.firstChild;
     var m = c && c.nodeType === 8 && /from tool ("(?:[^"\\]|\\.)*")/.exec(c.data);
     try { return m ? JSON.parse(m[1]) : null; } catch (e) { return null; }
-  }
-  function ask(name) {
+  };
+  var ask = (name) => {
     return new Promise(function (resolve) {
       var box = h('div.confirm', { role: 'alertdialog', 'aria-label': 'Confirm' });
       var done = function (v) { box.remove(); resolve(v); };
@@ -29,7 +29,7 @@
           h('button.btn.ghost', { text: 'Cancel', onclick: function () { done(false); } })));
       document.body.insertBefore(box, document.body.firstChild);
     });
-  }
+  };
 
   V._runner = function (args) {
     var name = toolName();

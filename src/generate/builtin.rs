@@ -487,9 +487,11 @@ fn needs_choice(schema: &Value) -> bool {
 
 /// Whether a field can be a time or date-time field (form-time.js).
 fn needs_time(schema: &Value) -> bool {
-    any_object(schema, 0, &|m| {
-        matches!(m.get("format"), Some(Value::String(f)) if f == "time" || f == "date-time")
-    })
+    any_object(
+        schema,
+        0,
+        &|m| matches!(m.get("format"), Some(Value::String(f)) if f == "time" || f == "date-time"),
+    )
 }
 
 /// Whether a field has anything checks.js checks.
@@ -749,9 +751,8 @@ fn display_title(tool: &crate::model::Tool) -> String {
 }
 
 /// The JSON the page reads at load: the parts of the tool that shape the UI, and the hints. With
-/// the embedded templates, only what app.js reads: the tool's description is in the page's header
-/// already, and of its annotations only `destructiveHint` matters; empty values are left out.
-/// Pages built from an override directory get all of it (`full`).
+/// the embedded templates, of the annotations only `destructiveHint` (the one app.js reads), and
+/// empty values are left out; pages built from an override directory get all of it (`full`).
 fn page_data(req: &WidgetRequest<'_>, prose: Prose, full: bool) -> Value {
     use crate::model::text::{
         MAX_DESCRIPTION_CHARS, MAX_SCHEMA_TEXT_CHARS, safe_text, shorten_prose, strip_prose,
@@ -766,9 +767,6 @@ fn page_data(req: &WidgetRequest<'_>, prose: Prose, full: bool) -> Value {
         "annotations",
     ] {
         if let Some(v) = req.tool.raw.get(key) {
-            if !full && key == "description" {
-                continue;
-            }
             let mut v = v.clone();
             if !full
                 && key == "annotations"
@@ -1308,7 +1306,9 @@ mod tests {
                 .choice
         );
         // No form, no choice.
-        assert!(!parts(json!({"name": "a", "inputSchema": {"type": "object", "enum": [1]}})).choice);
+        assert!(
+            !parts(json!({"name": "a", "inputSchema": {"type": "object", "enum": [1]}})).choice
+        );
     }
 
     #[test]
@@ -1322,8 +1322,10 @@ mod tests {
             assert!(!p.time && p.checks && !p.wants("form-time.js"), "{f}");
         }
         // In $defs too, and never without a form.
-        let p = parts_of(json!({"type": "object", "properties": {"f": {"$ref": "#/$defs/T"}},
-            "$defs": {"T": {"type": "string", "format": "date-time"}}}));
+        let p = parts_of(
+            json!({"type": "object", "properties": {"f": {"$ref": "#/$defs/T"}},
+            "$defs": {"T": {"type": "string", "format": "date-time"}}}),
+        );
         assert!(p.time);
         assert!(!parts_of(json!({"type": "object", "format": "time"})).time);
     }
@@ -1346,8 +1348,10 @@ mod tests {
         }
         assert!(!with_field(json!({"type": "string"})).checks);
         // validate.js uses them on every value.
-        let p = parts(json!({"name": "a", "inputSchema": {"type": "object", "properties":
-            {"f": {"type": "string"}}}, "outputSchema": {"type": "object"}}));
+        let p = parts(
+            json!({"name": "a", "inputSchema": {"type": "object", "properties":
+            {"f": {"type": "string"}}}, "outputSchema": {"type": "object"}}),
+        );
         assert!(p.validator && p.checks);
     }
 
@@ -1387,12 +1391,42 @@ mod tests {
         assert!(bare.contains(".chart") && bare.contains(".help"));
         for (part, probe) in [
             (Parts { form: true, ..none }, "fieldset.obj"),
-            (Parts { choice: true, ..none }, ".fld.chk"),
+            (
+                Parts {
+                    choice: true,
+                    ..none
+                },
+                ".fld.chk",
+            ),
             (Parts { time: true, ..none }, ".tz"),
-            (Parts { confirm: true, ..none }, ".btn.danger"),
-            (Parts { runner: true, ..none }, ".confirm"),
-            (Parts { form_extra: true, ..none }, ".rowh"),
-            (Parts { form_extra: true, ..none }, ".fld.chk"),
+            (
+                Parts {
+                    confirm: true,
+                    ..none
+                },
+                ".btn.danger",
+            ),
+            (
+                Parts {
+                    runner: true,
+                    ..none
+                },
+                ".confirm",
+            ),
+            (
+                Parts {
+                    form_extra: true,
+                    ..none
+                },
+                ".rowh",
+            ),
+            (
+                Parts {
+                    form_extra: true,
+                    ..none
+                },
+                ".fld.chk",
+            ),
         ] {
             assert!(!bare.contains(probe), "{probe}");
             assert!(t.styles(part).contains(probe), "{probe}");
@@ -1424,7 +1458,11 @@ mod tests {
             format!("var b = box.{err}, r = s['{refs}'], k = x.__errs, m = c._meta;\n")
         );
         // The embedded scripts use the short names.
-        assert!(Templates::embedded().get("form.js").contains(&format!(".{err}")));
+        assert!(
+            Templates::embedded()
+                .get("form.js")
+                .contains(&format!(".{err}"))
+        );
         assert!(!Templates::embedded().get("form.js").contains("__err"));
         let tool = Tool::from_raw(json!({"name": "t", "inputSchema": {"type": "object"}})).unwrap();
         let cfg = ToolConfig::default();
@@ -1433,12 +1471,16 @@ mod tests {
         // A styles-only override keeps the tool's own parts.
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("styles.css"), "body{}").unwrap();
-        let html = render(&req_for(&tool, &cfg), &Templates::from_dir(dir.path()).unwrap()).unwrap();
+        let html = render(
+            &req_for(&tool, &cfg),
+            &Templates::from_dir(dir.path()).unwrap(),
+        )
+        .unwrap();
         assert!(!html.contains("overBudget"));
     }
 
     #[test]
-    fn page_data_holds_what_app_js_reads_unless_templates_are_overridden() {
+    fn page_data_leaves_out_what_app_js_does_not_read_unless_templates_are_overridden() {
         let tool = Tool::from_raw(json!({"name": "t", "title": "T", "description": "Long prose",
             "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "description": "help"}}},
             "annotations": {"readOnlyHint": true, "destructiveHint": false}}))
@@ -1448,17 +1490,13 @@ mod tests {
         assert_eq!(
             data,
             json!({"version": GENERATOR_VERSION, "tool": {"name": "t", "title": "T",
-                "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "description": "help"}}},
+                "description": "Long prose", "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "description": "help"}}},
                 "annotations": {"destructiveHint": false}}})
         );
         let full = page_data(&req_for(&tool, &cfg), Prose::Shortened, true);
-        assert_eq!(full["tool"]["description"], "Long prose");
         assert_eq!(full["tool"]["annotations"]["readOnlyHint"], true);
         assert_eq!(full["widget"], Value::Null);
         assert_eq!(full["examples"], json!([]));
-        // The description is still in the page, in its header.
-        let html = render(&req_for(&tool, &cfg), &Templates::embedded()).unwrap();
-        assert!(html.contains("<p class=\"desc\">Long prose</p>"));
         let no_hint = Tool::from_raw(json!({"name": "t", "annotations": {"title": "x"}})).unwrap();
         let data = page_data(&req_for(&no_hint, &cfg), Prose::Shortened, false);
         assert_eq!(data["tool"], json!({"name": "t"}));
