@@ -8,27 +8,27 @@
   // A value of any type, typed as text: a JSON literal (42, true, null, [1], {"a": 1}, "quoted")
   // is that value, anything else is the text itself. Numbers with leading zeros stay text.
   var LITERAL = /^\s*(-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?|true|false|null)\s*$/;
-  function anyValue(o) {
+  var anyValue = (o) => {
     var id = nid(), ctl = h('input', { type: 'text' });
     var box = F.leaf({ label: o.label, required: o.required, desc: 'Text, or a JSON value: 42, true, null, ["a"], {"k": 1}' }, ctl, id, {});
-    function read(errs) {
+    var read = (errs) => {
       setErr(box, []);
       var t = ctl.value;
       if (LITERAL.test(t)) return JSON.parse(t);
       if (!/^\s*[[{"]/.test(t)) return t;
       try { return JSON.parse(t); } catch (e) { fail(box, errs, ['Not valid JSON: ' + e.message + ' (write plain text without a leading bracket or quote)']); return undefined; }
-    }
+    };
     ctl.addEventListener('input', function () { read([]); });
     return { el: box, read: read, write: function (v) { ctl.value = typeof v === 'string' && !LITERAL.test(v) && !/^\s*[[{"]/.test(v) ? v : JSON.stringify(v); } };
-  }
+  };
   var described = ['type', 'enum', 'const', 'oneOf', 'anyOf', 'allOf', 'not', 'properties', 'additionalProperties', 'items', 'prefixItems', '$ref', 'format', 'pattern'];
 
-  function mapRows(vs, c, known) {
+  var mapRows = (vs, c, known) => {
     var wrap = h('div.map'), rows = [];
     var list = h('div.rows');
     var addBtn = h('button.btn.sm', { text: '+ Add entry', onclick: function () { addRow('', undefined).key.focus(); } });
     wrap.append(list, addBtn);
-    function addRow(k, v) {
+    var addRow = (k, v) => {
       var kid = nid();
       var key = h('input', { type: 'text', id: kid, value: k });
       var opts = { label: 'Value', name: 'value', required: true, noDefault: v !== undefined };
@@ -41,7 +41,7 @@
       rows.push(r);
       list.append(row);
       return r;
-    }
+    };
     return {
       el: wrap,
       read: function (errs) {
@@ -60,9 +60,9 @@
         for (var k in v) if (known.indexOf(k) < 0) addRow(k, v[k]);
       }
     };
-  }
+  };
 
-  function array(s, c, o) {
+  var array = (s, c, o) => {
     var items = s.items;
     if (Array.isArray(items) || Array.isArray(s.prefixItems)) return jsonField(s, c, o);
     var is = S.norm(items, c.root);
@@ -73,7 +73,7 @@
     var list = h('div.rows'), rows = [];
     var addBtn = h('button.btn.sm', { text: '+ Add ' + (is.title || 'item'), onclick: function () { addRow(undefined, true); sync(); } });
     fs.append(list, addBtn, fs.__tail);
-    function sync() {
+    var sync = () => {
       rows.forEach(function (r, i) {
         r.num.textContent = '#' + (i + 1);
         r.up.disabled = i === 0;
@@ -83,8 +83,8 @@
         r.del.setAttribute('aria-label', 'Remove item ' + (i + 1));
       });
       addBtn.disabled = s.maxItems != null && rows.length >= s.maxItems;
-    }
-    function move(r, d) {
+    };
+    var move = (r, d) => {
       var i = rows.indexOf(r), j = i + d;
       if (j < 0 || j >= rows.length) return;
       rows.splice(i, 1);
@@ -92,8 +92,8 @@
       rows.forEach(function (x) { list.append(x.el); });
       sync();
       (d < 0 ? r.up : r.down).focus();
-    }
-    function addRow(v, focus) {
+    };
+    var addRow = (v, focus) => {
       var f = field(items, c, { label: is.title || (o.label ? o.label + ' item' : 'Item'), name: o.name, required: true, noDefault: v !== undefined });
       if (v !== undefined) f.write(v);
       var r = { f: f };
@@ -111,7 +111,7 @@
       rows.push(r);
       list.append(r.el);
       if (focus) { var first = r.el.querySelector('input,select,textarea'); if (first) first.focus(); }
-    }
+    };
     for (var i = 0; i < (s.minItems || 0) && i < 50; i++) addRow();
     sync();
     return {
@@ -139,9 +139,9 @@
         sync();
       }
     };
-  }
+  };
 
-  function multi(s, o, fs, opts, is) {
+  var multi = (s, o, fs, opts, is) => {
     var names = is.enumNames || [];
     var boxes = opts.map(function (v, i) {
       var id = nid();
@@ -168,19 +168,20 @@
         opts.forEach(function (x, i) { boxes[i].checked = v.some(function (y) { return S.same(x, y); }); });
       }
     };
-  }
+  };
 
-  function altName(a, i) {
+  var altName = (a, i) => {
     if (a.title) return a.title;
     var p = isObj(a.properties) ? a.properties : {};
     for (var k in p) if (isObj(p[k]) && 'const' in p[k]) return k + ': ' + p[k].const;
     if (typeof a.type === 'string') return a.type;
     return 'Option ' + (i + 1);
-  }
+  };
 
-  function variants(s, alts, c, o) {
+  var variants = (s, alts, c, o) => {
     var base = Object.assign({}, s);
-    ['oneOf', 'anyOf', '__refs', 'title', 'description', 'default'].forEach(function (k) { delete base[k]; });
+    ['oneOf', 'anyOf', 'title', 'description', 'default'].forEach(function (k) { delete base[k]; });
+    delete base.__refs;
     var merged = alts.map(function (a) {
       var m = Object.assign({}, a);
       if (base.properties || base.required) {
@@ -200,16 +201,16 @@
     // What each variant last held: switching back restores it, and switching to another variant
     // carries over the fields the two share.
     var cur = null, at = null, kept = {};
-    function carry(j) {
+    var carry = (j) => {
       if (kept[j] !== undefined) return kept[j];
       var prev = at == null ? undefined : kept[at], t = merged[j];
       if (!isObj(prev) || !isObj(t.properties)) return S.typeOf && prev !== undefined && !isObj(prev) && (!t.type || t.type === S.typeOf(prev)) ? prev : undefined;
       var out = {}, any = false;
       for (var k in prev) if (S.own(t.properties, k) && !(isObj(t.properties[k]) && 'const' in t.properties[k])) { out[k] = prev[k]; any = true; }
       return any ? out : undefined;
-    }
-    function save() { if (cur && at != null) { var was = cur.read([]); if (was !== undefined) kept[at] = was; } }
-    function choose(i, v) {
+    };
+    var save = () => { if (cur && at != null) { var was = cur.read([]); if (was !== undefined) kept[at] = was; } };
+    var choose = (i, v) => {
       holder.textContent = '';
       cur = null;
       at = i === '' || i == null ? null : Number(i);
@@ -219,7 +220,7 @@
       cur = field(alt, c, { label: isObject ? '' : o.label || 'Value', name: o.name, required: true, noDefault: v !== undefined, eager: true });
       if (v !== undefined) cur.write(v);
       holder.append(cur.el);
-    }
+    };
     sel.addEventListener('change', function () { save(); choose(sel.value, sel.value === '' ? undefined : carry(Number(sel.value))); });
     choose(sel.value);
     return {
@@ -237,21 +238,21 @@
         choose(String(i), v);
       }
     };
-  }
+  };
 
   // Cycles ($ref back into an ancestor) expand one level per click, so the form stays finite.
-  function lazy(s0, s, ctx, o) {
+  var lazy = (s0, s, ctx, o) => {
     var fs = group(o, s, 'lazy'), inner = null;
     var btn = h('button.btn.sm', '+ Add ' + (o.label || 'value'));
     var rm = h('button.btn.sm.ghost', { text: 'Remove', hidden: true });
     var holder = h('div');
-    function open(v) {
+    var open = (v) => {
       inner = field(s0, { root: ctx.root, stack: [], depth: 0 }, { label: o.label, name: o.name, required: true, eager: true, noDefault: v !== undefined });
       if (v !== undefined) inner.write(v);
       holder.append(inner.el);
       btn.hidden = true;
       rm.hidden = false;
-    }
+    };
     btn.addEventListener('click', function () { open(); });
     rm.addEventListener('click', function () { holder.textContent = ''; inner = null; btn.hidden = false; rm.hidden = true; });
     fs.append(holder, btn, rm, fs.__tail);
@@ -265,7 +266,7 @@
       },
       write: function (v) { holder.textContent = ''; inner = null; if (v !== undefined && v !== null) open(v); else { btn.hidden = false; rm.hidden = true; } }
     };
-  }
+  };
 
-  G.formx = { array: array, variants: variants, mapRows: mapRows, lazy: lazy };
+  Object.assign(F, { array: array, variants: variants, mapRows: mapRows, lazy: lazy });
 })();

@@ -12,36 +12,35 @@
 //     link, notify, intent); receive(app, msg): MCP-UI messages from the host.
 (function () {
   'use strict';
-  var G = window.McpGenUi;
-  var same = function (a, b) { return JSON.stringify(a) === JSON.stringify(b); };
-  var isObj = function (v) { return v !== null && typeof v === 'object' && !Array.isArray(v); };
+  var G = window.McpGenUi, S = G.schema, isObj = S.isObj, same = S.same;
   var EMBED_KEY = 'mcp-gen-ui/embedded';
+  var post = (msg) => window.parent.postMessage(msg, '*');
+  var unsupported = (method) => Promise.reject(new Error(method + ' is not supported by this host'));
+  var empty = () => ({});
 
   // A CallToolResult from whatever a host hands over (a result, or bare structured data).
   function asResult(r) {
     if (isObj(r) && (Array.isArray(r.content) || 'structuredContent' in r || r.isError)) {
       // Our own embedded copy of the page is for the host to render, not for the page to show.
-      if (Array.isArray(r.content)) {
-        var c = r.content.filter(function (x) { return !(x && x._meta && x._meta[EMBED_KEY]); });
-        if (c.length !== r.content.length) r = Object.assign({}, r, { content: c });
-      }
-      return r;
+      var c = Array.isArray(r.content) && r.content.filter((x) => !x?._meta?.[EMBED_KEY]);
+      return c && c.length !== r.content.length ? { ...r, content: c } : r;
     }
     return { structuredContent: r, content: [] };
   }
+  var text = (content) => (Array.isArray(content) ? content : []).map((c) => c?.text || '').join('\n');
 
   function openai(app, win) {
     var started = false, lastIn, lastOut, tries = 0;
-    var read = function (g, k) { return g && k in g ? g[k] : (window.openai || {})[k]; };
+    var read = (g, k) => g && k in g ? g[k] : (window.openai || {})[k];
     function sync(g) {
       var ctx = app._ctx;
-      ['theme', 'displayMode', 'locale'].forEach(function (k) { var v = read(g, k); if (v != null) ctx[k] = v; });
+      ['theme', 'displayMode', 'locale'].forEach((k) => { var v = read(g, k); if (v != null) ctx[k] = v; });
       G.applyContext(ctx);
       var input = read(g, 'toolInput');
-      if (isObj(input) && !same(input, lastIn)) { lastIn = input; app._emit('toolinput', { arguments: input }); }
+      if (isObj(input) && !same(input, lastIn)) app._emit('toolinput', { arguments: lastIn = input });
       var out = read(g, 'toolOutput');
       // toolOutput is the result's structuredContent. Equal content is not a new result: redrawing would close what the person had open.
-      if (out != null && !same(out, lastOut)) { lastOut = out; app._emit('toolresult', { structuredContent: out, content: [] }); }
+      if (out != null && !same(out, lastOut)) app._emit('toolresult', { structuredContent: lastOut = out, content: [] });
     }
     function start() {
       if (started || !window.openai || app.hostKind) return;
@@ -51,45 +50,35 @@
       sync(null);
       win({ hostInfo: { name: 'openai', version: '' }, hostContext: app._ctx });
     }
-    window.addEventListener('openai:set_globals', function (ev) {
+    window.addEventListener('openai:set_globals', (ev) => {
       if (!started) return start();
       // Once the MCP Apps handshake has completed, that host speaks for itself.
       if (app.hostKind !== 'openai') return;
-      sync(ev && ev.detail && ev.detail.globals);
+      sync(ev?.detail?.globals);
       app._emit('hostcontextchanged', app._ctx);
     });
     start();
-    var poll = setInterval(function () {
+    var poll = setInterval(() => {
       if (started || app.hostKind || ++tries > 30) clearInterval(poll); else start();
     }, 50);
   }
 
   // window.openai's own calls for what the page asks of its host.
   G.App.prototype._openai = function (method, p) {
-    var oa = window.openai;
+    var oa = window.openai, call = (f, arg) => Promise.resolve(f.call(oa, arg));
     p = p || {};
-    if (method === 'tools/call') {
-      return Promise.resolve(oa.callTool(p.name, p.arguments || {})).then(function (r) { return asResult(r || {}); });
-    }
-    if (method === 'ui/open-link' && oa.openExternal) return Promise.resolve(oa.openExternal({ href: p.url })).then(function () { return {}; });
-    if (method === 'ui/message' && oa.sendFollowUpMessage) {
-      return Promise.resolve(oa.sendFollowUpMessage({ prompt: text(p.content) })).then(function () { return {}; });
-    }
-    if (method === 'ui/request-display-mode' && oa.requestDisplayMode) return Promise.resolve(oa.requestDisplayMode({ mode: p.mode }));
-    if (method === 'ui/update-model-context' && oa.setWidgetState) return Promise.resolve(oa.setWidgetState(p.structuredContent || p)).then(function () { return {}; });
-    return Promise.reject(new Error(method + ' is not supported by this host'));
+    if (method === 'tools/call') return Promise.resolve(oa.callTool(p.name, p.arguments || {})).then((r) => asResult(r || {}));
+    if (method === 'ui/open-link' && oa.openExternal) return call(oa.openExternal, { href: p.url }).then(empty);
+    if (method === 'ui/message' && oa.sendFollowUpMessage) return call(oa.sendFollowUpMessage, { prompt: text(p.content) }).then(empty);
+    if (method === 'ui/request-display-mode' && oa.requestDisplayMode) return call(oa.requestDisplayMode, { mode: p.mode });
+    if (method === 'ui/update-model-context' && oa.setWidgetState) return call(oa.setWidgetState, p.structuredContent || p).then(empty);
+    return unsupported(method);
   };
-  function text(content) {
-    return (Array.isArray(content) ? content : []).map(function (c) { return c && c.text || ''; }).join('\n');
-  }
 
   // ---- MCP-UI ----
   function embedded() {
-    var el = document.getElementById('mcp-gen-ui-embedded');
-    if (!el) return null;
-    try { var d = JSON.parse(el.textContent); return isObj(d) ? d : null; } catch (e) { return null; }
+    try { var d = JSON.parse(G._byId('mcp-gen-ui-embedded').textContent); return isObj(d) ? d : null; } catch (e) { return null; }
   }
-  function post(msg) { window.parent.postMessage(msg, '*'); }
   function useMcpUi(app) {
     if (app.hostKind === 'mcpui') return;
     app.hostKind = 'mcpui';
@@ -97,11 +86,11 @@
     G.hideNotice();
     if (app.options.autoResize !== false) app.setupSizeChangedNotifications();
   }
+  var hello = (app) => ({ hostInfo: { name: 'mcp-ui', version: '' }, hostContext: app._ctx });
   function mcpui(app, data) {
     useMcpUi(app);
     post({ type: 'ui-lifecycle-iframe-ready' });
-    var res = { hostInfo: { name: 'mcp-ui', version: '' }, hostContext: app._ctx };
-    return Promise.resolve(res).then(function (r) {
+    return Promise.resolve(hello(app)).then((r) => {
       // After connect() resolves, so handlers set after connect() see them too.
       if (isObj(data.arguments)) app._emit('toolinput', { arguments: data.arguments });
       if (data.result != null) app._emit('toolresult', asResult(data.result));
@@ -118,7 +107,7 @@
     if (!/^ui-(lifecycle-iframe-render-data|message-received|message-response)$/.test(type)) return;
     if (!app.hostKind && app._mcpuiWin) {
       useMcpUi(app);
-      app._mcpuiWin({ hostInfo: { name: 'mcp-ui', version: '' }, hostContext: app._ctx });
+      app._mcpuiWin(hello(app));
     }
     if (app.hostKind !== 'mcpui') return;
     if (type === 'ui-lifecycle-iframe-render-data') {
@@ -128,9 +117,9 @@
       if (d.toolOutput != null) app._emit('toolresult', asResult(d.toolOutput));
       return;
     }
-    var cb = app._pending['ui:' + m.messageId];
+    var key = 'ui:' + m.messageId, cb = app._pending[key];
     if (!cb || type === 'ui-message-received') return;
-    delete app._pending['ui:' + m.messageId];
+    delete app._pending[key];
     if (p.error != null) cb(new Error('The host could not do it: ' + (p.error.message || JSON.stringify(p.error))));
     else cb(null, p.response);
   }
@@ -139,31 +128,19 @@
   // conversation instead) gets a result saying so.
   function request(app, method, p, opts) {
     p = p || {};
-    var action;
-    if (method === 'tools/call') action = { type: 'tool', payload: { toolName: p.name, params: p.arguments || {} } };
-    else if (method === 'ui/message') action = { type: 'prompt', payload: { prompt: text(p.content) } };
-    else if (method === 'ui/open-link') action = { type: 'link', payload: { url: p.url } };
-    else if (method === 'notifications/message') action = { type: 'notify', payload: { message: typeof p.data === 'string' ? p.data : JSON.stringify(p.data) } };
-    else if (method === 'ui/notifications/size-changed') return post({ type: 'ui-size-change', payload: { width: p.width, height: p.height } });
-    else if (method === 'ui/update-model-context' || method === 'ui/request-display-mode') action = { type: 'intent', payload: { intent: method.slice(3), params: p } };
-    else return Promise.reject(new Error(method + ' is not supported by this host'));
-    if (method === 'notifications/message') return post(action);
-    var id = 'mcp-gen-ui-' + (++app._n), ms = (opts && opts.timeout) || (method === 'tools/call' ? 120000 : 30000);
-    action.messageId = id;
-    return new Promise(function (resolve, reject) {
-      var t = setTimeout(function () {
-        delete app._pending['ui:' + id];
-        reject(new Error(method + ' timed out after ' + Math.round(ms / 1000) + ' s: the host did not answer'));
-      }, ms);
-      app._pending['ui:' + id] = function (err, res) {
-        clearTimeout(t);
-        if (err) return reject(err);
-        if (method !== 'tools/call') return resolve(res || {});
-        resolve(res == null ? { content: [{ type: 'text', text: 'The host took the call; its result appears in the conversation.' }] } : asResult(res));
-      };
-      post(action);
-    });
+    var action = (type, payload) => ({ type, payload });
+    if (method === 'ui/notifications/size-changed') return post(action('ui-size-change', { width: p.width, height: p.height }));
+    if (method === 'notifications/message') return post(action('notify', { message: typeof p.data === 'string' ? p.data : JSON.stringify(p.data) }));
+    var a = method === 'tools/call' ? action('tool', { toolName: p.name, params: p.arguments || {} })
+      : method === 'ui/message' ? action('prompt', { prompt: text(p.content) })
+      : method === 'ui/open-link' ? action('link', { url: p.url })
+      : method === 'ui/update-model-context' || method === 'ui/request-display-mode' ? action('intent', { intent: method.slice(3), params: p })
+      : null;
+    if (!a) return unsupported(method);
+    var id = a.messageId = 'mcp-gen-ui-' + (++app._n);
+    return app._wait('ui:' + id, method, opts, () => post(a), (res) => method !== 'tools/call' ? res || {}
+      : res == null ? { content: [{ type: 'text', text: 'The host took the call; its result appears in the conversation.' }] } : asResult(res));
   }
 
-  G.hosts = { openai: openai, embedded: embedded, mcpui: mcpui, probe: probe, receive: receive, request: request, asResult: asResult };
+  G.hosts = { openai, embedded, mcpui, probe, receive, request, asResult };
 })();

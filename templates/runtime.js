@@ -34,274 +34,270 @@
   var RENAMED = { 'ui/call-view-tool': 'tools/call', 'ui/list-view-tools': 'tools/list' };
   var EVENTS = ['toolinput', 'toolinputpartial', 'toolresult', 'toolcancelled', 'hostcontextchanged', 'teardown'];
   var G = window.McpGenUi = window.McpGenUi || {};
+  var html = document.documentElement;
+  var byId = (id) => document.getElementById(id);
+  var message = (e) => String(e?.message || e);
 
   // h('tag.class1.class2', attrs?, ...children): attrs is a plain object (text, on*, class and
   // attributes); anything else in its place is the first child. Strings become text nodes.
   // Buttons default to type=button so that only the Run button submits the form.
-  function h(tag, attrs, ...kids) {
-    var p = tag.split('.'), t = p[0];
-    var el = t.indexOf('svg:') === 0
+  var h = (tag, attrs, ...kids) => {
+    var [t, ...cls] = tag.split('.');
+    var el = t.startsWith('svg:')
       ? document.createElementNS('http://www.w3.org/2000/svg', t.slice(4))
       : document.createElement(t);
-    if (p.length > 1) el.setAttribute('class', p.slice(1).join(' '));
+    if (cls.length) el.setAttribute('class', cls.join(' '));
     if (t === 'button') el.type = 'button';
     if (attrs == null || typeof attrs !== 'object' || attrs.nodeType || Array.isArray(attrs)) kids.unshift(attrs);
     else for (var k in attrs) {
       var v = attrs[k];
       if (v == null || v === false) continue;
       if (k === 'text') el.textContent = String(v);
-      else if (k.slice(0, 2) === 'on') { if (typeof v === 'function') el.addEventListener(k.slice(2), v); }
+      else if (k.startsWith('on')) { if (typeof v === 'function') el.addEventListener(k.slice(2), v); }
       else if (k === 'class') el.setAttribute('class', v);
       else if (k in el && typeof v !== 'string' && !(el instanceof SVGElement)) el[k] = v;
       else el.setAttribute(k, v === true ? '' : String(v));
     }
     add(el, kids);
     return el;
-  }
-  function add(el, c) {
+  };
+  var add = (el, c) => {
     if (c == null || c === false) return;
-    if (Array.isArray(c)) c.forEach(function (x) { add(el, x); });
+    if (Array.isArray(c)) c.forEach((x) => add(el, x));
     else el.append(typeof c === 'object' ? c : String(c));
-  }
+  };
 
-  function applyDocumentTheme(theme) {
+  var applyDocumentTheme = (theme) => {
     if (theme !== 'light' && theme !== 'dark') return;
-    var d = document.documentElement;
-    d.setAttribute('data-theme', theme);
-    d.style.colorScheme = theme;
-  }
-  function getDocumentTheme() {
-    return document.documentElement.getAttribute('data-theme') === 'dark' ? 'dark' : 'light';
-  }
-  function applyHostStyleVariables(vars) {
+    html.setAttribute('data-theme', theme);
+    html.style.colorScheme = theme;
+  };
+  var applyHostStyleVariables = (vars) => {
     for (var k in vars || {}) {
       // Only custom properties: a host value can never rewrite anything but our own variables.
-      if (/^--[\w-]+$/.test(k) && typeof vars[k] === 'string') document.documentElement.style.setProperty(k, vars[k]);
+      if (/^--[\w-]+$/.test(k) && typeof vars[k] === 'string') html.style.setProperty(k, vars[k]);
     }
-  }
-  function applyHostFonts(css) {
+  };
+  var applyHostFonts = (css) => {
     if (typeof css !== 'string' || !css) return;
-    var s = document.getElementById('mcp-host-fonts');
+    var s = byId('mcp-host-fonts');
     if (!s) document.head.append(s = h('style', { id: 'mcp-host-fonts' }));
     s.textContent = css;
-  }
-  function applyContext(ctx) {
+  };
+  var applyContext = (ctx) => {
     if (!ctx) return;
-    if (G.forcedTheme) applyDocumentTheme(G.forcedTheme);
-    else if (ctx.theme) applyDocumentTheme(ctx.theme);
-    var st = ctx.styles || {};
-    applyHostStyleVariables(st.variables);
-    if (st.css && st.css.fonts) applyHostFonts(st.css.fonts);
-  }
-
-  function App(appInfo, capabilities, options) {
-    var info = appInfo && typeof appInfo === 'object' ? appInfo : {};
-    // The reference host rejects ui/initialize without appInfo.version (-32602).
-    this.appInfo = { name: String(info.name || 'mcp-gen-ui app'), version: String(info.version || '1.0.0') };
-    this.capabilities = capabilities || {};
-    this.options = options || {};
-    this.hostKind = null;
-    this._n = 0;
-    this._pending = {};
-    this._ls = {};
-    this._ctx = {};
-    this._ready = false;
-    var self = this;
-    EVENTS.forEach(function (e) { self['on' + e] = null; });
-    this._onMessage = function (ev) { self._receive(ev); };
-  }
-  var P = App.prototype;
-
-  P.addEventListener = function (name, fn) { (this._ls[name] = this._ls[name] || []).push(fn); };
-  P.removeEventListener = function (name, fn) {
-    this._ls[name] = (this._ls[name] || []).filter(function (f) { return f !== fn; });
-  };
-  P._emit = function (name, params) {
-    var fns = (this['on' + name] ? [this['on' + name]] : []).concat(this._ls[name] || []);
-    var out;
-    fns.forEach(function (f) {
-      try { out = f(params); } catch (e) { console.warn('mcp-gen-ui: ' + name + ' handler failed', e); }
-    });
-    return out;
-  };
-  P._post = function (msg) {
-    msg.jsonrpc = '2.0';
-    window.parent.postMessage(msg, '*');
-  };
-  P._request = function (method, params, opts) {
-    var self = this;
-    if (this.hostKind === 'openai' && !(opts && opts.init)) return this._openai(method, params);
-    if (this.hostKind === 'mcpui') return G.hosts.request(this, method, params, opts);
-    if (!this._ready && method !== 'ui/initialize') return Promise.reject(new Error('Not connected to an MCP host: cannot send ' + method));
-    var id = ++this._n;
-    var ms = (opts && opts.timeout) || (method === 'tools/call' ? 120000 : 30000);
-    return new Promise(function (resolve, reject) {
-      var t = setTimeout(function () {
-        delete self._pending[id];
-        reject(new Error(method + ' timed out after ' + Math.round(ms / 1000) + ' s: the host did not answer'));
-      }, ms);
-      self._pending[id] = function (err, res) { clearTimeout(t); if (err) reject(err); else resolve(res); };
-      self._post({ id: id, method: method, params: params || {} });
-    });
-  };
-  P._notify = function (method, params) {
-    // Nothing may reach the host before the handshake completes (hosts keep the frame hidden).
-    if (this._ready && this.hostKind === 'mcp') this._post({ method: method, params: params || {} });
-    else if (this.hostKind === 'mcpui') G.hosts.request(this, method, params);
-    return Promise.resolve();
-  };
-  P._receive = function (ev) {
-    if (ev.source !== window.parent) return;
-    var m = ev.data;
-    if (m && typeof m === 'object' && typeof m.type === 'string' && G.hosts) return G.hosts.receive(this, m);
-    if (!m || typeof m !== 'object' || m.jsonrpc !== '2.0') return;
-    var self = this;
-    if (m.method && m.id != null) {
-      var reply = function (result, error) {
-        var r = { id: m.id };
-        if (error) r.error = error; else r.result = result || {};
-        self._post(r);
-      };
-      var method = RENAMED[m.method] || m.method;
-      if (method === 'ping') return reply({});
-      if (method === 'ui/resource-teardown') {
-        return Promise.resolve(this._emit('teardown', m.params || {})).then(function (r) { reply(r || {}); },
-          function (e) { reply(null, { code: -32603, message: String(e && e.message || e) }); });
-      }
-      // View tools (viewtools.js): tools/list, tools/call and their newer names.
-      var vt = G.viewTools && G.viewTools.handle(method, m.params || {});
-      if (vt) return vt.then(function (r) { reply(r); }, function (e) { reply(null, { code: -32602, message: String(e && e.message || e) }); });
-      return reply(null, { code: -32601, message: 'Method not found: ' + m.method });
-    }
-    if (m.method) {
-      // ui/notifications/tool-input -> toolinput, …; teardown is a request, never a notification.
-      var ev2 = /^ui\/notifications\/[a-z-]+$/.test(m.method) ? m.method.slice(17).replace(/-/g, '') : '';
-      if (ev2 === 'teardown' || EVENTS.indexOf(ev2) < 0) ev2 = '';
-      if (ev2 === 'hostcontextchanged') {
-        for (var k in m.params || {}) this._ctx[k] = m.params[k];
-        applyContext(m.params);
-      }
-      if (ev2) this._emit(ev2, m.params || {});
-      return;
-    }
-    var cb = this._pending[m.id];
-    if (cb) {
-      delete this._pending[m.id];
-      if (m.error) cb(new Error((m.error.message || 'Host error') + (m.error.code != null ? ' (' + m.error.code + ')' : '')));
-      else cb(null, m.result);
-    }
+    applyDocumentTheme(G.forcedTheme || ctx.theme);
+    applyHostStyleVariables(ctx.styles?.variables);
+    applyHostFonts(ctx.styles?.css?.fonts);
   };
 
-  P.connect = function () {
-    var self = this;
-    if (this._connecting) return this._connecting;
-    window.addEventListener('message', this._onMessage);
-    var inFrame = window.parent && window.parent !== window;
-    var X = G.hosts || {};
-    // The copy serve embedded in a tool result (MCP-UI hosts) speaks MCP-UI at once.
-    var emb = inFrame && X.embedded && X.embedded();
-    if (emb) return (this._connecting = X.mcpui(this, emb));
-    var caps = Object.assign({}, this.capabilities);
-    if (G.viewTools && G.viewTools.list().length) caps.tools = Object.assign({ listChanged: false }, caps.tools);
-    var done = false;
-    this._connecting = new Promise(function (resolve, reject) {
-      var win = function (res) { if (!done) { done = true; hideNotice(); resolve(res); } };
-      if (inFrame) {
-        self._request('ui/initialize', { protocolVersion: PROTOCOL, appInfo: self.appInfo, appCapabilities: caps },
-          { timeout: 24 * 3600 * 1000, init: true }).then(function (res) {
-          // Completed even when window.openai was already in use: a host that speaks both gets
-          // its handshake, and MCP Apps takes over from then on.
-          res = res || {};
-          self.hostKind = 'mcp';
-          // Newer hosts also put their capabilities under capabilities.extensions (SEP-2133).
-          var ext = res.capabilities && res.capabilities.extensions;
-          self._hostCaps = res.hostCapabilities || (ext && ext['io.modelcontextprotocol/ui']) || {};
-          self._hostInfo = res.hostInfo;
-          self._ctx = Object.assign(self._ctx, res.hostContext || {});
-          self._ready = true;
-          self._post({ method: 'ui/notifications/initialized', params: {} });
-          applyContext(self._ctx);
-          hideNotice();
-          if (self.options.autoResize !== false && !self._sizing) self.setupSizeChangedNotifications();
-          win(res);
-        }, function (e) { if (!done) { done = true; reject(e); } });
-      }
-      // window.openai (ChatGPT Apps SDK) as soon as it is there: rendering sends nothing.
-      if (X.openai) X.openai(self, win);
-      setTimeout(function () {
-        if (done || self.hostKind) return;
-        if (!inFrame) {
-          showNotice('Not connected to an MCP host. Open this UI from an MCP Apps client (or "mcp-gen-ui preview").');
-          done = true;
-          return reject(new Error('Not connected to an MCP host'));
-        }
-        showNotice('Waiting for the MCP host to answer…');
-        // Neither MCP Apps nor window.openai answered: perhaps an MCP-UI host.
-        if (X.probe) X.probe(self, win);
-      }, inFrame ? 1500 : 0);
-    });
-    return this._connecting;
-  };
-
-  // Requests to the host: method(params, {timeout}?) -> Promise of the result.
-  [
-    ['callServerTool', 'tools/call'], ['readServerResource', 'resources/read'],
-    ['listServerResources', 'resources/list'], ['sendMessage', 'ui/message'],
-    ['updateModelContext', 'ui/update-model-context'], ['openLink', 'ui/open-link'],
-    ['sendOpenLink', 'ui/open-link'], ['requestDisplayMode', 'ui/request-display-mode']
-  ].forEach(function (x) { P[x[0]] = function (p, o) { return this._request(x[1], p, o); }; });
-  // Logs go as notifications/message: AppBridge 2.0.4 listens only there, and newer hosts listen
-  // on both that and ui/log.
-  P.sendLog = function (p) { return this._notify('notifications/message', p); };
-  P.sendSizeChanged = function (p) { return this._notify('ui/notifications/size-changed', p); };
-  P.getHostContext = function () { return this._ctx; };
-  P.getHostCapabilities = function () { return this._hostCaps; };
-  P.getHostVersion = function () { return this._hostInfo; };
-  P.setupSizeChangedNotifications = function () {
-    var self = this, busy = false, lw = 0, lh = 0;
-    this._sizing = true;
-    var measure = function () {
-      if (busy) return;
-      busy = true;
-      requestAnimationFrame(function () {
-        busy = false;
-        var d = document.documentElement, old = d.style.height;
-        d.style.height = 'max-content';
-        var hgt = Math.ceil(d.getBoundingClientRect().height);
-        d.style.height = old;
-        var w = Math.ceil(window.innerWidth);
-        if (w !== lw || hgt !== lh) { lw = w; lh = hgt; self.sendSizeChanged({ width: w, height: hgt }); }
-      });
-    };
-    measure();
-    if (typeof ResizeObserver === 'undefined') return function () {};
-    var ro = new ResizeObserver(measure);
-    ro.observe(document.documentElement);
-    ro.observe(document.body);
-    return function () { ro.disconnect(); };
-  };
-
-  function showNotice(text) {
-    var n = document.getElementById('mcp-notice');
-    if (!n) { n = h('div', { id: 'mcp-notice', class: 'notice', role: 'status' }); document.body.insertBefore(n, document.body.firstChild); }
+  var showNotice = (text) => {
+    var n = byId('mcp-notice');
+    if (!n) document.body.prepend(n = h('div', { id: 'mcp-notice', class: 'notice', role: 'status' }));
     n.textContent = text;
     n.hidden = false;
-  }
-  function hideNotice() {
-    var n = document.getElementById('mcp-notice');
+  };
+  var hideNotice = () => {
+    var n = byId('mcp-notice');
     if (n) n.hidden = true;
+  };
+
+  class App {
+    constructor(appInfo, capabilities, options) {
+      var info = appInfo && typeof appInfo === 'object' ? appInfo : {};
+      // The reference host rejects ui/initialize without appInfo.version (-32602).
+      this.appInfo = { name: String(info.name || 'mcp-gen-ui app'), version: String(info.version || '1.0.0') };
+      this.capabilities = capabilities || {};
+      this.options = options || {};
+      this.hostKind = null;
+      this._n = 0;
+      this._pending = {};
+      this._ls = {};
+      this._ctx = {};
+      this._ready = false;
+      EVENTS.forEach((e) => { this['on' + e] = null; });
+      this._onMessage = (ev) => this._receive(ev);
+    }
+
+    addEventListener(name, fn) { (this._ls[name] = this._ls[name] || []).push(fn); }
+    removeEventListener(name, fn) { this._ls[name] = (this._ls[name] || []).filter((f) => f !== fn); }
+    _emit(name, params) {
+      var out;
+      [this['on' + name], ...this._ls[name] || []].forEach((f) => {
+        try { if (f) out = f(params); } catch (e) { console.warn('mcp-gen-ui: ' + name + ' handler failed', e); }
+      });
+      return out;
+    }
+    _post(msg) {
+      msg.jsonrpc = '2.0';
+      window.parent.postMessage(msg, '*');
+    }
+    // A request that the answer for "key" settles (through _pending), or that times out; "done"
+    // turns the answer into the result.
+    _wait(key, method, opts, send, done) {
+      var ms = opts?.timeout || (method === 'tools/call' ? 120000 : 30000);
+      return new Promise((resolve, reject) => {
+        var t = setTimeout(() => {
+          delete this._pending[key];
+          reject(new Error(method + ' timed out after ' + Math.round(ms / 1000) + ' s: the host did not answer'));
+        }, ms);
+        this._pending[key] = (err, res) => {
+          clearTimeout(t);
+          if (err) reject(err); else resolve(done ? done(res) : res);
+        };
+        send();
+      });
+    }
+    _request(method, params, opts) {
+      if (this.hostKind === 'openai' && !opts?.init) return this._openai(method, params);
+      if (this.hostKind === 'mcpui') return G.hosts.request(this, method, params, opts);
+      if (!this._ready && method !== 'ui/initialize') return Promise.reject(new Error('Not connected to an MCP host: cannot send ' + method));
+      var id = ++this._n;
+      return this._wait(id, method, opts, () => this._post({ id, method, params: params || {} }));
+    }
+    _notify(method, params) {
+      // Nothing may reach the host before the handshake completes (hosts keep the frame hidden).
+      if (this._ready && this.hostKind === 'mcp') this._post({ method, params: params || {} });
+      else if (this.hostKind === 'mcpui') G.hosts.request(this, method, params);
+      return Promise.resolve();
+    }
+    _receive(ev) {
+      if (ev.source !== window.parent) return;
+      var m = ev.data;
+      if (!m || typeof m !== 'object') return;
+      if (typeof m.type === 'string' && G.hosts) return G.hosts.receive(this, m);
+      if (m.jsonrpc !== '2.0') return;
+      var p = m.params || {};
+      if (m.method && m.id != null) {
+        var reply = (result, error) => this._post(error ? { id: m.id, error } : { id: m.id, result: result || {} });
+        var fail = (code) => (e) => reply(null, { code, message: message(e) });
+        var method = RENAMED[m.method] || m.method;
+        if (method === 'ping') return reply({});
+        if (method === 'ui/resource-teardown') return Promise.resolve(this._emit('teardown', p)).then(reply, fail(-32603));
+        // View tools (viewtools.js): tools/list, tools/call and their newer names.
+        var vt = G.viewTools?.handle(method, p);
+        if (vt) return vt.then(reply, fail(-32602));
+        return reply(null, { code: -32601, message: 'Method not found: ' + m.method });
+      }
+      if (m.method) {
+        // ui/notifications/tool-input -> toolinput, …; teardown is a request, never a notification.
+        var name = /^ui\/notifications\/[a-z-]+$/.test(m.method) ? m.method.slice(17).replace(/-/g, '') : '';
+        if (name === 'teardown' || !EVENTS.includes(name)) return;
+        if (name === 'hostcontextchanged') {
+          Object.assign(this._ctx, p);
+          applyContext(p);
+        }
+        this._emit(name, p);
+        return;
+      }
+      var cb = this._pending[m.id];
+      if (cb) {
+        delete this._pending[m.id];
+        var e = m.error;
+        if (e) cb(new Error((e.message || 'Host error') + (e.code != null ? ' (' + e.code + ')' : '')));
+        else cb(null, m.result);
+      }
+    }
+
+    connect() {
+      if (this._connecting) return this._connecting;
+      window.addEventListener('message', this._onMessage);
+      var inFrame = window.parent && window.parent !== window;
+      var X = G.hosts || {};
+      // The copy serve embedded in a tool result (MCP-UI hosts) speaks MCP-UI at once.
+      var emb = inFrame && X.embedded?.();
+      if (emb) return (this._connecting = X.mcpui(this, emb));
+      var caps = { ...this.capabilities };
+      if (G.viewTools?.list().length) caps.tools = { listChanged: false, ...caps.tools };
+      var done = false;
+      return (this._connecting = new Promise((resolve, reject) => {
+        var win = (res) => { if (!done) { done = true; hideNotice(); resolve(res); } };
+        if (inFrame) {
+          this._request('ui/initialize', { protocolVersion: PROTOCOL, appInfo: this.appInfo, appCapabilities: caps },
+            { timeout: 864e5, init: true }).then((res) => {
+            // Completed even when window.openai was already in use: a host that speaks both gets
+            // its handshake, and MCP Apps takes over from then on.
+            res = res || {};
+            this.hostKind = 'mcp';
+            // Newer hosts also put their capabilities under capabilities.extensions (SEP-2133).
+            this._hostCaps = res.hostCapabilities || res.capabilities?.extensions?.['io.modelcontextprotocol/ui'] || {};
+            this._hostInfo = res.hostInfo;
+            Object.assign(this._ctx, res.hostContext);
+            this._ready = true;
+            this._post({ method: 'ui/notifications/initialized', params: {} });
+            applyContext(this._ctx);
+            hideNotice();
+            if (this.options.autoResize !== false && !this._sizing) this.setupSizeChangedNotifications();
+            win(res);
+          }, (e) => { if (!done) { done = true; reject(e); } });
+        }
+        // window.openai (ChatGPT Apps SDK) as soon as it is there: rendering sends nothing.
+        X.openai?.(this, win);
+        setTimeout(() => {
+          if (done || this.hostKind) return;
+          if (!inFrame) {
+            showNotice('Not connected to an MCP host. Open this UI from an MCP Apps client (or "mcp-gen-ui preview").');
+            done = true;
+            return reject(new Error('Not connected to an MCP host'));
+          }
+          showNotice('Waiting for the MCP host to answer…');
+          // Neither MCP Apps nor window.openai answered: perhaps an MCP-UI host.
+          X.probe?.(this, win);
+        }, inFrame ? 1500 : 0);
+      }));
+    }
+
+    // Logs go as notifications/message: AppBridge 2.0.4 listens only there, and newer hosts listen
+    // on both that and ui/log.
+    sendLog(p) { return this._notify('notifications/message', p); }
+    sendSizeChanged(p) { return this._notify('ui/notifications/size-changed', p); }
+    getHostContext() { return this._ctx; }
+    getHostCapabilities() { return this._hostCaps; }
+    getHostVersion() { return this._hostInfo; }
+    setupSizeChangedNotifications() {
+      var busy = false, lw = 0, lh = 0;
+      this._sizing = true;
+      var measure = () => {
+        if (busy) return;
+        busy = true;
+        requestAnimationFrame(() => {
+          busy = false;
+          var old = html.style.height;
+          html.style.height = 'max-content';
+          var height = Math.ceil(html.getBoundingClientRect().height);
+          html.style.height = old;
+          var width = Math.ceil(window.innerWidth);
+          if (width !== lw || height !== lh) { lw = width; lh = height; this.sendSizeChanged({ width, height }); }
+        });
+      };
+      measure();
+      if (typeof ResizeObserver === 'undefined') return () => {};
+      var ro = new ResizeObserver(measure);
+      ro.observe(html);
+      ro.observe(document.body);
+      return () => ro.disconnect();
+    }
   }
+  // Requests to the host: method(params, {timeout}?) -> Promise of the result.
+  Object.entries({
+    callServerTool: 'tools/call', readServerResource: 'resources/read',
+    listServerResources: 'resources/list', sendMessage: 'ui/message',
+    updateModelContext: 'ui/update-model-context', openLink: 'ui/open-link',
+    sendOpenLink: 'ui/open-link', requestDisplayMode: 'ui/request-display-mode'
+  }).forEach(([name, method]) => { App.prototype[name] = function (p, o) { return this._request(method, p, o); }; });
 
   G.App = App;
   // A class, so that "new PostMessageTransport(...)" in LLM-written code keeps working.
   G.PostMessageTransport = class PostMessageTransport {};
   G.h = h;
   G.applyDocumentTheme = applyDocumentTheme;
-  G.getDocumentTheme = getDocumentTheme;
+  G.getDocumentTheme = () => html.getAttribute('data-theme') === 'dark' ? 'dark' : 'light';
   G.applyHostStyleVariables = applyHostStyleVariables;
   G.applyHostFonts = applyHostFonts;
   G.showNotice = showNotice;
   G.hideNotice = hideNotice;
   G.applyContext = applyContext;
   G.PROTOCOL_VERSION = PROTOCOL;
+  G._byId = byId;
+  G._message = message;
 })();

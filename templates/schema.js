@@ -1,64 +1,61 @@
 // JSON Schema helpers shared by the form and the result view: local $ref resolution (cycle-safe),
-// allOf merging, nullable detection, and the per-value checks behind inline messages. The full
-// validator is validate.js, embedded only for tools that need it.
+// allOf merging, nullable detection, labels, and numbers and dates for people. The per-value checks
+// behind inline messages are checks.js, the full validator validate.js, each embedded only for
+// tools that need it.
 (function () {
   'use strict';
   var G = window.McpGenUi;
-  var own = function (o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
-  var isObj = function (v) { return v !== null && typeof v === 'object' && !Array.isArray(v); };
-  var same = function (a, b) { return JSON.stringify(a) === JSON.stringify(b); };
+  var own = (o, k) => ({}).hasOwnProperty.call(o, k);
+  var isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  var same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-  function pointer(root, ref) {
-    if (typeof ref !== 'string' || ref.charAt(0) !== '#') return null;
-    var cur = root, parts = ref.slice(1).split('/');
-    for (var i = 1; i < parts.length; i++) {
-      var p;
-      try { p = decodeURIComponent(parts[i]); } catch (e) { return null; }
+  var pointer = (root, ref) => {
+    if (typeof ref !== 'string' || ref[0] !== '#') return null;
+    var cur = root;
+    for (var p of ref.slice(1).split('/').slice(1)) {
+      try { p = decodeURIComponent(p); } catch (e) { return null; }
       p = p.replace(/~1/g, '/').replace(/~0/g, '~');
       if (cur === null || typeof cur !== 'object' || !own(cur, p)) return null;
       cur = cur[p];
     }
     return cur;
-  }
+  };
 
-  function merge(into, s) {
+  var merge = (into, s) => {
     for (var k in s) {
-      if (k === 'properties') into.properties = Object.assign({}, into.properties, s.properties);
+      if (k === 'properties') into.properties = { ...into.properties, ...s.properties };
       else if (k === 'required') into.required = (into.required || []).concat(s.required || []);
-      else if (k === '__refs') into.__refs = (into.__refs || []).concat(s.__refs);
+      else if (k === '__refs') into.__refs = [...into.__refs || [], ...s.__refs];
       else if (!own(into, k)) into[k] = s[k];
     }
     return into;
-  }
+  };
 
   // Returns a fresh object (the original schema is never mutated) with $ref followed, allOf merged
   // and nullability in "__null"; "__refs" lists the refs crossed, for cycle detection by callers.
-  function norm(s0, root, depth) {
-    depth = depth || 0;
+  var norm = (s0, root, depth = 0) => {
     var s = s0 === true || s0 == null ? {} : s0 === false ? { not: {} } : isObj(s0) ? s0 : {};
-    var refs = [];
-    for (var g = 0; typeof s.$ref === 'string' && g < 32; g++) {
-      if (refs.indexOf(s.$ref) >= 0) break;
+    var refs = [], $ref;
+    for (var g = 0; typeof s.$ref === 'string' && g < 32 && !refs.includes(s.$ref); g++) {
+      var t = pointer(root, s.$ref);
       refs.push(s.$ref);
-      var t = pointer(root, s.$ref), rest = Object.assign({}, s);
-      delete rest.$ref;
-      s = Object.assign({}, isObj(t) ? t : {}, rest);
+      ({ $ref, ...s } = s);
+      s = { ...isObj(t) ? t : {}, ...s };
     }
-    s = Object.assign({}, s);
-    delete s.$ref;
-    s.__refs = refs.concat(s0 && s0.__refs || []);
+    ({ $ref, ...s } = s);
+    s.__refs = [...refs, ...s0?.__refs || []];
     if (Array.isArray(s.allOf) && depth < 16) {
       var parts = s.allOf;
       delete s.allOf;
-      parts.forEach(function (p) { merge(s, norm(p, root, depth + 1)); });
+      parts.forEach((p) => merge(s, norm(p, root, depth + 1)));
     }
     if (Array.isArray(s.type)) {
-      var nn = s.type.filter(function (x) { return x !== 'null'; });
+      var nn = s.type.filter((x) => x !== 'null');
       if (nn.length < s.type.length && nn.length) { s.__null = true; s.type = nn.length === 1 ? nn[0] : nn; }
     }
     var key = Array.isArray(s.anyOf) ? 'anyOf' : Array.isArray(s.oneOf) ? 'oneOf' : null;
     if (key) {
-      var alts = s[key].filter(function (a) { return !(isObj(a) && a.type === 'null' && Object.keys(a).length <= 2); });
+      var alts = s[key].filter((a) => !(isObj(a) && a.type === 'null' && Object.keys(a).length <= 2));
       if (alts.length < s[key].length && alts.length) {
         s.__null = true;
         if (alts.length === 1) {
@@ -71,108 +68,38 @@
     }
     if (s.nullable === true) s.__null = true;
     return s;
-  }
-
-  var FORMATS = {
-    email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
-    date: /^\d{4}-\d\d-\d\d$/,
-    'date-time': /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d(:\d\d(\.\d+)?)?([Zz]|[+-]\d\d:?\d\d)$/,
-    time: /^\d\d:\d\d:\d\d(\.\d+)?([Zz]|[+-]\d\d:\d\d)$/,
-    uri: /^[a-zA-Z][a-zA-Z0-9+.-]*:\S*$/,
-    uuid: /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
   };
-  function regex(p) {
-    try { return new RegExp(p, 'u'); } catch (e) { try { return new RegExp(p); } catch (e2) { return null; } }
-  }
-
-  // Messages for one value, as plain sentences. Only what a form can act on is checked.
-  function scalarErrors(s, v) {
-    var e = [];
-    if (typeof v === 'string') {
-      var n = Array.from(v).length;
-      if (s.minLength != null && n < s.minLength) e.push('Use at least ' + s.minLength + ' characters.');
-      if (s.maxLength != null && n > s.maxLength) e.push('Use at most ' + s.maxLength + ' characters.');
-      var r = typeof s.pattern === 'string' && regex(s.pattern);
-      if (r && !r.test(v)) e.push('Must match the pattern ' + s.pattern + '.');
-      var f = FORMATS[s.format === 'url' ? 'uri' : s.format];
-      if (f && !f.test(v)) e.push('Not a valid ' + s.format + '.');
-    }
-    if (typeof v === 'number') {
-      if (typeof s.minimum === 'number' && v < s.minimum) e.push('Must be at least ' + s.minimum + '.');
-      if (typeof s.maximum === 'number' && v > s.maximum) e.push('Must be at most ' + s.maximum + '.');
-      var xmin = s.exclusiveMinimum, xmax = s.exclusiveMaximum;
-      if (xmin === true) xmin = s.minimum; else if (typeof xmin !== 'number') xmin = null;
-      if (xmax === true) xmax = s.maximum; else if (typeof xmax !== 'number') xmax = null;
-      if (xmin != null && v <= xmin) e.push('Must be greater than ' + xmin + '.');
-      if (xmax != null && v >= xmax) e.push('Must be less than ' + xmax + '.');
-      if (typeof s.multipleOf === 'number' && s.multipleOf > 0) {
-        var q = v / s.multipleOf;
-        if (Math.abs(q - Math.round(q)) > 1e-9) e.push('Must be a multiple of ' + s.multipleOf + '.');
-      }
-    }
-    return e;
-  }
-
 
   // Words for a property name with no title: "customer_id" and "customerId" become "Customer ID".
   var ACRO = /^(id|ids|url|uri|api|ip|uuid|json|html|sql|http|https|csv|pdf|sku|vat|iso|utc|gps|os|ui|db)$/i;
-  function words(k) {
+  var words = (k) => {
     var w = String(k).replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_\-.\s]+/g, ' ').trim().split(' ');
-    if (!w[0]) return String(k);
-    return w.map(function (x, i) {
-      if (ACRO.test(x)) return x.toUpperCase();
-      return i ? x.toLowerCase() : x.charAt(0).toUpperCase() + x.slice(1);
-    }).join(' ');
-  }
+    return !w[0] ? String(k) : w.map((x, i) => ACRO.test(x) ? x.toUpperCase() : i ? x.toLowerCase() : x[0].toUpperCase() + x.slice(1)).join(' ');
+  };
 
   // The host's locale and time zone (HostContext.locale / timeZone), else the browser's.
-  function where() {
-    var c = (G.app && G.app.getHostContext && G.app.getHostContext()) || {}, tz = c.timeZone, loc = c.locale;
+  var where = () => {
+    var c = G.app?.getHostContext?.() || {}, tz = c.timeZone, loc = c.locale;
     try { new Intl.DateTimeFormat('en', { timeZone: tz }); } catch (e) { tz = undefined; }
     try { new Intl.NumberFormat(loc); } catch (e) { loc = undefined; }
     if (!tz) try { tz = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { tz = undefined; }
     return { locale: loc || undefined, timeZone: tz || 'UTC' };
-  }
-  // The UTC offset of a time zone at an instant, in minutes east of UTC.
-  function offset(tz, d) {
-    try {
-      var p = {};
-      new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
-        .formatToParts(d).forEach(function (x) { p[x.type] = x.value; });
-      var wall = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour % 24, +p.minute, +p.second);
-      return Math.round((wall - Math.floor(d.getTime() / 1000) * 1000) / 60000);
-    } catch (e) { return -d.getTimezoneOffset(); }
-  }
-  function offStr(m) {
-    var a = Math.abs(m);
-    return (m < 0 ? '-' : '+') + String(Math.floor(a / 60)).padStart(2, '0') + ':' + String(a % 60).padStart(2, '0');
-  }
-  // A wall-clock time ("YYYY-MM-DDTHH:MM:SS") in a time zone, as an instant.
-  function fromWall(wall, tz) {
-    var u = new Date(wall + 'Z');
-    if (isNaN(u)) return u;
-    var g = new Date(u.getTime() - offset(tz, u) * 60000);
-    return new Date(u.getTime() - offset(tz, g) * 60000);
-  }
-  function fmtNum(v) {
+  };
+  var fmtNum = (v) => {
     try { return new Intl.NumberFormat(where().locale, { maximumFractionDigits: 20, useGrouping: 'min2' }).format(v); } catch (e) { return String(v); }
-  }
-  var ISO_DT = /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d(:\d\d(\.\d+)?)?([Zz]|[+-]\d\d:?\d\d)$/, ISO_D = /^\d{4}-\d\d-\d\d$/;
+  };
+  var ISO_DT = /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d(:\d\d(\.\d+)?)?([Zz]|[+-]\d\d:?\d\d)$/;
   // A date or date-time string for people (host locale and time zone), or null when it is not one.
-  function fmtDate(v, short) {
+  var fmtDate = (v, short) => {
     if (typeof v !== 'string') return null;
-    var w = where(), o;
+    var w = where(), dateStyle = short ? 'short' : 'medium';
     try {
-      if (ISO_D.test(v)) { o = { timeZone: 'UTC', dateStyle: short ? 'short' : 'medium' }; return new Intl.DateTimeFormat(w.locale, o).format(new Date(v + 'T00:00:00Z')); }
-      if (ISO_DT.test(v)) {
-        var d = new Date(v);
-        if (isNaN(d)) return null;
-        o = { timeZone: w.timeZone, dateStyle: short ? 'short' : 'medium', timeStyle: 'short' };
-        return new Intl.DateTimeFormat(w.locale, o).format(d);
-      }
+      if (/^\d{4}-\d\d-\d\d$/.test(v)) return new Intl.DateTimeFormat(w.locale, { timeZone: 'UTC', dateStyle }).format(new Date(v + 'T00:00:00Z'));
+      var d = ISO_DT.test(v) && new Date(v);
+      return !d || isNaN(d) ? null : new Intl.DateTimeFormat(w.locale, { timeZone: w.timeZone, dateStyle, timeStyle: 'short' }).format(d);
     } catch (e) { return null; }
-    return null;
-  }
+  };
 
-  G.schema = { words: words, where: where, offset: offset, offStr: offStr, fromWall: fromWall, fmtNum: fmtNum, fmtDate: fmtDate, norm: norm, scalarErrors: scalarErrors, pointer: pointer, isObj: isObj, same: same, own: own };
+  // checks.js replaces scalarErrors for schemas with constraints (the generator embeds it then).
+  G.schema = { words, where, fmtNum, fmtDate, norm, scalarErrors: () => [], pointer, isObj, same, own, _dateTime: ISO_DT };
 })();

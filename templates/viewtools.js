@@ -7,84 +7,63 @@
 //                                        or unknown tools ask the person first)
 //   read_result {}                      the result the page shows, and its visible text
 // McpGenUi.viewTools: add(def, fn), list(), handle(method, params), shown(result); a page may set
-// runner(args) -> Promise<CallToolResult> (the builtin page does) and resultEl.
+// runner(args) -> Promise<CallToolResult> (the builtin page does) and resultEl. Pages without a
+// runner of their own (llm pages) get runner.js, which asks the person before it runs the tool.
 (function () {
   'use strict';
-  var G = window.McpGenUi, h = G.h, P = G.App.prototype;
-  var isObj = function (v) { return v !== null && typeof v === 'object' && !Array.isArray(v); };
-  var tools = [], fns = {}, app = null, form = null, schema = null, last = null;
+  var G = window.McpGenUi, P = G.App.prototype, isObj = G.schema.isObj;
+  var tools = [], fns = {}, form = null, schema = null, last = null;
+  var noInput = { type: 'object', properties: {} }, readOnly = { readOnlyHint: true };
   var V = G.viewTools = {
-    add: function (def, fn) { if (!fns[def.name]) tools.push(def); fns[def.name] = fn; },
-    list: function () { return tools.filter(function (t) { return !t.needsForm || form; }).map(function (t) {
-      var o = Object.assign({}, t); delete o.needsForm; return o;
-    }); },
-    shown: function (r) { last = r; },
-    handle: function (method, p) {
+    add(def, fn) { if (!fns[def.name]) tools.push(def); fns[def.name] = fn; },
+    list: () => tools.filter((t) => !t._needsForm || form).map(({ _needsForm, ...t }) => t),
+    shown(r) { last = r; },
+    handle(method, p) {
       if (method === 'tools/list' || method === 'ui/list-view-tools') return Promise.resolve({ tools: V.list() });
       if (method !== 'tools/call' && method !== 'ui/call-view-tool') return null;
       var fn = fns[p.name];
-      if (!fn || !V.list().some(function (t) { return t.name === p.name; })) return Promise.reject(new Error('Unknown view tool: ' + p.name));
-      return Promise.resolve().then(function () { return fn(isObj(p.arguments) ? p.arguments : {}); });
+      if (!fn || !V.list().some((t) => t.name === p.name)) return Promise.reject(new Error('Unknown view tool: ' + p.name));
+      return Promise.resolve().then(() => fn(isObj(p.arguments) ? p.arguments : {}));
     }
   };
 
-  // The tool this page is for: the builtin page's data, else the generated-file header.
-  function toolName() {
-    try {
-      var d = JSON.parse((document.getElementById('mcp-gen-ui-data') || {}).textContent || '{}');
-      if (d.tool && d.tool.name) return d.tool.name;
-    } catch (e) { /* no data block */ }
-    var c = document.firstChild;
-    var m = c && c.nodeType === 8 && /from tool ("(?:[^"\\]|\\.)*")/.exec(c.data);
-    try { return m ? JSON.parse(m[1]) : null; } catch (e) { return null; }
-  }
-  function result(data, text) {
-    return { content: [{ type: 'text', text: text + '\n' + JSON.stringify(data).slice(0, 20000) }], structuredContent: data };
-  }
-  function failure(text) { return { isError: true, content: [{ type: 'text', text: text }] }; }
-  function label(e) {
-    var box = e.box || e.el, l = box && box.querySelector && box.querySelector('label, legend');
+  var result = (data, text) => ({ content: [{ type: 'text', text: text + '\n' + JSON.stringify(data).slice(0, 20000) }], structuredContent: data });
+  var failure = (text) => ({ isError: true, content: [{ type: 'text', text }] });
+  var label = (e) => {
+    var l = (e.box || e.el)?.querySelector?.('label, legend');
     return (l ? l.textContent.replace(/\s*\*$/, '').trim() + ': ' : '') + e.message;
-  }
-  function readForm() {
+  };
+  var readForm = () => {
     var errs = [], values = form.read(errs);
     return { values: isObj(values) ? values : {}, errors: errs.map(label) };
-  }
+  };
 
   // The page's form, whoever built it (the builtin page, or an llm page using the runtime's form).
   var build = G.buildForm;
-  if (build) G.buildForm = function (s) { var f = build(s); form = f; schema = isObj(s) ? s : null; return f; };
-  var connect = P.connect;
-  P.connect = function () { app = app || this; return connect.call(this); };
+  if (build) G.buildForm = (s) => { form = build(s); schema = isObj(s) ? s : null; return form; };
   var emit = P._emit;
   P._emit = function (name, params) { if (name === 'toolresult') last = params; return emit.call(this, name, params); };
 
-  function valuesSchema(desc) {
-    var s = Object.assign({ type: 'object' }, schema || {});
+  var valuesSchema = (description) => {
+    var s = { type: 'object', ...schema, description };
     delete s.required;
     delete s.$schema;
-    s.description = desc;
     return s;
-  }
+  };
 
-  V.add({ name: 'read_form', needsForm: true, title: 'Read the form',
+  V.add({ name: 'read_form', _needsForm: true, title: 'Read the form',
     description: 'The form\'s current values and its messages for invalid fields.',
-    inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } }, function () {
-    return result(readForm(), 'The form holds:');
-  });
-  V.add({ name: 'fill_form', needsForm: true, title: 'Fill in the form',
+    inputSchema: noInput, annotations: readOnly }, () => result(readForm(), 'The form holds:'));
+  V.add({ name: 'fill_form', _needsForm: true, title: 'Fill in the form',
     description: 'Sets some form fields for the person to review (others keep their values); runs nothing. Returns the form\'s values and the fields it refused.',
     get inputSchema() { return { type: 'object', properties: { values: valuesSchema('Field values, as the tool takes them') }, required: ['values'] }; } },
-  function (a) {
+  (a) => {
     if (!isObj(a.values)) return failure('fill_form needs {"values": {…}}, an object of field values.');
-    var before = readForm().values, want = Object.assign({}, before, a.values);
-    form.write(want);
-    var now = readForm(), refused = [];
-    Object.keys(a.values).forEach(function (k) {
-      if (JSON.stringify(now.values[k]) !== JSON.stringify(a.values[k])) refused.push(k);
-    });
+    form.write({ ...readForm().values, ...a.values });
+    var now = readForm();
+    var refused = Object.keys(a.values).filter((k) => JSON.stringify(now.values[k]) !== JSON.stringify(a.values[k]));
     if (G.validate && schema) {
-      G.validate(schema, a.values).forEach(function (e) { if (e.path !== '' && e.path !== '/') now.errors.push(e.path + ': ' + e.message); });
+      G.validate(schema, a.values).forEach((e) => { if (e.path !== '' && e.path !== '/') now.errors.push(e.path + ': ' + e.message); });
     }
     now.refused = refused;
     var r = result(now, refused.length ? 'The form did not take ' + refused.join(', ') + '. It holds:' : 'The form now holds:');
@@ -94,41 +73,18 @@
   V.add({ name: 'run_tool', title: 'Run the tool',
     description: 'Runs the tool as the Run button does (with arguments: filled in first; without: the form\'s values) and returns the result shown. Tools that may change data ask the person first.',
     get inputSchema() { return { type: 'object', properties: { arguments: valuesSchema('Arguments of the tool (optional: the form\'s values are used when absent)') } }; } },
-  function (a) {
-    if (V.runner) return V.runner(isObj(a.arguments) ? a.arguments : undefined);
-    var name = toolName();
-    if (!name || !app) return failure('This page cannot run its tool: it is not connected to a host.');
-    var args = a.arguments;
-    if (!isObj(args) && form) {
-      var f = readForm();
-      if (f.errors.length) return failure('The form is not valid yet: ' + f.errors.join('; '));
-      args = f.values;
-    }
-    return ask(name).then(function (yes) {
-      if (!yes) return failure('The person chose not to run ' + name + '.');
-      return app.callServerTool({ name: name, arguments: args || {} }).then(function (r) {
-        app._emit('toolresult', r);
-        return r;
-      });
-    });
+  (a) => {
+    var run = V.runner || V._runner;
+    return run ? run(isObj(a.arguments) ? a.arguments : undefined) : failure('This page cannot run its tool.');
   });
   V.add({ name: 'read_result', title: 'Read the result',
     description: 'The result the page shows and its visible text.',
-    inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } }, function () {
+    inputSchema: noInput, annotations: readOnly }, () => {
     var el = V.resultEl || document.body;
-    var seen = (el.innerText || el.textContent || '').trim().slice(0, 8000);
-    return result({ shown: last != null, result: last, text: seen }, last == null ? 'The page shows no result yet.' : 'The page shows:');
+    var text = (el.innerText || el.textContent || '').trim().slice(0, 8000);
+    return result({ shown: last != null, result: last, text }, last == null ? 'The page shows no result yet.' : 'The page shows:');
   });
 
-  // llm pages do not know whether their tool is safe to run: the person decides, in the page.
-  function ask(name) {
-    return new Promise(function (resolve) {
-      var box = h('div.confirm', { role: 'alertdialog', 'aria-label': 'Confirm' });
-      var done = function (v) { box.remove(); resolve(v); };
-      box.append(h('p', 'The assistant wants to run ', h('strong', name), '. Run it?'),
-        h('div.actions', h('button.btn.primary', { text: 'Run it', onclick: function () { done(true); } }),
-          h('button.btn.ghost', { text: 'Cancel', onclick: function () { done(false); } })));
-      document.body.insertBefore(box, document.body.firstChild);
-    });
-  }
+  // For runner.js: the form's values and messages, or null when the page has no form.
+  V._readForm = () => form ? readForm() : null;
 })();

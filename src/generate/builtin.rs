@@ -13,26 +13,31 @@ use super::{GENERATOR_VERSION, GenerateError, WidgetRequest};
 use crate::model::header_comment;
 
 /// The readable sources under `templates/` that a user's override directory may replace.
-const TEMPLATE_NAMES: [&str; 13] = [
+const TEMPLATE_NAMES: [&str; 18] = [
     "page.html",
     "styles.css",
     "runtime.js",
     "hosts.js",
     "viewtools.js",
+    "runner.js",
     "forms.js",
     "llm.js",
     "schema.js",
+    "checks.js",
     "validate.js",
     "view.js",
     "form.js",
+    "form-choice.js",
+    "form-time.js",
     "form-extra.js",
+    "confirm.js",
     "app.js",
 ];
 
 /// What the binary embeds: the page and styles as written, and each script minified into
 /// `templates/min/` (committed; `node tests/tools/minify.mjs` writes them, and the Node suite
 /// fails when one is stale).
-const EMBEDDED: [(&str, &str); 13] = [
+const EMBEDDED: [(&str, &str); 18] = [
     ("page.html", include_str!("../../templates/page.html")),
     ("styles.css", include_str!("../../templates/styles.css")),
     ("runtime.js", include_str!("../../templates/min/runtime.js")),
@@ -41,9 +46,11 @@ const EMBEDDED: [(&str, &str); 13] = [
         "viewtools.js",
         include_str!("../../templates/min/viewtools.js"),
     ),
+    ("runner.js", include_str!("../../templates/min/runner.js")),
     ("forms.js", include_str!("../../templates/min/forms.js")),
     ("llm.js", include_str!("../../templates/min/llm.js")),
     ("schema.js", include_str!("../../templates/min/schema.js")),
+    ("checks.js", include_str!("../../templates/min/checks.js")),
     (
         "validate.js",
         include_str!("../../templates/min/validate.js"),
@@ -51,32 +58,50 @@ const EMBEDDED: [(&str, &str); 13] = [
     ("view.js", include_str!("../../templates/min/view.js")),
     ("form.js", include_str!("../../templates/min/form.js")),
     (
+        "form-choice.js",
+        include_str!("../../templates/min/form-choice.js"),
+    ),
+    (
+        "form-time.js",
+        include_str!("../../templates/min/form-time.js"),
+    ),
+    (
         "form-extra.js",
         include_str!("../../templates/min/form-extra.js"),
     ),
+    ("confirm.js", include_str!("../../templates/min/confirm.js")),
     ("app.js", include_str!("../../templates/min/app.js")),
 ];
 
-/// The form's field budget: `BUDGET` in templates/form.js (keep the two equal).
+/// How the minifier renamed the internal (`_`) property names of the embedded scripts, as a JSON
+/// object `{"_long": "_x"}`. Override scripts get the same renaming, so that they and the embedded
+/// scripts still agree on those names.
+const INTERNAL_NAMES: &str = include_str!("../../templates/min/names.json");
+
+/// The form's field budget: `BUDGET` in templates/validate.js (keep the two equal).
 const FORM_FIELD_BUDGET: usize = 600;
 
-/// Where the styles only form-extra.js uses begin in `styles.css`.
-const FORM_EXTRA_CSS: &str = "/* @part form-extra";
-
 /// The scripts that make up `window.McpGenUi`, in load order (everything but the page glue).
-/// validate.js adds the JSON editor to form.js's exports, which form-extra.js takes at load;
-/// viewtools.js wraps form.js's `buildForm`, so it comes after it; llm.js (llm pages only) wraps
-/// the App's `callServerTool` and result dispatch last.
-const RUNTIME_FILES: [&str; 10] = [
+/// schema.js's helpers serve every later script; checks.js replaces schema.js's `scalarErrors`, which validate.js takes at load; the form's
+/// parts add themselves to form.js's exports; validate.js adds the JSON editor, which
+/// form-extra.js takes at load; viewtools.js wraps form.js's `buildForm`, so it comes after it, and
+/// runner.js adds to it; llm.js (llm pages only) wraps the App's `callServerTool` and result
+/// dispatch last.
+const RUNTIME_FILES: [&str; 15] = [
     "runtime.js",
+    "schema.js",
+    "checks.js",
     "hosts.js",
     "forms.js",
-    "schema.js",
     "view.js",
     "form.js",
+    "form-choice.js",
+    "form-time.js",
     "validate.js",
     "form-extra.js",
     "viewtools.js",
+    "runner.js",
+    "confirm.js",
     "llm.js",
 ];
 
@@ -85,6 +110,11 @@ const RUNTIME_FILES: [&str; 10] = [
 #[derive(Debug, Clone)]
 pub struct Templates {
     files: BTreeMap<&'static str, String>,
+    /// Whether an override directory replaced any script: its pages then get every part but the
+    /// llm pages' own (an override may use any of them).
+    scripts_overridden: bool,
+    /// Whether an override directory replaced any file: its pages then get the whole tool data.
+    overridden: bool,
 }
 
 impl Templates {
@@ -94,6 +124,8 @@ impl Templates {
                 .iter()
                 .map(|(n, s)| (*n, (*s).to_string()))
                 .collect(),
+            scripts_overridden: false,
+            overridden: false,
         }
     }
 
@@ -120,8 +152,10 @@ impl Templates {
                         ),
                     )
                 })?;
+                t.overridden = true;
                 let text = if name.ends_with(".js") {
-                    compact_js(&text)
+                    t.scripts_overridden = true;
+                    rename_internal(&compact_js(&text))
                 } else {
                     text
                 };
@@ -150,14 +184,27 @@ impl Templates {
         self.files.get(name).map(String::as_str).unwrap_or("")
     }
 
-    /// The styles a page needs: everything before the `@part form-extra` marker comment, and the
-    /// rest only with form-extra.js (an override without the marker is used whole).
-    fn styles(&self, parts: Parts) -> &str {
+    /// The styles a page needs: everything before the first `/* @part NAME` marker comment, then
+    /// each part's rules (up to the next marker) when the page embeds that part. A part name the
+    /// generator does not know is kept, and an override without markers is used whole.
+    fn styles(&self, parts: Parts) -> String {
+        const MARKER: &str = "/* @part ";
         let css = self.get("styles.css");
-        match css.find(FORM_EXTRA_CSS) {
-            Some(at) if !parts.form_extra => &css[..at],
-            _ => css,
+        // Each chunk but the first starts at a marker and runs to the next one.
+        let mut bounds: Vec<usize> = css.match_indices(MARKER).map(|(at, _)| at).collect();
+        bounds.push(css.len());
+        let mut out = css[..bounds[0]].to_string();
+        for pair in bounds.windows(2) {
+            let chunk = &css[pair[0]..pair[1]];
+            let name: String = chunk[MARKER.len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            if parts.wants_styles(&name) {
+                out.push_str(chunk);
+            }
         }
+        out
     }
 
     /// The runtime scripts a page needs, joined.
@@ -232,14 +279,14 @@ fn render_with(
         Prose::Stripped => 2_000,
     };
     let description = safe_text(tool.description().unwrap_or(""), description_chars);
-    let data = page_data(req, prose);
-    let destructive = tool
-        .annotations()
-        .and_then(|a| a.get("destructiveHint"))
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
+    let data = page_data(req, prose, templates.overridden);
+    let destructive = destructive_hint(tool);
 
-    let parts = Parts::for_tool(tool);
+    let parts = if templates.scripts_overridden {
+        Parts::OVERRIDE
+    } else {
+        Parts::for_tool(tool)
+    };
     let mut env = minijinja::Environment::new();
     // Every template is HTML: values are escaped unless the template says `|safe`.
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
@@ -257,7 +304,7 @@ fn render_with(
         version => GENERATOR_VERSION,
         widget => req.widget,
         data => script_json(&data),
-        styles => minify_css(templates.styles(parts)),
+        styles => minify_css(&templates.styles(parts)),
         runtime => guard_script(&templates.runtime(parts)),
         app => guard_script(templates.get("app.js")),
     };
@@ -269,52 +316,198 @@ fn render_with(
 
 /// The optional scripts of a page. Each one is left out only when the tool's schemas prove the
 /// page cannot use it, which keeps a typical page small. The code that would call a missing part
-/// still degrades instead of failing: no form.js means "takes no input", no form-extra.js means
-/// the JSON editor, no validate.js means no client-side check (the server still validates).
+/// still degrades instead of failing: no form.js means "takes no input", no form-extra.js or
+/// form-choice.js means the JSON editor, no form-time.js means text fields, no checks.js means
+/// nothing to check, no validate.js means no client-side check (the server still validates).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Parts {
     /// forms.js and llm.js: form submission in hosts without allow-forms, argument checks,
     /// storage, notices and confirmations, for LLM-written pages.
     submit_shim: bool,
+    /// runner.js: the run_tool view tool for pages whose glue sets no runner.
+    runner: bool,
     form: bool,
+    /// form-choice.js: enums, consts, booleans.
+    choice: bool,
+    /// form-time.js: time and date-time fields.
+    time: bool,
+    /// checks.js: minLength, pattern, format, minimum, … behind the form's inline messages.
+    checks: bool,
     form_extra: bool,
     validator: bool,
+    /// confirm.js: the question before a destructive tool runs.
+    confirm: bool,
 }
 
 impl Parts {
     const ALL: Parts = Parts {
         submit_shim: true,
+        runner: true,
         form: true,
+        choice: true,
+        time: true,
+        checks: true,
         form_extra: true,
         validator: true,
+        confirm: true,
     };
 
+    /// A page built from override scripts: they may use any part, and the glue may set no runner.
+    const OVERRIDE: Parts = Parts {
+        submit_shim: false,
+        ..Parts::ALL
+    };
+
+    /// The one place that decides a builtin page's parts from its tool.
     fn for_tool(tool: &crate::model::Tool) -> Parts {
         let input = tool.input_schema();
+        let form = input.is_some_and(|s| !takes_no_input(s));
         let form_extra = needs_form_extra(input);
         // validate.js checks structuredContent against an outputSchema, holds the JSON editor
-        // and picks a variant for a pre-filled value (form-extra.js).
+        // and the form's field budget, and picks a variant for a pre-filled value
+        // (form-extra.js).
         let validator = form_extra
             || tool.raw.get("outputSchema").is_some_and(Value::is_object)
             || !input.is_none_or(plain_form);
+        let input = input.filter(|_| form);
         Parts {
-            // The builtin page runs from its button's click and needs no shim.
+            // The builtin page runs from its button's click and sets its own runner.
             submit_shim: false,
-            form: input.is_some_and(|s| !takes_no_input(s)),
+            runner: false,
+            form,
+            choice: input.is_some_and(needs_choice),
+            time: input.is_some_and(needs_time),
+            // validate.js runs the same checks on every value.
+            checks: validator || input.is_some_and(needs_checks),
             form_extra,
             validator,
+            confirm: destructive_hint(tool),
         }
     }
 
     fn wants(self, script: &str) -> bool {
         match script {
             "forms.js" | "llm.js" => self.submit_shim,
+            "runner.js" => self.runner,
             "form.js" => self.form,
+            "form-choice.js" => self.choice,
+            "form-time.js" => self.time,
+            "checks.js" => self.checks,
             "form-extra.js" => self.form_extra,
             "validate.js" => self.validator,
+            "confirm.js" => self.confirm,
             _ => true,
         }
     }
+
+    /// Whether a page embeds the rules after a `/* @part NAME` marker in styles.css.
+    fn wants_styles(self, part: &str) -> bool {
+        match part {
+            "form" => self.form,
+            // form-extra.js's lists of checkboxes use the choices' checkbox rules.
+            "choice" => self.choice || self.form_extra,
+            "time" => self.time,
+            // runner.js asks in a panel styled like confirm.js's.
+            "confirm" => self.confirm || self.runner,
+            "form-extra" => self.form_extra,
+            _ => true,
+        }
+    }
+}
+
+/// `annotations.destructiveHint` as app.js reads it (JavaScript truthiness): the page asks before
+/// running the tool.
+fn destructive_hint(tool: &crate::model::Tool) -> bool {
+    match tool.annotations().and_then(|a| a.get("destructiveHint")) {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(Value::Number(n)) => n.as_f64().is_some_and(|f| f != 0.0),
+        Some(Value::String(s)) => !s.is_empty(),
+        Some(_) => true,
+    }
+}
+
+/// Whether any object anywhere in `v` (schemas, `$defs`, even defaults) satisfies `hit`: a
+/// conservative scan, since a part left out by mistake would break a field.
+fn any_object(v: &Value, depth: usize, hit: &impl Fn(&Map<String, Value>) -> bool) -> bool {
+    if depth > 256 {
+        return true;
+    }
+    match v {
+        Value::Object(m) => hit(m) || m.values().any(|x| any_object(x, depth + 1, hit)),
+        Value::Array(a) => a.iter().any(|x| any_object(x, depth + 1, hit)),
+        _ => false,
+    }
+}
+
+/// Whether a field can become a choice, a constant or a yes/no control (form-choice.js): `enum`,
+/// `const`, a boolean or null type, or `oneOf`/`anyOf` that is more than "T or null" (a list of
+/// consts is a choice; variants, form-extra.js's, may hold any of these).
+fn needs_choice(schema: &Value) -> bool {
+    // schema.js's norm(): {type: "null"} with at most one other keyword is "or null", and is no
+    // field of its own.
+    fn null_alt(a: &Value) -> bool {
+        a.as_object()
+            .is_some_and(|o| o.get("type") == Some(&json!("null")) && o.len() <= 2)
+    }
+    fn walk(v: &Value, depth: usize) -> bool {
+        if depth > 256 {
+            return true;
+        }
+        let m = match v {
+            Value::Object(m) => m,
+            Value::Array(a) => return a.iter().any(|x| walk(x, depth + 1)),
+            _ => return false,
+        };
+        let kinds = match m.get("type") {
+            Some(Value::String(t)) => t == "boolean" || t == "null",
+            Some(Value::Array(ts)) => {
+                ts.iter().any(|t| t == "boolean") || ts.iter().all(|t| t == "null")
+            }
+            _ => false,
+        };
+        let alts = ["oneOf", "anyOf"].iter().any(|k| match m.get(*k) {
+            Some(Value::Array(a)) => a.iter().filter(|x| !null_alt(x)).count() != 1,
+            Some(_) => true,
+            None => false,
+        });
+        m.contains_key("enum")
+            || m.contains_key("const")
+            || kinds
+            || alts
+            || m.iter().any(|(k, x)| match x {
+                Value::Array(a) if k == "oneOf" || k == "anyOf" => {
+                    a.iter().any(|x| !null_alt(x) && walk(x, depth + 1))
+                }
+                _ => walk(x, depth + 1),
+            })
+    }
+    walk(schema, 0)
+}
+
+/// Whether a field can be a time or date-time field (form-time.js).
+fn needs_time(schema: &Value) -> bool {
+    any_object(
+        schema,
+        0,
+        &|m| matches!(m.get("format"), Some(Value::String(f)) if f == "time" || f == "date-time"),
+    )
+}
+
+/// Whether a field has anything checks.js checks.
+fn needs_checks(schema: &Value) -> bool {
+    const KEYWORDS: [&str; 9] = [
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+    ];
+    any_object(schema, 0, &|m| KEYWORDS.iter().any(|k| m.contains_key(*k)))
 }
 
 /// Whether every input field becomes a control without the JSON editor: scalars, enums, consts,
@@ -557,8 +750,10 @@ fn display_title(tool: &crate::model::Tool) -> String {
         .to_string()
 }
 
-/// The JSON the page reads at load: the parts of the tool that shape the UI, and the hints.
-fn page_data(req: &WidgetRequest<'_>, prose: Prose) -> Value {
+/// The JSON the page reads at load: the parts of the tool that shape the UI, and the hints. With
+/// the embedded templates, of the annotations only `destructiveHint` (the one app.js reads), and
+/// empty values are left out; pages built from an override directory get all of it (`full`).
+fn page_data(req: &WidgetRequest<'_>, prose: Prose, full: bool) -> Value {
     use crate::model::text::{
         MAX_DESCRIPTION_CHARS, MAX_SCHEMA_TEXT_CHARS, safe_text, shorten_prose, strip_prose,
     };
@@ -573,6 +768,14 @@ fn page_data(req: &WidgetRequest<'_>, prose: Prose) -> Value {
     ] {
         if let Some(v) = req.tool.raw.get(key) {
             let mut v = v.clone();
+            if !full
+                && key == "annotations"
+                && let Some(hint) = v.get("destructiveHint")
+            {
+                v = json!({ "destructiveHint": hint });
+            } else if !full && key == "annotations" {
+                continue;
+            }
             // The page's validator ignores the dialect URI; leaving it out saves bytes per page.
             if let Value::Object(schema) = &mut v
                 && key.ends_with("Schema")
@@ -597,13 +800,22 @@ fn page_data(req: &WidgetRequest<'_>, prose: Prose) -> Value {
             t.insert(key.to_string(), v);
         }
     }
-    json!({
+    let mut data = json!({
         "version": GENERATOR_VERSION,
         "tool": Value::Object(t),
         "widget": req.widget,
         "hints": serde_json::to_value(&req.hints).unwrap_or(Value::Null),
         "examples": req.tool_config.examples,
-    })
+    });
+    if !full && let Value::Object(m) = &mut data {
+        m.retain(|_, v| match v {
+            Value::Null => false,
+            Value::Object(o) => !o.is_empty(),
+            Value::Array(a) => !a.is_empty(),
+            _ => true,
+        });
+    }
+    data
 }
 
 /// JSON for a `<script type="application/json">` block: nothing in it can close the element or
@@ -643,6 +855,27 @@ fn compact_js(src: &str) -> String {
         return src.to_string();
     }
     compact_lines(src, |l| l.starts_with("//"))
+}
+
+/// Renames the runtime's internal (`_`) property names in an override script the way the minifier
+/// renamed them in the embedded ones (`INTERNAL_NAMES`), so that both still agree. Every
+/// identifier-like token equal to such a name is renamed, in strings too (`o['__refs']`).
+fn rename_internal(src: &str) -> String {
+    static NAMES: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+    let names = NAMES.get_or_init(|| serde_json::from_str(INTERNAL_NAMES).unwrap_or_default());
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let mut out = String::with_capacity(src.len());
+    let mut rest = src;
+    while let Some(start) = rest.find(word) {
+        out.push_str(&rest[..start]);
+        let tail = &rest[start..];
+        let end = tail.find(|c: char| !word(c)).unwrap_or(tail.len());
+        let token = &tail[..end];
+        out.push_str(names.get(token).map_or(token, String::as_str));
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Whitespace and comment removal for CSS that never changes meaning: strings are copied as is,
@@ -757,10 +990,10 @@ mod tests {
 
     #[test]
     fn form_budget_matches_form_js_and_embeds_the_editor_past_it() {
-        let src = include_str!("../../templates/form.js");
+        let src = include_str!("../../templates/validate.js");
         assert!(
             src.contains(&format!("var BUDGET = {FORM_FIELD_BUDGET};")),
-            "templates/form.js BUDGET must equal FORM_FIELD_BUDGET"
+            "templates/validate.js BUDGET must equal FORM_FIELD_BUDGET"
         );
         // A DAG of shared $refs: 2^20 fields when expanded, tiny as a schema.
         let mut defs = serde_json::Map::new();
@@ -847,9 +1080,14 @@ mod tests {
             p,
             Parts {
                 submit_shim: false,
+                runner: false,
                 form: true,
+                choice: true,
+                time: false,
+                checks: true,
                 form_extra: false,
-                validator: false
+                validator: false,
+                confirm: false,
             }
         );
         assert!(!p.wants("validate.js") && !p.wants("form-extra.js") && p.wants("view.js"));
@@ -914,9 +1152,14 @@ mod tests {
             Parts::ALL,
             Parts {
                 submit_shim: true,
+                runner: true,
                 form: true,
+                choice: true,
+                time: true,
+                checks: true,
                 form_extra: true,
-                validator: true
+                validator: true,
+                confirm: true,
             }
         );
     }
@@ -926,13 +1169,11 @@ mod tests {
         let t = Templates::embedded();
         let all = t.styles(Parts::ALL);
         let plain = t.styles(Parts {
-            submit_shim: false,
-            form: true,
             form_extra: false,
-            validator: false,
+            ..Parts::ALL
         });
         assert!(all.contains(".rowh") && !plain.contains(".rowh"));
-        assert!(plain.contains(".fld") && all.starts_with(plain));
+        assert!(plain.contains(".fld") && all.starts_with(&plain));
         // An override without the marker is embedded whole.
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("styles.css"), ".rowh{color:red}").unwrap();
@@ -998,6 +1239,267 @@ mod tests {
             &json!({"$defs":{"n":{"$ref":"#/$defs/n"}}})
         )));
         assert!(!needs_form_extra(None));
+    }
+
+    fn parts_of(input: Value) -> Parts {
+        parts(json!({"name": "a", "inputSchema": input}))
+    }
+
+    fn with_field(field: Value) -> Parts {
+        parts_of(json!({"type": "object", "properties": {"f": field}}))
+    }
+
+    #[test]
+    fn a_plain_text_or_number_form_gets_no_optional_part() {
+        for field in [
+            json!({"type": "string", "description": "x"}),
+            json!({"type": "number", "default": 3}),
+            json!({"type": "integer"}),
+            json!({"type": ["string", "null"]}),
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}]}),
+            json!({"type": "object", "properties": {"x": {"type": "string"}}}),
+        ] {
+            assert_eq!(
+                with_field(field.clone()),
+                Parts {
+                    submit_shim: false,
+                    runner: false,
+                    form: true,
+                    choice: false,
+                    time: false,
+                    checks: false,
+                    form_extra: false,
+                    validator: false,
+                    confirm: false,
+                },
+                "{field}"
+            );
+        }
+    }
+
+    #[test]
+    fn choices_only_when_a_field_can_be_one() {
+        for field in [
+            json!({"enum": ["a", "b"]}),
+            json!({"const": 1}),
+            json!({"type": "boolean"}),
+            json!({"type": ["boolean", "null"]}),
+            json!({"type": "null"}),
+            json!({"type": ["null"]}),
+            json!({"oneOf": [{"const": 1, "title": "One"}, {"const": 2}]}),
+            json!({"anyOf": [{"type": "string"}, {"type": "number"}]}),
+            json!({"anyOf": [{"type": "null"}]}),
+            json!({"anyOf": "odd"}),
+            json!({"$ref": "#/$defs/U"}),
+            json!({"type": "array", "items": {"type": "boolean"}}),
+        ] {
+            let p = parts_of(json!({"type": "object", "properties": {"f": field},
+                "$defs": {"U": {"enum": ["x"]}}}));
+            assert!(p.choice && p.wants("form-choice.js"), "{field}");
+            assert!(p.wants_styles("choice"), "{field}");
+        }
+        // "T or null" is not a choice; {type: null} with more than a description is not "or
+        // null" for the page (a variant then).
+        assert!(!with_field(json!({"anyOf": [{"type": "string"}, {"type": "null"}]})).choice);
+        assert!(
+            with_field(json!({"anyOf": [{"type": "string"}, {"type": "null", "a": 1, "b": 2}]}))
+                .choice
+        );
+        // No form, no choice.
+        assert!(
+            !parts(json!({"name": "a", "inputSchema": {"type": "object", "enum": [1]}})).choice
+        );
+    }
+
+    #[test]
+    fn time_part_only_for_time_formats() {
+        for f in ["time", "date-time"] {
+            let p = with_field(json!({"type": "string", "format": f}));
+            assert!(p.time && p.checks && p.wants("form-time.js") && p.wants_styles("time"));
+        }
+        for f in ["date", "email", "uri"] {
+            let p = with_field(json!({"type": "string", "format": f}));
+            assert!(!p.time && p.checks && !p.wants("form-time.js"), "{f}");
+        }
+        // In $defs too, and never without a form.
+        let p = parts_of(
+            json!({"type": "object", "properties": {"f": {"$ref": "#/$defs/T"}},
+            "$defs": {"T": {"type": "string", "format": "date-time"}}}),
+        );
+        assert!(p.time);
+        assert!(!parts_of(json!({"type": "object", "format": "time"})).time);
+    }
+
+    #[test]
+    fn checks_only_for_constraints_or_with_the_validator() {
+        for k in [
+            "minLength",
+            "maxLength",
+            "pattern",
+            "format",
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+        ] {
+            let p = with_field(json!({"type": "string", k: 1}));
+            assert!(p.checks && p.wants("checks.js"), "{k}");
+        }
+        assert!(!with_field(json!({"type": "string"})).checks);
+        // validate.js uses them on every value.
+        let p = parts(
+            json!({"name": "a", "inputSchema": {"type": "object", "properties":
+            {"f": {"type": "string"}}}, "outputSchema": {"type": "object"}}),
+        );
+        assert!(p.validator && p.checks);
+    }
+
+    #[test]
+    fn confirm_only_for_tools_the_page_asks_about() {
+        let with = |hint: Value| {
+            parts(json!({"name": "a", "annotations": {"destructiveHint": hint}})).confirm
+        };
+        // JavaScript truthiness, as app.js reads it.
+        for v in [json!(true), json!(1), json!("yes"), json!({}), json!([])] {
+            assert!(with(v.clone()), "{v}");
+        }
+        for v in [json!(false), json!(0), json!(""), json!(null)] {
+            assert!(!with(v.clone()), "{v}");
+        }
+        assert!(!parts(json!({"name": "a"})).confirm);
+        let p = parts(json!({"name": "a", "annotations": {"destructiveHint": true}}));
+        assert!(p.wants("confirm.js") && p.wants_styles("confirm"));
+        assert!(!p.wants("runner.js") && Parts::ALL.wants("runner.js"));
+    }
+
+    #[test]
+    fn styles_embed_only_the_parts_a_page_uses() {
+        let t = Templates::embedded();
+        let none = Parts {
+            submit_shim: false,
+            runner: false,
+            form: false,
+            choice: false,
+            time: false,
+            checks: false,
+            form_extra: false,
+            validator: false,
+            confirm: false,
+        };
+        let bare = t.styles(none);
+        assert!(bare.contains(".chart") && bare.contains(".help"));
+        for (part, probe) in [
+            (Parts { form: true, ..none }, "fieldset.obj"),
+            (
+                Parts {
+                    choice: true,
+                    ..none
+                },
+                ".fld.chk",
+            ),
+            (Parts { time: true, ..none }, ".tz"),
+            (
+                Parts {
+                    confirm: true,
+                    ..none
+                },
+                ".btn.danger",
+            ),
+            (
+                Parts {
+                    runner: true,
+                    ..none
+                },
+                ".confirm",
+            ),
+            (
+                Parts {
+                    form_extra: true,
+                    ..none
+                },
+                ".rowh",
+            ),
+            (
+                Parts {
+                    form_extra: true,
+                    ..none
+                },
+                ".fld.chk",
+            ),
+        ] {
+            assert!(!bare.contains(probe), "{probe}");
+            assert!(t.styles(part).contains(probe), "{probe}");
+        }
+        // Unknown part names are kept.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("styles.css"),
+            "a{}/* @part later: x */b{}/* @part form */c{}",
+        )
+        .unwrap();
+        let t = Templates::from_dir(dir.path()).unwrap();
+        assert_eq!(t.styles(none), "a{}/* @part later: x */b{}");
+    }
+
+    #[test]
+    fn override_scripts_get_every_part_and_the_same_internal_names() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("app.js"),
+            "var b = box.__err, r = s['__refs'], k = x.__errs, m = c._meta;\n",
+        )
+        .unwrap();
+        let t = Templates::from_dir(dir.path()).unwrap();
+        let names: BTreeMap<String, String> = serde_json::from_str(INTERNAL_NAMES).unwrap();
+        let (err, refs) = (&names["__err"], &names["__refs"]);
+        assert_eq!(
+            t.get("app.js"),
+            format!("var b = box.{err}, r = s['{refs}'], k = x.__errs, m = c._meta;\n")
+        );
+        // The embedded scripts use the short names.
+        assert!(
+            Templates::embedded()
+                .get("form.js")
+                .contains(&format!(".{err}"))
+        );
+        assert!(!Templates::embedded().get("form.js").contains("__err"));
+        let tool = Tool::from_raw(json!({"name": "t", "inputSchema": {"type": "object"}})).unwrap();
+        let cfg = ToolConfig::default();
+        let html = render(&req_for(&tool, &cfg), &t).unwrap();
+        assert!(html.contains(".rowh") && html.contains("overBudget"));
+        // A styles-only override keeps the tool's own parts.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("styles.css"), "body{}").unwrap();
+        let html = render(
+            &req_for(&tool, &cfg),
+            &Templates::from_dir(dir.path()).unwrap(),
+        )
+        .unwrap();
+        assert!(!html.contains("overBudget"));
+    }
+
+    #[test]
+    fn page_data_leaves_out_what_app_js_does_not_read_unless_templates_are_overridden() {
+        let tool = Tool::from_raw(json!({"name": "t", "title": "T", "description": "Long prose",
+            "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "description": "help"}}},
+            "annotations": {"readOnlyHint": true, "destructiveHint": false}}))
+        .unwrap();
+        let cfg = ToolConfig::default();
+        let data = page_data(&req_for(&tool, &cfg), Prose::Shortened, false);
+        assert_eq!(
+            data,
+            json!({"version": GENERATOR_VERSION, "tool": {"name": "t", "title": "T",
+                "description": "Long prose", "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "description": "help"}}},
+                "annotations": {"destructiveHint": false}}})
+        );
+        let full = page_data(&req_for(&tool, &cfg), Prose::Shortened, true);
+        assert_eq!(full["tool"]["annotations"]["readOnlyHint"], true);
+        assert_eq!(full["widget"], Value::Null);
+        assert_eq!(full["examples"], json!([]));
+        let no_hint = Tool::from_raw(json!({"name": "t", "annotations": {"title": "x"}})).unwrap();
+        let data = page_data(&req_for(&no_hint, &cfg), Prose::Shortened, false);
+        assert_eq!(data["tool"], json!({"name": "t"}));
     }
 
     #[test]

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { launch, buildRust, exampleServer, generate, connect, BIN } from './lib.mjs';
+import { launch, buildRust, exampleServer, generate, connect, BIN, REPO } from './lib.mjs';
 
 buildRust();
 let env, ks, upstream, cmd;
@@ -192,7 +192,10 @@ describe('view tools in the real AppBridge', () => {
 
   test('a page with the runtime only (as llm pages have it) runs its tool after the person agrees', async () => {
     const html = fs.readFileSync(path.join(ks.dir, 'list_users.html'), 'utf8');
-    const runtime = [...html.matchAll(/<script>\n([\s\S]*?)\n<\/script>/g)][0][1];
+    // The builtin page's runtime, plus the run_tool runner that llm pages get and builtin pages
+    // (whose glue runs the tool itself) do not.
+    const runner = fs.readFileSync(path.join(REPO, 'templates', 'min', 'runner.js'), 'utf8');
+    const runtime = [...html.matchAll(/<script>\n([\s\S]*?)\n<\/script>/g)][0][1] + '\n' + runner;
     const header = html.slice(0, html.indexOf('-->') + 3);
     const llm = `${header}\n<!doctype html><html><head><meta charset="utf-8"><script>\n${runtime}\n</script></head><body><div id="out"></div>
 <script>

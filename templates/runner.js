@@ -1,0 +1,50 @@
+// The run_tool view tool (viewtools.js) for pages whose glue sets no runner of its own: llm pages,
+// and pages built from an override directory (the builtin app.js sets one). It runs the page's
+// tool with the given arguments, else the form's values, after the person agrees in the page: such
+// a page does not know whether its tool is safe to run.
+(function () {
+  'use strict';
+  var G = window.McpGenUi, h = G.h, V = G.viewTools, P = G.App.prototype, app = null;
+  if (!V) return;
+  var connect = P.connect;
+  P.connect = function () { app = app || this; return connect.call(this); };
+
+  var failure = (text) => { return { isError: true, content: [{ type: 'text', text: text }] }; };
+  // The tool this page is for: the builtin page's data, else the generated-file header.
+  var toolName = () => {
+    try {
+      var d = JSON.parse((document.getElementById('mcp-gen-ui-data') || {}).textContent || '{}');
+      if (d.tool && d.tool.name) return d.tool.name;
+    } catch (e) { /* no data block */ }
+    var c = document.firstChild;
+    var m = c && c.nodeType === 8 && /from tool ("(?:[^"\\]|\\.)*")/.exec(c.data);
+    try { return m ? JSON.parse(m[1]) : null; } catch (e) { return null; }
+  };
+  var ask = (name) => {
+    return new Promise(function (resolve) {
+      var box = h('div.confirm', { role: 'alertdialog', 'aria-label': 'Confirm' });
+      var done = function (v) { box.remove(); resolve(v); };
+      box.append(h('p', 'The assistant wants to run ', h('strong', name), '. Run it?'),
+        h('div.actions', h('button.btn.primary', { text: 'Run it', onclick: function () { done(true); } }),
+          h('button.btn.ghost', { text: 'Cancel', onclick: function () { done(false); } })));
+      document.body.insertBefore(box, document.body.firstChild);
+    });
+  };
+
+  V._runner = function (args) {
+    var name = toolName();
+    if (!name || !app) return failure('This page cannot run its tool: it is not connected to a host.');
+    var f = !args && V._readForm();
+    if (f) {
+      if (f.errors.length) return failure('The form is not valid yet: ' + f.errors.join('; '));
+      args = f.values;
+    }
+    return ask(name).then(function (yes) {
+      if (!yes) return failure('The person chose not to run ' + name + '.');
+      return app.callServerTool({ name: name, arguments: args || {} }).then(function (r) {
+        app._emit('toolresult', r);
+        return r;
+      });
+    });
+  };
+})();
