@@ -1,13 +1,18 @@
 // What a host sees: the official TypeScript SDK client, over real pipes, calling
 // server-everything's `echo` straight and through `mcp-gen-ui serve` (same upstream), interleaved
-// so machine noise hits both alike; over stdio, five fresh pairs of processes, pooled. Prints
-// median and p90 per call, the ratio and the absolute difference, for stdio (serve in front of a stdio upstream) and for streamable HTTP (`serve --http`
-// in front of server-everything's HTTP transport, against that server direct).
+// so machine noise hits both alike; over stdio, five fresh sets of processes, pooled. Prints
+// median and p90 per call, the ratio and the absolute difference, for stdio (serve in front of a
+// stdio upstream) and for streamable HTTP (`serve --http` in front of server-everything's HTTP
+// transport, against that server direct).
+//
+// Over stdio a third client goes through tests/tools/relay.c (built with `cc` when there is one),
+// which only copies bytes: the floor that two extra pipe hops set on this machine. The rest of
+// serve's figure is serve's own; its CPU time per call is printed too.
 //
 //   node tests/tools/bench-host.mjs [CALLS] [--bin PATH] [--rows]
 //
 // PATH defaults to target/release/mcp-gen-ui (build it with `cargo build --release`).
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -37,7 +42,25 @@ async function stdioClient(command, cmdArgs) {
   const client = new Client({ name: "bench-host", version: "1.0.0" }, { capabilities: UI_CAPS });
   const transport = new StdioClientTransport({ command, args: cmdArgs, stderr: "ignore", env: { ...process.env, MCP_GEN_UI_LOG: "error" } });
   await client.connect(transport);
+  client.pid = transport.pid;
   return client;
+}
+
+/** CPU time a process has used so far, user and kernel, in µs (Linux's scheduler statistics,
+ * exact to the nanosecond; null elsewhere). */
+function cpuMicros(pid) {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1000;
+  } catch {
+    return null;
+  }
+}
+
+/** tests/tools/relay.c built into `dir`, or null when there is no C compiler. */
+function buildRelay(dir) {
+  const exe = path.join(dir, "relay");
+  const cc = spawnSync("cc", ["-O2", "-o", exe, path.join(here, "relay.c")], { stdio: "ignore" });
+  return cc.status === 0 ? exe : null;
 }
 
 async function httpClient(url) {
@@ -88,36 +111,47 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor(p * s.length))];
 };
 
-/** Times `calls` calls a side, interleaved; `pairs()` opens a fresh [direct, through] pair of
- * clients for each of `sets` sets (where the OS places fresh processes changes a run's figure by
- * ±15 µs on a 2-core machine, so the samples of several sets are pooled). */
-async function compare(label, pairs, sets = 1) {
-  const d = [];
-  const t = [];
+/** Times `calls` calls a side, interleaved; `clients()` opens a fresh set of clients (the first
+ * one direct) for each of `sets` sets (where the OS places fresh processes changes a run's figure
+ * by ±15 µs on a 2-core machine, so the samples of several sets are pooled). One row per client
+ * after the first, each against the direct one; `cpu` also measures the CPU time per call of the
+ * process of the client at that index. */
+async function compare(labels, clients, sets = 1, cpu = -1) {
+  const samples = labels.map(() => []);
+  let cpuTotal = 0;
+  let cpuCalls = 0;
   for (let s = 0; s < sets; s++) {
-    const [direct, through] = await pairs();
-    // Warm both well: a fresh Node server keeps getting faster for its first few hundred calls.
-    await timeCalls(direct, 500);
-    await timeCalls(through, 500);
-    // Short rounds, many of them: a burst of machine noise lands on both sides alike.
+    const cs = await clients();
+    // Warm all well: a fresh Node server keeps getting faster for its first few hundred calls.
+    for (const c of cs) await timeCalls(c, 500);
+    const before = cpu >= 0 ? cpuMicros(cs[cpu].pid) : null;
+    // Short rounds, many of them: a burst of machine noise lands on every side alike.
     const perRound = 20;
-    for (let r = 0; r < Math.ceil(calls / sets / perRound); r++) {
-      d.push(...(await timeCalls(direct, perRound)));
-      t.push(...(await timeCalls(through, perRound)));
+    const rounds = Math.ceil(calls / sets / perRound);
+    for (let r = 0; r < rounds; r++) {
+      for (let i = 0; i < cs.length; i++) samples[i].push(...(await timeCalls(cs[i], perRound)));
     }
-    await direct.close();
-    await through.close();
+    const after = cpu >= 0 ? cpuMicros(cs[cpu].pid) : null;
+    if (before !== null && after !== null) {
+      cpuTotal += after - before;
+      cpuCalls += rounds * perRound;
+    }
+    for (const c of cs) await c.close();
   }
-  const dm = pct(d, 0.5);
-  const tm = pct(t, 0.5);
-  return {
-    label,
-    calls: d.length,
-    direct: `${dm.toFixed(3)} / ${pct(d, 0.9).toFixed(3)}`,
-    through: `${tm.toFixed(3)} / ${pct(t, 0.9).toFixed(3)}`,
-    ratio: (tm / dm).toFixed(2),
-    added: `${((tm - dm) * 1000).toFixed(0)} µs`,
-  };
+  const dm = pct(samples[0], 0.5);
+  return labels.slice(1).map((label, j) => {
+    const t = samples[j + 1];
+    const tm = pct(t, 0.5);
+    return {
+      label,
+      calls: t.length,
+      direct: `${dm.toFixed(3)} / ${pct(samples[0], 0.9).toFixed(3)}`,
+      through: `${tm.toFixed(3)} / ${pct(t, 0.9).toFixed(3)}`,
+      ratio: (tm / dm).toFixed(2),
+      added: `${((tm - dm) * 1000).toFixed(0)} µs`,
+      cpu: j + 1 === cpu && cpuCalls ? `${(cpuTotal / cpuCalls).toFixed(1)} µs` : null,
+    };
+  });
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-host-"));
@@ -128,8 +162,15 @@ try {
   await new Promise((res, rej) => gen.on("exit", (c) => (c === 0 ? res() : rej(new Error(`generate exited ${c}`)))));
   const serveArgs = ["serve", "--out-dir", path.join(dir, "ui"), "--server", everything];
 
-  const stdioPair = async () => [await stdioClient(everything, []), await stdioClient(bin, serveArgs)];
-  rows.push(await compare("stdio", stdioPair, 5));
+  const relay = buildRelay(dir);
+  if (!relay) console.error("bench-host: no C compiler (cc): the relay floor is left out");
+  const stdioSet = async () => [
+    await stdioClient(everything, []),
+    ...(relay ? [await stdioClient(relay, serveArgs)] : []),
+    await stdioClient(bin, serveArgs),
+  ];
+  const labels = ["direct", ...(relay ? ["relay"] : []), "stdio"];
+  rows.push(...(await compare(labels, stdioSet, 5, labels.length - 1)));
 
   const port = await freePort();
   const upUrl = `http://127.0.0.1:${port}/mcp`;
@@ -144,7 +185,7 @@ try {
       })
     : null;
   if (up && sv) {
-    rows.push(await compare("streamable HTTP", async () => [await httpClient(upUrl), await httpClient(sv.url)]));
+    rows.push(...(await compare(["direct", "streamable HTTP"], async () => [await httpClient(upUrl), await httpClient(sv.url)])));
   } else {
     rows.push({ label: "streamable HTTP", calls: 0, direct: "n/a", through: "n/a", ratio: "n/a", added: "n/a" });
   }
@@ -156,13 +197,21 @@ try {
 
 if (args.includes("--rows")) {
   for (const r of rows) {
+    if (r.label === "relay") {
+      console.log(`| the floor: a C relay (\`tests/tools/relay.c\`) instead of serve, same bench | ${r.through} through the relay: +${r.added}, ratio ${r.ratio} | — |`);
+      continue;
+    }
     const target = r.label === "stdio" ? "at most +100 µs" : "—";
-    console.log(`| \`serve\` over ${r.label}, official TS SDK client (server-everything \`echo\`, ms median / p90) | ${r.direct} direct, ${r.through} through serve: +${r.added}, ratio ${r.ratio} | ${target} |`);
+    const cpu = r.cpu ? `; serve's CPU ${r.cpu} per call` : "";
+    console.log(`| \`serve\` over ${r.label}, official TS SDK client (server-everything \`echo\`, ms median / p90) | ${r.direct} direct, ${r.through} through serve: +${r.added}, ratio ${r.ratio}${cpu} | ${target} |`);
   }
 } else {
   console.log(`tools/call echo through mcp-gen-ui serve, official TS SDK client, ${calls} calls each, interleaved (ms: median / p90)`);
-  console.log("| transport | calls | direct | through serve | ratio | added at the median |");
-  console.log("| --- | --- | --- | --- | --- | --- |");
-  for (const r of rows) console.log(`| ${r.label} | ${r.calls} | ${r.direct} | ${r.through} | ${r.ratio} | ${r.added} |`);
+  console.log("| through | calls | direct | through | ratio | added at the median | CPU per call |");
+  console.log("| --- | --- | --- | --- | --- | --- | --- |");
+  for (const r of rows) {
+    const label = r.label === "relay" ? "C relay (floor), stdio" : `serve, ${r.label}`;
+    console.log(`| ${label} | ${r.calls} | ${r.direct} | ${r.through} | ${r.ratio} | ${r.added} | ${r.cpu ?? "—"} |`);
+  }
 }
 process.exit(0);
