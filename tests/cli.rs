@@ -17,6 +17,8 @@ fn bin() -> Command {
 
 #[path = "support/examples.rs"]
 mod examples;
+#[path = "support/process.rs"]
+mod process;
 use examples::example;
 
 fn server(name: &str, args: &str) -> String {
@@ -1126,16 +1128,7 @@ fn a_signal_during_initialize_stops_the_hanging_upstream() {
         }
         let status = child.wait().unwrap();
         assert!(!status.success(), "{status:?}");
-        let gone = (0..100).any(|_| {
-            let alive = unsafe { libc::kill(upstream, 0) } == 0
-                && !std::fs::read_to_string(format!("/proc/{upstream}/stat"))
-                    .unwrap_or_default()
-                    .contains(") Z ");
-            if alive {
-                std::thread::sleep(std::time::Duration::from_millis(50));
-            }
-            !alive
-        });
+        let gone = process::gone(upstream);
         if !gone {
             unsafe {
                 libc::kill(upstream, libc::SIGKILL);

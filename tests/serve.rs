@@ -24,6 +24,8 @@ const MCP_APP: &str = "text/html;profile=mcp-app";
 
 #[path = "support/examples.rs"]
 mod examples;
+#[path = "support/process.rs"]
+mod process;
 use examples::example;
 
 /// `@modelcontextprotocol/server-everything` from `tests/node_modules` (`npm ci` in tests/).
@@ -1647,21 +1649,13 @@ async fn unusable_answers_from_an_http_upstream_fail_their_request() {
 #[tokio::test]
 async fn a_signal_ends_serve_and_its_upstream() {
     for sig in [libc::SIGTERM, libc::SIGINT] {
-        let out = tempfile::tempdir().unwrap();
-        let report = out.path().join("env.json");
-        let fixture = format!(
-            "{} --mode ok --report-env {}",
-            example("fixture-server").display(),
+        let reports = tempfile::tempdir().unwrap();
+        let report = reports.path().join("env.json");
+        let mode = format!(
+            "ok --report-env {}",
             shell_words::quote(&report.display().to_string())
         );
-        let mut raw = Raw::start(&[
-            "--server",
-            &fixture,
-            "--out-dir",
-            out.path().to_str().unwrap(),
-        ]);
-        raw.send(&init_line(1)).await;
-        assert_eq!(raw.recv().await["id"], 1);
+        let (mut raw, _out) = raw_fixture(&mode).await;
         raw.send(&call_line(json!(2), "echo", json!({"text": "hi"})))
             .await;
         assert_eq!(raw.recv().await["id"], 2);
@@ -1678,17 +1672,9 @@ async fn a_signal_ends_serve_and_its_upstream() {
             .unwrap_or_else(|_| panic!("signal {sig}: serve must exit with stdin still open"))
             .unwrap();
         assert!(status.code().is_some(), "signal {sig}: {status:?}");
-        let gone = (0..100).any(|_| {
-            // SAFETY: probing a process id with signal 0 sends nothing.
-            let alive = unsafe { libc::kill(upstream, 0) } == 0
-                && !std::fs::read_to_string(format!("/proc/{upstream}/stat"))
-                    .unwrap_or_default()
-                    .contains(") Z ");
-            if alive {
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            !alive
-        });
-        assert!(gone, "signal {sig}: the upstream {upstream} outlived serve");
+        assert!(
+            process::gone(upstream),
+            "signal {sig}: the upstream {upstream} outlived serve"
+        );
     }
 }

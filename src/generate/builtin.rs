@@ -494,20 +494,24 @@ fn needs_time(schema: &Value) -> bool {
     )
 }
 
+/// The keywords checks.js checks.
+const CHECK_KEYWORDS: [&str; 9] = [
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+];
+
 /// Whether a field has anything checks.js checks.
 fn needs_checks(schema: &Value) -> bool {
-    const KEYWORDS: [&str; 9] = [
-        "minLength",
-        "maxLength",
-        "pattern",
-        "format",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-    ];
-    any_object(schema, 0, &|m| KEYWORDS.iter().any(|k| m.contains_key(*k)))
+    any_object(schema, 0, &|m| {
+        CHECK_KEYWORDS.iter().any(|k| m.contains_key(*k))
+    })
 }
 
 /// Whether every input field becomes a control without the JSON editor: scalars, enums, consts,
@@ -1332,17 +1336,7 @@ mod tests {
 
     #[test]
     fn checks_only_for_constraints_or_with_the_validator() {
-        for k in [
-            "minLength",
-            "maxLength",
-            "pattern",
-            "format",
-            "minimum",
-            "maximum",
-            "exclusiveMinimum",
-            "exclusiveMaximum",
-            "multipleOf",
-        ] {
+        for k in CHECK_KEYWORDS {
             let p = with_field(json!({"type": "string", k: 1}));
             assert!(p.checks && p.wants("checks.js"), "{k}");
         }
