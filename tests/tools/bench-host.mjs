@@ -70,9 +70,13 @@ async function httpClient(url) {
 }
 
 /** Starts a process that prints a listening address on stderr or stdout; resolves with the URL. */
+/** The servers startHttp started: stopped when the bench ends, however it ends. */
+const started = [];
+
 function startHttp(command, cmdArgs, pattern, env = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, cmdArgs, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+    started.push(child);
     let seen = "";
     const onData = (d) => {
       seen += d.toString();
@@ -189,9 +193,8 @@ try {
   } else {
     rows.push({ label: "streamable HTTP", calls: 0, direct: "n/a", through: "n/a", ratio: "n/a", added: "n/a" });
   }
-  up?.child.kill();
-  sv?.child.kill();
 } finally {
+  for (const child of started) child.kill();
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
