@@ -175,10 +175,16 @@ fn integer(text: &[u8]) -> Option<Value> {
     if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    let s = std::str::from_utf8(text).ok()?;
     match text.first() {
-        Some(b'-') => s.parse::<i64>().ok().map(Value::from),
-        _ => s.parse::<u64>().ok().map(Value::from),
+        // Rare: let serde_json say what it is (`-0` is a float to it, not the integer 0).
+        Some(b'-') => serde_json::from_slice::<Value>(text)
+            .ok()
+            .filter(|v| v.is_i64()),
+        _ => std::str::from_utf8(text)
+            .ok()?
+            .parse::<u64>()
+            .ok()
+            .map(Value::from),
     }
 }
 
@@ -454,6 +460,20 @@ mod tests {
 
     fn response(line: &[u8]) -> Option<Response> {
         super::response(line.to_vec()).ok()
+    }
+
+    #[test]
+    fn negative_ids_are_what_serde_json_makes_of_them() {
+        for id in ["-7", "-0", "-9223372036854775808", "-9223372036854775809"] {
+            let line = format!(r#"{{"id":{id},"method":"tools/call","params":{{"name":"x"}}}}"#);
+            assert_eq!(call(line.as_bytes()), oracle::call(line.as_bytes()), "{id}");
+        }
+        assert_eq!(
+            call(br#"{"id":-7,"method":"tools/call","params":{"name":"x"}}"#)
+                .unwrap()
+                .id,
+            json!(-7)
+        );
     }
 
     #[test]
@@ -762,6 +782,7 @@ mod tests {
         let id = prop_oneof![
             6 => any::<u32>().prop_map(|n| n.to_string()),
             1 => Just("-7".to_string()),
+            1 => Just("-0".to_string()),
             1 => Just("1.0".to_string()),
             1 => Just("\"a\\\"b\"".to_string()),
             1 => Just("\"\\ud800\"".to_string()),
