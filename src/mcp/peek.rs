@@ -58,7 +58,7 @@ pub fn call(line: Vec<u8>) -> Result<Call, Vec<u8>> {
 /// text, and the tool.
 fn peek_call(line: &[u8]) -> Option<(Range<usize>, Value, Range<usize>, String)> {
     let range = trimmed(line)?;
-    let text = &line[range.clone()];
+    let text = line.get(range.clone())?;
     let mut sc = Scanner { b: text, i: 0 };
     let (mut method, mut id, mut params) = (None, None, None);
     let mut other = false;
@@ -81,15 +81,15 @@ fn peek_call(line: &[u8]) -> Option<(Range<usize>, Value, Range<usize>, String)>
         _ => sc.value(1).map(drop),
     })?;
     sc.end()?;
-    if other || method.map(|m| &text[m]) != Some(b"\"tools/call\"".as_slice()) {
+    if other || method.and_then(|m| text.get(m)) != Some(b"\"tools/call\"".as_slice()) {
         return None;
     }
     let id_span = id?;
     let id = match text.get(id_span.start)? {
-        b'"' => Value::String(decode_string(&text[id_span.clone()])?),
-        _ => integer(&text[id_span.clone()])?,
+        b'"' => Value::String(decode_string(text.get(id_span.clone())?)?),
+        _ => integer(text.get(id_span.clone())?)?,
     };
-    let tool = decode_string(&text[params??])?;
+    let tool = decode_string(text.get(params??)?)?;
     Some((range, id, id_span, tool))
 }
 
@@ -108,7 +108,7 @@ pub fn response(line: Vec<u8>) -> Result<Response, Vec<u8>> {
 /// What makes `line` a plain response: where its text is, its id, and where that is.
 fn peek_response(line: &[u8]) -> Option<(Range<usize>, u64, Range<usize>)> {
     let range = trimmed(line)?;
-    let text = &line[range.clone()];
+    let text = line.get(range.clone())?;
     let mut sc = Scanner { b: text, i: 0 };
     let (mut id, mut result) = (None, None);
     let mut other = false;
@@ -133,7 +133,7 @@ fn peek_response(line: &[u8]) -> Option<(Range<usize>, u64, Range<usize>)> {
     }
     result?;
     let id_span = id?;
-    let digits = &text[id_span.clone()];
+    let digits = text.get(id_span.clone())?;
     if !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
