@@ -211,6 +211,9 @@ pub struct ServeConfig {
     /// `serve --http`: minutes after which a 2025-era host session with no request and no open
     /// stream is closed (default 5).
     pub session_idle_minutes: Option<u64>,
+    /// `serve --http`: at the session cap, a session idle this many seconds (nothing in flight,
+    /// no open stream) may be closed for a new host (default 10).
+    pub session_evict_seconds: Option<u64>,
     /// Embed each UI tool's page in its results for clients without the MCP Apps extension
     /// (MCP-UI hosts); `serve --embed-ui` turns it on too.
     #[serde(default)]

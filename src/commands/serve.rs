@@ -20,6 +20,8 @@ use crate::serve::watch;
 
 /// Environment variable for the log filter (tracing `EnvFilter` syntax, default `info`).
 pub const LOG_ENV: &str = "MCP_GEN_UI_LOG";
+/// The longest `--session-evict-seconds` honoured (a year): larger values mean "never".
+const MAX_EVICT_SECONDS: u64 = 365 * 24 * 3600;
 /// Set to `json` for one JSON object per log line.
 pub const LOG_FORMAT_ENV: &str = "MCP_GEN_UI_LOG_FORMAT";
 
@@ -36,6 +38,11 @@ pub struct ServeArgs {
     /// or [serve] session_idle_minutes].
     #[arg(long, value_name = "MINUTES")]
     pub session_idle_minutes: Option<u64>,
+    /// With --http: at the session limit, close the least recently used session idle this many
+    /// seconds (nothing in flight, no open stream) for a new host [default: 10, or [serve]
+    /// session_evict_seconds].
+    #[arg(long, value_name = "SECS")]
+    pub session_evict_seconds: Option<u64>,
     /// Reload UI files when they change and notify connected hosts.
     #[arg(long)]
     pub watch: bool,
@@ -95,6 +102,12 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> anyhow::Result<Outcome> {
                     "--session-idle-minutes / [serve] session_idle_minutes must be at least 1"
                 );
                 opts.idle_timeout = std::time::Duration::from_secs(m.saturating_mul(60));
+            }
+            if let Some(s) = args
+                .session_evict_seconds
+                .or(cfg.file.serve.session_evict_seconds)
+            {
+                opts.evict_after = std::time::Duration::from_secs(s.min(MAX_EVICT_SECONDS));
             }
             Some(opts)
         }

@@ -52,6 +52,10 @@ const SESSION_HEADER: &str = "mcp-session-id";
 /// A session with no open stream and no request for this long is closed by default
 /// (`--session-idle-minutes`, `[serve] session_idle_minutes`).
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(5 * 60);
+/// At the session cap, a session idle this long (nothing in flight, no open stream) may be
+/// closed to make room for a new host by default (`--session-evict-seconds`,
+/// `[serve] session_evict_seconds`).
+pub const DEFAULT_EVICT_AFTER: Duration = Duration::from_secs(10);
 
 /// How the HTTP host side is set up.
 #[derive(Clone)]
@@ -64,6 +68,8 @@ pub struct HttpOptions {
     pub max_sessions: usize,
     /// Idle time after which a 2025-era host session is closed.
     pub idle_timeout: Duration,
+    /// At the cap: idle time after which a session may be closed for a new one.
+    pub evict_after: Duration,
 }
 
 impl std::fmt::Debug for HttpOptions {
@@ -74,6 +80,7 @@ impl std::fmt::Debug for HttpOptions {
             .field("max_body", &self.max_body)
             .field("max_sessions", &self.max_sessions)
             .field("idle_timeout", &self.idle_timeout)
+            .field("evict_after", &self.evict_after)
             .finish()
     }
 }
@@ -100,6 +107,7 @@ impl HttpOptions {
             max_body: MAX_BODY_BYTES,
             max_sessions: DEFAULT_MAX_SESSIONS,
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            evict_after: DEFAULT_EVICT_AFTER,
         })
     }
 }
@@ -141,11 +149,17 @@ impl HostSession {
 
     /// Nobody is listening and nothing was asked for `idle`.
     fn abandoned(&self, idle: Duration) -> bool {
+        self.evictable_idle().is_some_and(|d| d > idle)
+    }
+
+    /// How long the session has been idle, when nobody is listening on it (no open stream, no
+    /// request waiting for its answer); `None` while someone is.
+    fn evictable_idle(&self) -> Option<Duration> {
         let r = self.routes();
         let listening = r.get_stream.as_ref().is_some_and(|s| !s.is_closed())
             || r.by_request.values().any(|s| !s.is_closed());
         drop(r);
-        !listening && self.idle_for() > idle
+        (!listening).then(|| self.idle_for())
     }
 
     fn routes(&self) -> MutexGuard<'_, Routes> {
@@ -695,20 +709,30 @@ async fn open_session(
     let max = app.opts.max_sessions;
     let _slot = {
         // Checked and reserved under one lock: a burst can never open more than `max`.
-        let map = app.sessions();
+        let mut map = app.sessions();
         let opening = app.opening.load(std::sync::atomic::Ordering::SeqCst);
+        if map.len() + opening >= max
+            && let Some((id, s)) = evict_one(&mut map, app.opts.evict_after)
+        {
+            let idle = s.idle_for();
+            tracing::info!(target: "serve", session = %id, idle_secs = idle.as_secs(), max,
+                "the session limit is reached: closed the least recently used idle host session for a new one (its host gets 404 and initializes again)");
+            s.task.abort();
+        }
         if map.len() + opening >= max {
             drop(map);
-            tracing::warn!(target: "serve", max, "refused a new host session: the limit is reached");
+            tracing::warn!(target: "serve", max, "refused a new host session: the limit is reached and no session has been idle long enough to close");
             return Err(rpc_error(
                 StatusCode::SERVICE_UNAVAILABLE,
                 init_id,
                 -32001,
                 format!(
                     "too many open sessions: the limit is {max} (--max-sessions or [serve] \
-                     max_sessions raises it). End sessions you no longer use with HTTP DELETE; \
-                     idle ones are closed after {} min (--session-idle-minutes or [serve] \
-                     session_idle_minutes)",
+                     max_sessions raises it), and every one is in use or was used in the last \
+                     {} s (--session-evict-seconds or [serve] session_evict_seconds). End \
+                     sessions you no longer use with HTTP DELETE; idle ones are closed after {} \
+                     min (--session-idle-minutes or [serve] session_idle_minutes)",
+                    app.opts.evict_after.as_secs(),
                     app.opts.idle_timeout.as_secs().div_ceil(60)
                 ),
             ));
@@ -722,6 +746,21 @@ async fn open_session(
     let host = spawn_session(app, conn, Some(id.clone()));
     app.sessions().insert(id.clone(), Arc::clone(&host));
     Ok((host, Some(id)))
+}
+
+/// Removes the least recently used session that nobody listens on and that has been idle for
+/// at least `min_idle`; `None` when no session qualifies.
+fn evict_one(
+    map: &mut HashMap<String, Arc<HostSession>>,
+    min_idle: Duration,
+) -> Option<(String, Arc<HostSession>)> {
+    let id = map
+        .iter()
+        .filter_map(|(id, s)| Some((id, s.evictable_idle()?)))
+        .filter(|(_, idle)| *idle >= min_idle)
+        .max_by_key(|(_, idle)| *idle)
+        .map(|(id, _)| id.clone())?;
+    map.remove_entry(&id)
 }
 
 /// Starts the task of one host session (`sid` None: the shared stateless one, in no map).
@@ -1193,6 +1232,7 @@ mod tests {
             max_body: 10,
             max_sessions: DEFAULT_MAX_SESSIONS,
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            evict_after: DEFAULT_EVICT_AFTER,
         }
     }
 

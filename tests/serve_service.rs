@@ -1,0 +1,200 @@
+//! `serve --http` as a long-running service: sessions at the cap, restarts of an upstream that
+//! crashes, health endpoints, shutdown, replicas and logs. Real processes: the binary in front
+//! of the deliberately broken `fixture-server` (examples/).
+
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcp-gen-ui");
+
+#[path = "support/examples.rs"]
+mod examples;
+use examples::example;
+
+/// The log lines a child wrote on stderr so far.
+#[derive(Clone, Default)]
+struct Log(Arc<Mutex<Vec<String>>>);
+
+impl Log {
+    fn text(&self) -> String {
+        self.0.lock().unwrap().join("\n")
+    }
+
+    fn count(&self, needle: &str) -> usize {
+        self.0
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|l| l.contains(needle))
+            .count()
+    }
+}
+
+/// `serve --http 127.0.0.1:0` in front of fixture-server in `mode`; killed on drop.
+struct Serve {
+    child: tokio::process::Child,
+    url: String,
+    log: Log,
+    _out: tempfile::TempDir,
+}
+
+impl Serve {
+    async fn start(mode: &str, args: &[&str]) -> Serve {
+        Serve::start_with(mode, args, &[]).await
+    }
+
+    async fn start_with(mode: &str, args: &[&str], env: &[(&str, &str)]) -> Serve {
+        let out = tempfile::tempdir().unwrap();
+        let fixture = format!("{} --mode {mode}", example("fixture-server").display());
+        let mut cmd = tokio::process::Command::new(BIN);
+        cmd.args(["serve", "--http", "127.0.0.1:0", "--server", &fixture])
+            .args(["--out-dir", out.path().to_str().unwrap()])
+            .args(args)
+            .env("MCP_GEN_UI_LOG", "info")
+            .env_remove("MCP_GEN_UI_TOKEN")
+            .env_remove("MCP_GEN_UI_LOG_FORMAT");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let log = Log::default();
+        let url = tokio::time::timeout(Duration::from_secs(60), async {
+            while let Some(line) = lines.next_line().await.unwrap() {
+                log.0.lock().unwrap().push(line.clone());
+                if let Some(i) = line.find("listening on http://") {
+                    return line[i + "listening on ".len()..].trim().to_string();
+                }
+            }
+            panic!("serve exited without listening:\n{}", log.text());
+        })
+        .await
+        .unwrap();
+        let keep = log.clone();
+        tokio::spawn(async move {
+            while let Ok(Some(l)) = lines.next_line().await {
+                keep.0.lock().unwrap().push(l);
+            }
+        });
+        Serve {
+            child,
+            url,
+            log,
+            _out: out,
+        }
+    }
+
+    fn base(&self) -> String {
+        self.url.trim_end_matches("/mcp").to_string()
+    }
+}
+
+fn init(id: u64) -> Value {
+    json!({"jsonrpc":"2.0","id":id,"method":"initialize","params":{
+        "protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})
+}
+
+fn call(id: u64, name: &str, args: Value) -> Value {
+    json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":name,"arguments":args}})
+}
+
+/// POSTs one message; the status, the session header and the JSON body.
+async fn post(
+    http: &reqwest::Client,
+    url: &str,
+    session: Option<&str>,
+    body: &Value,
+) -> (u16, Option<String>, Value) {
+    let mut req = http
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json")
+        .body(body.to_string());
+    if let Some(s) = session {
+        req = req.header("mcp-session-id", s);
+    }
+    let r = req.send().await.unwrap();
+    let status = r.status().as_u16();
+    let sid = r
+        .headers()
+        .get("mcp-session-id")
+        .map(|v| v.to_str().unwrap().to_string());
+    let text = r.text().await.unwrap();
+    let v = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, sid, v)
+}
+
+/// Opens a 2025-era session (initialize + initialized); its id.
+async fn open(http: &reqwest::Client, url: &str, id: u64) -> String {
+    let (status, sid, body) = post(http, url, None, &init(id)).await;
+    assert_eq!(status, 200, "{body}");
+    let sid = sid.unwrap();
+    let (status, _, _) = post(
+        http,
+        url,
+        Some(&sid),
+        &json!({"jsonrpc":"2.0","method":"notifications/initialized"}),
+    )
+    .await;
+    assert_eq!(status, 202);
+    sid
+}
+
+/// Hosts that never DELETE fill the cap; a new host still gets in once one of them has been
+/// idle long enough, and the one closed for it gets 404 (a client then initializes again).
+#[tokio::test]
+async fn at_the_cap_the_least_recently_used_idle_session_makes_room() {
+    let serve = Serve::start(
+        "ok",
+        &["--max-sessions", "2", "--session-evict-seconds", "1"],
+    )
+    .await;
+    let http = reqwest::Client::new();
+    let a = open(&http, &serve.url, 1).await;
+    let b = open(&http, &serve.url, 2).await;
+    // Both were used just now: none qualifies, so the cap holds with 503.
+    let (status, _, body) = post(&http, &serve.url, None, &init(3)).await;
+    assert_eq!(status, 503, "{body}");
+    let m = body["error"]["message"].as_str().unwrap();
+    assert!(
+        m.contains("limit is 2") && m.contains("session_evict_seconds"),
+        "{m}"
+    );
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // `b` is used again: `a` is now the least recently used.
+    let (status, _, body) = post(&http, &serve.url, Some(&b), &call(4, "echo", json!({}))).await;
+    assert_eq!(status, 200, "{body}");
+    let c = open(&http, &serve.url, 5).await;
+    assert!(c != a && c != b);
+    let (status, _, body) = post(&http, &serve.url, Some(&a), &call(6, "echo", json!({}))).await;
+    assert_eq!(status, 404, "the evicted session: {body}");
+    for s in [&b, &c] {
+        let (status, _, body) = post(&http, &serve.url, Some(s), &call(7, "echo", json!({}))).await;
+        assert_eq!(status, 200, "{body}");
+        assert!(body["result"].is_object(), "{body}");
+    }
+    // The evicted host initializes again (once `b` or `c` has been idle a second) and is served.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let a2 = open(&http, &serve.url, 8).await;
+    let (status, _, body) = post(&http, &serve.url, Some(&a2), &call(9, "echo", json!({}))).await;
+    assert_eq!(status, 200, "{body}");
+    let log = serve.log.text();
+    assert_eq!(
+        serve
+            .log
+            .count("closed the least recently used idle host session"),
+        2,
+        "{log}"
+    );
+    assert!(log.contains(&a), "the eviction names the session: {log}");
+}
