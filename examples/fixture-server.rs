@@ -12,10 +12,12 @@
 //! request line as read, in an answer with spaces and escapes written by hand), `huge` (a text of
 //! `bytes` bytes, default 40 MiB, before the `id`), `junk` (not JSON after a valid `id`),
 //! `surrogate` (a lone `\ud800` in the text), `deep` (`structuredContent` nested `depth`
-//! levels), `slow` (echoes after `ms` milliseconds). Messages are read and written like a
+//! levels), `slow` (echoes after `ms` milliseconds), `crash_now` (the process exits with status
+//! 3 before answering). Messages are read and written like a
 //! JavaScript or Python server would: any depth, lone surrogates kept.
 //!
-//! `--report-env PATH` (any mode) writes the process id and environment to PATH at start.
+//! `--report-env PATH` (any mode) writes the process id and environment to PATH at start;
+//! `--log-starts PATH` appends a line to PATH at every start.
 
 use std::io::{BufRead, Write};
 
@@ -60,6 +62,20 @@ fn main() {
                     let tmp = format!("{path}.tmp");
                     let _ = std::fs::write(&tmp, report.to_string());
                     let _ = std::fs::rename(&tmp, path);
+                }
+                i += 1;
+            }
+            Some("--log-starts") => {
+                // Appends one line to PATH at every start: how often a client started us.
+                if let Some(path) = args.get(i + 1) {
+                    use std::io::Write as _;
+                    if let Ok(mut f) = std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(path)
+                    {
+                        let _ = writeln!(f, "{}", std::process::id());
+                    }
                 }
                 i += 1;
             }
@@ -350,6 +366,11 @@ fn hostile_result(out: &mut impl Write, id: &Value, params: &Value, request: &st
             format!(
                 r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":"slow done"}}]}}}}"#
             )
+        }
+        // A call that kills the server, as a bad argument crashes some real ones.
+        "crash_now" => {
+            eprintln!("fixture-server: simulated crash on a call (tool crash_now)");
+            std::process::exit(3);
         }
         _ => return false,
     };

@@ -198,3 +198,106 @@ async fn at_the_cap_the_least_recently_used_idle_session_makes_room() {
     );
     assert!(log.contains(&a), "the eviction names the session: {log}");
 }
+
+/// An upstream that crashes on one call is healthy again once it has answered another: each
+/// crash starts a fresh backoff, and the call after it waits for the restart and is served.
+#[tokio::test]
+async fn an_upstream_that_crashes_on_one_call_serves_the_next_one_every_time() {
+    let serve = Serve::start("ok", &[]).await;
+    let http = reqwest::Client::new();
+    let s = open(&http, &serve.url, 1).await;
+    for round in 0..5u64 {
+        let (_, _, body) = post(
+            &http,
+            &serve.url,
+            Some(&s),
+            &call(10 + 2 * round, "crash_now", json!({})),
+        )
+        .await;
+        let m = body["error"]["message"].as_str().unwrap_or_default();
+        assert!(m.contains("restarting"), "round {round}: {body}");
+        // Sent at once, during the backoff: it waits for the restart.
+        let (status, _, body) = post(
+            &http,
+            &serve.url,
+            Some(&s),
+            &call(11 + 2 * round, "echo", json!({"round": round})),
+        )
+        .await;
+        assert_eq!(status, 200, "round {round}: {body}");
+        assert_eq!(
+            body["result"]["structuredContent"]["arguments"]["round"],
+            round,
+            "round {round}: {body}\n{}",
+            serve.log.text()
+        );
+    }
+    let log = serve.log.text();
+    assert_eq!(serve.log.count("restarting it in 100 ms"), 5, "{log}");
+    assert!(!log.contains("times in a row"), "{log}");
+}
+
+/// An upstream that fails at every start is still started with a doubling backoff while hosts
+/// keep asking, and every request gets an answer.
+#[tokio::test]
+async fn an_upstream_that_fails_at_every_start_backs_off() {
+    let out = tempfile::tempdir().unwrap();
+    let starts = out.path().join("starts");
+    let fixture = format!(
+        "{} --mode die-at-start --log-starts {}",
+        example("fixture-server").display(),
+        shell_words::quote(&starts.display().to_string())
+    );
+    let mut child = tokio::process::Command::new(BIN)
+        .args(["serve", "--server", &fixture, "--out-dir"])
+        .arg(out.path().join("ui"))
+        .env("MCP_GEN_UI_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+    let answers = tokio::spawn(async move {
+        let mut ids = Vec::new();
+        while let Ok(Some(line)) = stdout.next_line().await {
+            let v: Value = serde_json::from_str(&line).unwrap();
+            assert!(v["error"].is_object(), "{line}");
+            ids.push(v["id"].as_u64().unwrap());
+            if ids.len() == 25 {
+                break;
+            }
+        }
+        ids
+    });
+    // A host that keeps asking for 5 s.
+    for id in 1..=25u64 {
+        let msg = if id == 1 {
+            init(1)
+        } else {
+            json!({"jsonrpc":"2.0","id":id,"method":"ping"})
+        };
+        stdin
+            .write_all(format!("{msg}\n").as_bytes())
+            .await
+            .unwrap();
+        stdin.flush().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let at = started.elapsed();
+    let count = std::fs::read_to_string(&starts).unwrap().lines().count();
+    assert!(
+        (3..=8).contains(&count),
+        "{count} starts in {at:?} (at least 5 s)"
+    );
+    let mut ids = tokio::time::timeout(Duration::from_secs(40), answers)
+        .await
+        .expect("every request is answered")
+        .unwrap();
+    ids.sort_unstable();
+    assert_eq!(ids, (1..=25).collect::<Vec<_>>());
+    drop(stdin);
+}

@@ -142,6 +142,7 @@ pub async fn serve(
             watch: watch_files,
             upstream: spec.describe(),
             hosts: HostOptions::from_config(&cfg, args.embed_ui, args.apps_sdk),
+            wait_limit: cfg.connect_timeout,
         },
         connect: ConnectOptions {
             forward_stderr: true,

@@ -127,6 +127,9 @@ pub struct RouterOptions {
     pub upstream: String,
     /// Other kinds of host: `--embed-ui`, `--apps-sdk`, `description_for_ui`.
     pub hosts: HostOptions,
+    /// How long a host request may wait for a (re)starting upstream before it is answered
+    /// with an error (`[upstream] timeout_ms`).
+    pub wait_limit: Duration,
 }
 
 pub struct Router {
@@ -147,15 +150,20 @@ pub struct Router {
     /// Upstream id (as JSON text) → host-facing id, for cancellations sent by the upstream.
     server_ids: HashMap<String, u64>,
     link: Link,
-    queue: Vec<Value>,
+    /// Messages waiting for the upstream, with when each arrived.
+    queue: Vec<(Value, Instant)>,
     /// Tools hidden because they are stale and `stale = "hide"`.
     hidden: BTreeSet<String>,
     warned_stale: BTreeSet<String>,
     /// We declared the `resources` capability for an upstream that has none.
     added_resources: bool,
-    /// Set while the upstream is in a crash loop: requests are answered at once with this
-    /// reason instead of waiting for a restart that will probably fail too.
-    crash_loop: Option<String>,
+    /// While the upstream is down: how many times in a row it failed, and when the next
+    /// restart is due. A request waits for that restart unless it is due after the request's
+    /// wait limit.
+    restart: Option<(u32, Instant)>,
+    /// The upstream answered a host request other than `initialize` since it (re)started:
+    /// it is healthy, and its next crash starts a fresh backoff.
+    answered: bool,
     /// When the oldest `initialize` in flight was sent; recomputed when one is answered, so
     /// that a session with none in flight has no timer to keep (it would be looked at every
     /// time the session waits).
@@ -180,7 +188,8 @@ impl Router {
             hidden: BTreeSet::new(),
             warned_stale: BTreeSet::new(),
             added_resources: false,
-            crash_loop: None,
+            restart: None,
+            answered: false,
             oldest_init: None,
         }
     }
@@ -427,18 +436,28 @@ impl Router {
         }
         let p = self.pending.remove(&uid)?;
         self.host_ids.remove(&id_key(&p.host_id));
+        self.answered = true;
         tracing::debug!(target: "serve", id = %p.host_id, upstream_id = uid, "response");
         Some(p.host_id)
     }
 
     fn enqueue(&mut self, msg: Value, out: &mut Vec<Out>) {
+        let now = Instant::now();
         if self.link == Link::Down
-            && let Some(reason) = &self.crash_loop
+            && let Some((crashes, due)) = self.restart
+            && due > now + self.opts.wait_limit
         {
+            // The restart comes after this request would have given up waiting.
             if let Some(id) = msg.get("id").cloned()
                 && msg.get("method").is_some()
             {
-                out.push(Out::Host(self.unavailable(id, reason)));
+                let reason = format!(
+                    "failed {crashes} times in a row; the next restart is in {} ms, later than \
+                     a request waits ({} ms, [upstream] timeout_ms)",
+                    due.saturating_duration_since(now).as_millis(),
+                    self.opts.wait_limit.as_millis()
+                );
+                out.push(Out::Host(self.unavailable(id, &reason)));
             }
             return;
         }
@@ -450,7 +469,45 @@ impl Router {
             }
             return;
         }
-        self.queue.push(msg);
+        self.queue.push((msg, now));
+    }
+
+    /// When the oldest request waiting for the upstream reaches its wait limit.
+    pub fn queue_deadline(&self) -> Option<Instant> {
+        self.queue
+            .iter()
+            .filter(|(m, _)| m.get("id").is_some() && m.get("method").is_some())
+            .map(|(_, t)| *t + self.opts.wait_limit)
+            .min()
+    }
+
+    /// Answers the requests that waited for the upstream as long as they may.
+    pub fn overdue_queue(&mut self) -> Vec<Out> {
+        let mut out = Vec::new();
+        let limit = self.opts.wait_limit;
+        let (overdue, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.queue)
+            .into_iter()
+            .partition(|(m, t)| {
+                m.get("id").is_some() && m.get("method").is_some() && t.elapsed() >= limit
+            });
+        self.queue = kept;
+        for (msg, _) in overdue {
+            if let Some(id) = msg.get("id").cloned() {
+                let reason = format!(
+                    "was not back within {} ms ([upstream] timeout_ms)",
+                    limit.as_millis()
+                );
+                tracing::warn!(target: "serve", id = %id, "request failed: the upstream {reason}");
+                out.push(Out::Host(self.unavailable(id, &reason)));
+            }
+        }
+        out
+    }
+
+    /// Whether the upstream answered a host request other than `initialize` since it last
+    /// (re)started.
+    pub fn healthy(&self) -> bool {
+        self.answered
     }
 
     /// A message from the upstream.
@@ -510,6 +567,9 @@ impl Router {
                     return;
                 }
                 self.host_ids.remove(&id_key(&p.host_id));
+                if p.kind != Kind::Initialize {
+                    self.answered = true;
+                }
                 if let Some(err) = msg.get("error") {
                     let code = err.get("code").map(ToString::to_string).unwrap_or_default();
                     tracing::debug!(target: "serve", id = %p.host_id, upstream_id = %id, code = %code, "error response");
@@ -793,13 +853,13 @@ impl Router {
     }
 
     fn flush_queue(&mut self, out: &mut Vec<Out>) {
-        for msg in std::mem::take(&mut self.queue) {
+        for (msg, _) in std::mem::take(&mut self.queue) {
             self.host_message(msg, out);
         }
     }
 
     fn fail_queue(&mut self, reason: &str, out: &mut Vec<Out>) {
-        for msg in std::mem::take(&mut self.queue) {
+        for (msg, _) in std::mem::take(&mut self.queue) {
             if msg.get("method").is_some()
                 && let Some(id) = msg.get("id").cloned()
             {
@@ -821,14 +881,10 @@ impl Router {
     }
 
     /// The upstream died or failed to start `crashes` times in a row and will be restarted in
-    /// `delay`. From the second failure on, requests are answered at once until it is up again.
+    /// `delay`. Requests wait for that restart, unless it is due after their wait limit: then
+    /// they are answered at once until the upstream is up again.
     pub fn set_restart_delay(&mut self, crashes: u32, delay: Duration) {
-        self.crash_loop = (crashes >= 2).then(|| {
-            format!(
-                "crashed {crashes} times in a row; the next restart is in {} ms",
-                delay.as_millis()
-            )
-        });
+        self.restart = Some((crashes, Instant::now() + delay));
     }
 
     /// A message from the upstream that could not be used (larger than the limit, not JSON,
@@ -862,7 +918,8 @@ impl Router {
 
     /// The upstream connection is up (first start or a restart).
     pub fn upstream_ready(&mut self) -> Vec<Out> {
-        self.crash_loop = None;
+        self.restart = None;
+        self.answered = false;
         let mut out = Vec::new();
         match self.init_params.clone() {
             Some(params) => {
@@ -1151,6 +1208,7 @@ mod tests {
                 watch: false,
                 upstream: "`up`".into(),
                 hosts: HostOptions::default(),
+                wait_limit: Duration::from_secs(10),
             },
             Arc::new(cat),
         );
@@ -1733,21 +1791,20 @@ mod tests {
     }
 
     #[test]
-    fn a_crash_loop_answers_requests_at_once_and_fails_the_queue() {
+    fn requests_wait_for_a_restart_within_their_limit_and_fail_with_the_queue() {
         let (mut r, _d) = router(StalePolicy::Serve);
         round_trip(&mut r, plain_init(json!(1)), json!({"capabilities":{}}));
         r.upstream_lost("exited with status 3");
-        // First failure: requests wait for the restart...
+        r.set_restart_delay(1, Duration::from_millis(100));
+        // Requests wait for the restart...
         assert!(
             r.from_host(json!({"jsonrpc":"2.0","id":2,"method":"ping"}))
                 .is_empty()
         );
-        r.set_restart_delay(1, Duration::from_millis(100));
         let replay = upstream(r.upstream_ready());
         assert_eq!(replay["method"], "initialize");
         // ...and get an error when the restarted upstream dies before answering.
-        let out = r.upstream_lost("exited with status 3");
-        let e = host(out);
+        let e = host(r.upstream_lost("exited with status 3"));
         assert_eq!(e["id"], 2);
         assert!(
             e["error"]["message"]
@@ -1755,22 +1812,66 @@ mod tests {
                 .unwrap()
                 .contains("restarting")
         );
-        // From the second failure in a row on, requests are answered at once.
+        // Also in a crash loop, a request waits when the restart is due within its limit...
         r.set_restart_delay(2, Duration::from_millis(200));
-        let e = host(r.from_host(json!({"jsonrpc":"2.0","id":3,"method":"ping"})));
-        assert_eq!(e["id"], 3);
+        assert!(
+            r.from_host(json!({"jsonrpc":"2.0","id":3,"method":"ping"}))
+                .is_empty()
+        );
+        let deadline = r.queue_deadline().unwrap();
+        assert!(deadline > Instant::now() + Duration::from_secs(9));
+        // ...and is answered at once when the restart is due after it.
+        r.set_restart_delay(5, Duration::from_secs(60));
+        let e = host(r.from_host(json!({"jsonrpc":"2.0","id":4,"method":"ping"})));
+        assert_eq!(e["id"], 4);
         let m = e["error"]["message"].as_str().unwrap();
         assert!(
-            m.contains("crashed 2 times in a row") && m.contains("200 ms"),
+            m.contains("failed 5 times in a row") && m.contains("timeout_ms"),
             "{m}"
         );
         assert_eq!(e["error"]["code"], UPSTREAM_UNAVAILABLE);
+        // A request that waited its limit gets its error.
+        r.opts.wait_limit = Duration::ZERO;
+        let e = host(r.overdue_queue());
+        assert_eq!(e["id"], 3);
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("was not back within")
+        );
+        assert_eq!(r.queue_deadline(), None);
         // Up again: back to normal.
+        r.opts.wait_limit = Duration::from_secs(10);
         upstream(r.upstream_ready());
         assert!(
-            r.from_host(json!({"jsonrpc":"2.0","id":4,"method":"ping"}))
+            r.from_host(json!({"jsonrpc":"2.0","id":5,"method":"ping"}))
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn an_upstream_is_healthy_once_it_answered_more_than_initialize() {
+        let (mut r, _d) = router(StalePolicy::Serve);
+        round_trip(&mut r, plain_init(json!(1)), json!({"capabilities":{}}));
+        assert!(!r.healthy(), "initialize alone does not count");
+        round_trip(
+            &mut r,
+            json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+            json!({"tools":[]}),
+        );
+        assert!(r.healthy());
+        r.upstream_lost("exited");
+        let replay = upstream(r.upstream_ready());
+        assert!(!r.healthy(), "a restart starts over");
+        r.from_upstream(json!({"jsonrpc":"2.0","id":replay["id"],"result":{"capabilities":{}}}));
+        assert!(!r.healthy(), "the replayed initialize does not count");
+        // An error answer is an answer.
+        let sent = upstream(r.from_host(json!({"jsonrpc":"2.0","id":3,"method":"ping"})));
+        r.from_upstream(
+            json!({"jsonrpc":"2.0","id":sent["id"],"error":{"code":-32601,"message":"no"}}),
+        );
+        assert!(r.healthy());
     }
 
     #[test]

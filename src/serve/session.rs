@@ -21,7 +21,8 @@ use crate::mcp::{
 /// First restart delay; doubled after each failure up to `MAX_BACKOFF`.
 const MIN_BACKOFF: Duration = Duration::from_millis(100);
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
-/// An upstream that stayed up this long earns a fresh backoff.
+/// An upstream that stayed up this long earns a fresh backoff (as does one that answered a
+/// host request other than `initialize`: `Router::healthy`).
 const STABLE_AFTER: Duration = Duration::from_secs(10);
 
 /// How long answers still in flight are awaited after the host closed its side.
@@ -298,9 +299,11 @@ pub async fn run(
         let init_deadline = router
             .initialize_deadline(shared.init_timeout)
             .map(tokio::time::Instant::from_std);
+        let queue_deadline = router.queue_deadline().map(tokio::time::Instant::from_std);
         let deadline = [
             host_closed_at.map(|t| t + DRAIN_GRACE),
             init_deadline,
+            queue_deadline,
             restart_at,
         ]
         .into_iter()
@@ -378,7 +381,7 @@ pub async fn run(
                 Some(Incoming::Closed(reason)) => {
                     let reason = reason.to_string();
                     if let Some(u) = upstream.take()
-                        && u.since.elapsed() > STABLE_AFTER
+                        && (u.since.elapsed() > STABLE_AFTER || router.healthy())
                     {
                         backoff = MIN_BACKOFF;
                         crashes = 0;
@@ -416,7 +419,7 @@ pub async fn run(
                     && matches!(f.error, SendError::Http { status: 404, .. }));
                 if fatal && upstream.is_some() {
                     if let Some(mut u) = upstream.take() {
-                        if u.since.elapsed() > STABLE_AFTER {
+                        if u.since.elapsed() > STABLE_AFTER || router.healthy() {
                             backoff = MIN_BACKOFF;
                             crashes = 0;
                         }
@@ -461,6 +464,11 @@ pub async fn run(
                     if !deliver(outs, &upstream) {
                         break 'session;
                     }
+                }
+                if queue_deadline.is_some_and(|t| t <= now)
+                    && !deliver(router.overdue_queue(), &upstream)
+                {
+                    break 'session;
                 }
                 if restart_at.is_some_and(|t| t <= now) {
                     restart_at = None;
@@ -630,7 +638,7 @@ fn log_restart(shared: &Shared, what: &str, crashes: u32, delay: Duration) {
     let ms = delay.as_millis();
     if crashes > 1 {
         tracing::error!(target: "serve", upstream = %shared.router.upstream,
-            "{what}; it failed {crashes} times in a row: restarting it in {ms} ms (backing off; requests are answered with an error meanwhile)");
+            "{what}; it failed {crashes} times in a row: restarting it in {ms} ms (backing off; requests wait for the restart within [upstream] timeout_ms)");
     } else {
         tracing::error!(target: "serve", upstream = %shared.router.upstream, "{what}; restarting it in {ms} ms");
     }
