@@ -301,3 +301,192 @@ async fn an_upstream_that_fails_at_every_start_backs_off() {
     assert_eq!(ids, (1..=25).collect::<Vec<_>>());
     drop(stdin);
 }
+
+async fn get(url: &str) -> (u16, String) {
+    let r = reqwest::Client::new().get(url).send().await.unwrap();
+    let status = r.status().as_u16();
+    (status, r.text().await.unwrap())
+}
+
+/// Polls `url` until it answers `want`; the statuses seen on the way.
+async fn until_status(url: &str, want: u16, within: Duration) -> Vec<u16> {
+    let start = Instant::now();
+    let mut seen = Vec::new();
+    loop {
+        let (status, _) = get(url).await;
+        seen.push(status);
+        if status == want {
+            return seen;
+        }
+        assert!(
+            start.elapsed() < within,
+            "{url} never answered {want} within {within:?}: {seen:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// `/healthz` and `/readyz` need no token and no session, say nothing about the upstream, and
+/// are not counted against the session cap.
+#[tokio::test]
+async fn health_endpoints_need_no_token_and_say_nothing_about_the_upstream() {
+    let serve = Serve::start_with(
+        "ok",
+        &["--max-sessions", "1"],
+        &[("MCP_GEN_UI_TOKEN", "tok-health")],
+    )
+    .await;
+    let base = serve.base();
+    let (status, body) = get(&format!("{base}/healthz")).await;
+    assert_eq!((status, body.as_str()), (200, "ok\n"));
+    until_status(&format!("{base}/readyz"), 200, Duration::from_secs(30)).await;
+    let (_, body) = get(&format!("{base}/readyz")).await;
+    assert_eq!(body, "ready\n");
+    // /mcp still wants the token.
+    let http = reqwest::Client::new();
+    let (status, _, _) = post(&http, &serve.url, None, &init(1)).await;
+    assert_eq!(status, 401);
+    // The one session slot is taken: health still answers.
+    let r = http
+        .post(&serve.url)
+        .header("authorization", "Bearer tok-health")
+        .header("content-type", "application/json")
+        .header("accept", "application/json")
+        .body(init(2).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    for path in ["healthz", "readyz"] {
+        let (status, body) = get(&format!("{base}/{path}")).await;
+        assert_eq!(status, 200, "{path}");
+        assert!(!body.contains("fixture"), "{path}: {body}");
+    }
+}
+
+/// An upstream that cannot start: the process is healthy, not ready.
+#[tokio::test]
+async fn readyz_is_503_while_the_upstream_cannot_start() {
+    let serve = Serve::start("die-at-start", &[]).await;
+    let base = serve.base();
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while Instant::now() < deadline {
+        let (status, body) = get(&format!("{base}/readyz")).await;
+        assert_eq!((status, body.as_str()), (503, "not ready\n"));
+        assert_eq!(get(&format!("{base}/healthz")).await.0, 200);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(
+        serve.log.text().contains("not ready (/readyz answers 503)"),
+        "the log says why: {}",
+        serve.log.text()
+    );
+}
+
+/// Readiness is probed again after a session's upstream failed, and while it fails.
+#[cfg(unix)]
+#[tokio::test]
+async fn readyz_follows_the_upstream_after_failures() {
+    let dir = tempfile::tempdir().unwrap();
+    let flag = dir.path().join("can-start");
+    std::fs::write(&flag, "").unwrap();
+    // Starts only while the flag file exists.
+    let server = format!(
+        "sh -c {}",
+        shell_words::quote(&format!(
+            "test -e {} && exec {} --mode ok",
+            shell_words::quote(&flag.display().to_string()),
+            example("fixture-server").display()
+        ))
+    );
+    let mut cmd = tokio::process::Command::new(BIN);
+    cmd.args(["serve", "--http", "127.0.0.1:0", "--server", &server])
+        .args(["--out-dir", dir.path().join("ui").to_str().unwrap()])
+        .env("MCP_GEN_UI_LOG", "warn")
+        .env_remove("MCP_GEN_UI_TOKEN")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let mut child = cmd.spawn().unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let url = loop {
+        let line = lines.next_line().await.unwrap().expect("serve ended");
+        if let Some(i) = line.find("listening on http://") {
+            break line[i + "listening on ".len()..].trim().to_string();
+        }
+    };
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    let readyz = format!("{}/readyz", url.trim_end_matches("/mcp"));
+    until_status(&readyz, 200, Duration::from_secs(30)).await;
+    // The upstream cannot start any more, and a session finds out.
+    let http = reqwest::Client::new();
+    let s = open(&http, &url, 1).await;
+    std::fs::remove_file(&flag).unwrap();
+    let (_, _, body) = post(&http, &url, Some(&s), &call(2, "crash_now", json!({}))).await;
+    assert!(body["error"].is_object(), "{body}");
+    until_status(&readyz, 503, Duration::from_secs(30)).await;
+    // It can again: the retries find out.
+    std::fs::write(&flag, "").unwrap();
+    until_status(&readyz, 200, Duration::from_secs(60)).await;
+    drop(child);
+}
+
+/// SIGTERM: requests in flight get their answers, open event streams end, `/readyz` turns 503,
+/// and serve exits 0.
+#[cfg(unix)]
+#[tokio::test]
+async fn sigterm_drains_requests_in_flight_then_exits_0() {
+    let mut serve = Serve::start("ok", &[]).await;
+    let http = reqwest::Client::new();
+    let s = open(&http, &serve.url, 1).await;
+    until_status(
+        &format!("{}/readyz", serve.base()),
+        200,
+        Duration::from_secs(30),
+    )
+    .await;
+    // An event stream that never ends by itself.
+    let stream = http
+        .get(&serve.url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &s)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), 200);
+    let slow = {
+        let (http, url, s) = (http.clone(), serve.url.clone(), s.clone());
+        tokio::spawn(async move {
+            post(&http, &url, Some(&s), &call(2, "slow", json!({"ms": 2000}))).await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let pid = i32::try_from(serve.child.id().unwrap()).unwrap();
+    // SAFETY: signalling a child process of this test.
+    unsafe {
+        libc::kill(pid, libc::SIGTERM);
+    }
+    let (status, _, body) = slow.await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["result"]["content"][0]["text"],
+        "slow done",
+        "{body}\n{}",
+        serve.log.text()
+    );
+    let exit = tokio::time::timeout(Duration::from_secs(30), serve.child.wait())
+        .await
+        .unwrap_or_else(|_| panic!("serve did not exit: {}", serve.log.text()))
+        .unwrap();
+    assert_eq!(exit.code(), Some(0), "{}", serve.log.text());
+    // The event stream ended rather than being cut.
+    let rest = tokio::time::timeout(Duration::from_secs(5), stream.bytes()).await;
+    assert!(rest.is_ok(), "the event stream was still open");
+    assert!(
+        serve
+            .log
+            .text()
+            .contains("finishing the requests in flight")
+    );
+}

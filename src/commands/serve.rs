@@ -155,6 +155,7 @@ pub async fn serve(
         spec,
         catalog: cat_rx,
         init_timeout: cfg.connect_timeout,
+        upstream_failed: tokio::sync::Notify::new(),
     });
     let watcher = watch_files.then(|| tokio::spawn(watch::run(cfg.clone(), cat_tx.clone())));
     let result = match http {

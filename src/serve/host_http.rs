@@ -27,7 +27,7 @@ use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{get, post};
 use futures_util::Stream;
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -56,6 +56,14 @@ pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(5 * 60);
 /// closed to make room for a new host by default (`--session-evict-seconds`,
 /// `[serve] session_evict_seconds`).
 pub const DEFAULT_EVICT_AFTER: Duration = Duration::from_secs(10);
+
+/// How long a SIGTERM or Ctrl-C waits for requests in flight before `serve` exits anyway.
+pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
+/// `/readyz` probes: the first retry after a failed probe, doubled up to the longest.
+const PROBE_RETRY_MIN: Duration = Duration::from_secs(1);
+const PROBE_RETRY_MAX: Duration = Duration::from_secs(30);
+/// Probes after a session's upstream failed are at least this far apart.
+const PROBE_SPACING: Duration = Duration::from_secs(1);
 
 /// How the HTTP host side is set up.
 #[derive(Clone)]
@@ -219,6 +227,10 @@ struct App {
     stateless: tokio::sync::Mutex<Option<Arc<HostSession>>>,
     /// Fresh request ids and progress tokens for stateless requests.
     next_stateless: std::sync::atomic::AtomicU64,
+    /// The last probe started and initialized the upstream (`/readyz`).
+    ready: std::sync::atomic::AtomicBool,
+    /// A signal came: finishing what is in flight, then exiting.
+    draining: std::sync::atomic::AtomicBool,
 }
 
 impl App {
@@ -246,7 +258,10 @@ pub async fn run(shared: Arc<Shared>, opts: HttpOptions) -> anyhow::Result<()> {
         opening: std::sync::atomic::AtomicUsize::new(0),
         stateless: tokio::sync::Mutex::new(None),
         next_stateless: std::sync::atomic::AtomicU64::new(1),
+        ready: std::sync::atomic::AtomicBool::new(false),
+        draining: std::sync::atomic::AtomicBool::new(false),
     });
+    let prober = tokio::spawn(probe_loop(Arc::clone(&app)));
     let reaper = {
         let app = Arc::clone(&app);
         let idle = app.opts.idle_timeout;
@@ -278,6 +293,8 @@ pub async fn run(shared: Arc<Shared>, opts: HttpOptions) -> anyhow::Result<()> {
             "/mcp",
             post(handle_post).get(handle_get).delete(handle_delete),
         )
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(Arc::clone(&app));
     // TCP_NODELAY for the same reason as the upstream client: small responses must not wait for
@@ -286,9 +303,28 @@ pub async fn run(shared: Arc<Shared>, opts: HttpOptions) -> anyhow::Result<()> {
     let listener = listener.tap_io(|tcp| {
         let _ = tcp.set_nodelay(true);
     });
-    axum::serve(listener, router)
-        .with_graceful_shutdown(super::shutdown_signal())
-        .await?;
+    let (signalled_tx, signalled_rx) = tokio::sync::oneshot::channel::<()>();
+    let drain_app = Arc::clone(&app);
+    let server = axum::serve(listener, router).with_graceful_shutdown(async move {
+        super::shutdown_signal().await;
+        start_drain(&drain_app);
+        let _ = signalled_tx.send(());
+    });
+    let mut server = std::pin::pin!(server.into_future());
+    tokio::select! {
+        r = &mut server => r?,
+        Ok(()) = signalled_rx => {
+            // New connections are refused now; requests in flight get their answers, for a
+            // while.
+            match tokio::time::timeout(DRAIN_TIMEOUT, &mut server).await {
+                Ok(r) => r?,
+                Err(_) => tracing::warn!(target: "serve", secs = DRAIN_TIMEOUT.as_secs(),
+                    "requests still in flight after the drain time: closing them"),
+            }
+        }
+    }
+    tracing::info!(target: "serve", "stopped");
+    prober.abort();
     reaper.abort();
     let all: Vec<Arc<HostSession>> = app.sessions().drain().map(|(_, s)| s).collect();
     for s in all {
@@ -298,6 +334,117 @@ pub async fn run(shared: Arc<Shared>, opts: HttpOptions) -> anyhow::Result<()> {
         s.task.abort();
     }
     Ok(())
+}
+
+/// A signal came: `/readyz` says 503 from now on (a load balancer stops sending), and the
+/// sessions' GET streams end (they would hold the graceful shutdown forever); requests in flight
+/// are answered as usual.
+fn start_drain(app: &App) {
+    app.draining
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    let n = {
+        let map = app.sessions();
+        for s in map.values() {
+            s.routes().get_stream = None;
+        }
+        map.len()
+    };
+    tracing::info!(target: "serve", sessions = n, secs = DRAIN_TIMEOUT.as_secs(),
+        "stopping: no new connections; finishing the requests in flight");
+}
+
+/// `GET /healthz`: 200 while the process serves. No token, no session, nothing about the
+/// upstream.
+async fn healthz() -> Response {
+    plain(StatusCode::OK, "ok\n")
+}
+
+/// `GET /readyz`: 200 when the last probe could start and initialize the upstream and no signal
+/// came; else 503. No token, no session, nothing about the upstream (the log says why).
+async fn readyz(State(app): State<Arc<App>>) -> Response {
+    use std::sync::atomic::Ordering;
+    if app.ready.load(Ordering::SeqCst) && !app.draining.load(Ordering::SeqCst) {
+        plain(StatusCode::OK, "ready\n")
+    } else {
+        plain(StatusCode::SERVICE_UNAVAILABLE, "not ready\n")
+    }
+}
+
+fn plain(status: StatusCode, body: &'static str) -> Response {
+    let mut r = (status, body).into_response();
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    r.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
+}
+
+/// Keeps `App::ready` current: probes the upstream at start, again soon after a session's
+/// upstream failed, and, while the probe fails, again with a doubling delay.
+async fn probe_loop(app: Arc<App>) {
+    use std::sync::atomic::Ordering;
+    let mut retry = PROBE_RETRY_MIN;
+    loop {
+        let started = Instant::now();
+        let outcome = probe_upstream(&app.shared).await;
+        let was = app.ready.swap(outcome.is_ok(), Ordering::SeqCst);
+        match outcome {
+            Ok(()) => {
+                if !was {
+                    tracing::info!(target: "serve", upstream = %app.shared.router.upstream, "ready: the upstream starts and initializes");
+                }
+                retry = PROBE_RETRY_MIN;
+                app.shared.upstream_failed.notified().await;
+            }
+            Err(e) => {
+                tracing::warn!(target: "serve", upstream = %app.shared.router.upstream, retry_ms = retry.as_millis() as u64,
+                    "not ready (/readyz answers 503): the upstream could not be started and initialized: {e}");
+                tokio::time::sleep(retry).await;
+                retry = (retry * 2).min(PROBE_RETRY_MAX);
+            }
+        }
+        if let Some(wait) = PROBE_SPACING.checked_sub(started.elapsed()) {
+            tokio::time::sleep(wait).await;
+        }
+    }
+}
+
+/// Starts the upstream on a connection of its own, negotiates as mcp-gen-ui's own client does,
+/// and closes it again.
+async fn probe_upstream(shared: &Shared) -> Result<(), String> {
+    use crate::mcp::negotiate::{self, OpenError};
+    let opts = crate::mcp::ConnectOptions {
+        forward_stderr: false,
+        raw_responses: false,
+        ..shared.connect.clone()
+    };
+    let stage = std::sync::Mutex::new(String::new());
+    let limit = shared.init_timeout;
+    let open = negotiate::open(&shared.spec, &opts, "mcp-gen-ui-readyz", &stage);
+    match tokio::time::timeout(limit, open).await {
+        Ok(Ok((client, _))) => {
+            client.shutdown().await;
+            Ok(())
+        }
+        Ok(Err(OpenError::Connect(e))) => Err(e.to_string()),
+        Ok(Err(OpenError::Request {
+            client,
+            method,
+            error,
+        })) => {
+            client.shutdown().await;
+            Err(format!("{method} failed: {error}"))
+        }
+        Err(_) => {
+            let stage = stage.lock().map(|s| s.clone()).unwrap_or_default();
+            Err(format!(
+                "no answer to {stage} within {} ms ([upstream] timeout_ms)",
+                limit.as_millis()
+            ))
+        }
+    }
 }
 
 fn rpc_error(status: StatusCode, id: Value, code: i64, message: String) -> Response {
@@ -1136,6 +1283,14 @@ fn check_session_version(headers: &HeaderMap) -> Option<Response> {
 async fn handle_get(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     if let Some(r) = check_request(&app.opts, &headers) {
         return r;
+    }
+    if app.draining.load(std::sync::atomic::Ordering::SeqCst) {
+        return rpc_error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            Value::Null,
+            -32000,
+            "mcp-gen-ui serve is stopping: no new event streams".into(),
+        );
     }
     if let Some(r) = check_session_version(&headers) {
         return r;

@@ -36,6 +36,9 @@ pub struct Shared {
     pub catalog: watch::Receiver<Arc<Catalog>>,
     /// How long the upstream may take to answer `initialize`.
     pub init_timeout: Duration,
+    /// Woken whenever a session's upstream dies or fails to start: `serve --http` probes
+    /// whether the upstream can still be started (`/readyz`).
+    pub upstream_failed: tokio::sync::Notify,
 }
 
 impl Shared {
@@ -387,6 +390,7 @@ pub async fn run(
                         crashes = 0;
                     }
                     crashes += 1;
+                    shared.upstream_failed.notify_one();
                     let delay = next_delay(&mut backoff);
                     log_restart(&shared, &format!("upstream {reason}"), crashes, delay);
                     let outs = router.upstream_lost(&reason);
@@ -400,6 +404,7 @@ pub async fn run(
                     // Receiver finished without a Closed (cannot happen); treat as closed.
                     upstream = None;
                     crashes += 1;
+                    shared.upstream_failed.notify_one();
                     let delay = next_delay(&mut backoff);
                     let outs = router.upstream_lost("closed the connection");
                     if !deliver(outs, &upstream) {
@@ -426,6 +431,7 @@ pub async fn run(
                         tokio::spawn(async move { u.closer.shutdown().await });
                     }
                     crashes += 1;
+                    shared.upstream_failed.notify_one();
                     let delay = next_delay(&mut backoff);
                     log_restart(
                         &shared,
@@ -482,6 +488,7 @@ pub async fn run(
                         }
                         Err(e) => {
                             crashes += 1;
+                            shared.upstream_failed.notify_one();
                             let delay = next_delay(&mut backoff);
                             log_restart(
                                 &shared,
