@@ -214,6 +214,12 @@ pub struct ServeConfig {
     /// `serve --http`: at the session cap, a session idle this many seconds (nothing in flight,
     /// no open stream) may be closed for a new host (default 10).
     pub session_evict_seconds: Option<u64>,
+    /// `serve --http`: starts every session id (`<replica_id>.<hex>`), so that a load balancer
+    /// can send a session back to the replica that holds it.
+    pub replica_id: Option<String>,
+    /// `serve --http`: addresses of reverse proxies whose `X-Forwarded-Host` is believed.
+    #[serde(default)]
+    pub trusted_proxies: Vec<String>,
     /// Embed each UI tool's page in its results for clients without the MCP Apps extension
     /// (MCP-UI hosts); `serve --embed-ui` turns it on too.
     #[serde(default)]

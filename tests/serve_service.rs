@@ -48,10 +48,15 @@ impl Serve {
     }
 
     async fn start_with(mode: &str, args: &[&str], env: &[(&str, &str)]) -> Serve {
-        let out = tempfile::tempdir().unwrap();
         let fixture = format!("{} --mode {mode}", example("fixture-server").display());
+        Serve::start_server(&fixture, args, env).await
+    }
+
+    /// `serve --http` in front of the `--server` command line `server`.
+    async fn start_server(server: &str, args: &[&str], env: &[(&str, &str)]) -> Serve {
+        let out = tempfile::tempdir().unwrap();
         let mut cmd = tokio::process::Command::new(BIN);
-        cmd.args(["serve", "--http", "127.0.0.1:0", "--server", &fixture])
+        cmd.args(["serve", "--http", "127.0.0.1:0", "--server", server])
             .args(["--out-dir", out.path().to_str().unwrap()])
             .args(args)
             .env("MCP_GEN_UI_LOG", "info")
@@ -489,4 +494,89 @@ async fn sigterm_drains_requests_in_flight_then_exits_0() {
             .text()
             .contains("finishing the requests in flight")
     );
+}
+
+/// Session ids start with the replica id, for a load balancer to route by.
+#[tokio::test]
+async fn session_ids_carry_the_replica_id() {
+    let serve = Serve::start("ok", &["--replica-id", "r2"]).await;
+    let http = reqwest::Client::new();
+    let s = open(&http, &serve.url, 1).await;
+    let (r, hex) = s.split_once('.').unwrap();
+    assert_eq!(r, "r2");
+    assert_eq!(hex.len(), 32, "{s}");
+    let (status, _, body) = post(&http, &serve.url, Some(&s), &call(2, "echo", json!({}))).await;
+    assert_eq!(status, 200, "{body}");
+    // A bad id is refused before anything starts.
+    let out = tokio::process::Command::new(BIN)
+        .args(["serve", "--server", "true", "--http", "127.0.0.1:0"])
+        .args(["--replica-id", "r 2"])
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--replica-id"));
+}
+
+/// Both log formats carry a request id per host request and redact secrets.
+#[tokio::test]
+async fn logs_carry_request_ids_and_redact_secrets_in_both_formats() {
+    const SECRET: &str = "tok-secret-4242-xyz";
+    for format in ["text", "json"] {
+        // The token also stands in the upstream's command line, which is logged.
+        let server = format!(
+            "sh -c {} {SECRET}",
+            shell_words::quote(&format!(
+                "exec {} --mode ok",
+                example("fixture-server").display()
+            ))
+        );
+        let serve = Serve::start_server(
+            &server,
+            &["--log-format", format],
+            &[("MCP_GEN_UI_TOKEN", SECRET), ("MCP_GEN_UI_LOG", "debug")],
+        )
+        .await;
+        let http = reqwest::Client::new();
+        let send = |rid: Option<&str>| {
+            let mut r = http
+                .post(&serve.url)
+                .header("authorization", format!("Bearer {SECRET}"))
+                .header("content-type", "application/json")
+                .header("accept", "application/json")
+                .body(init(1).to_string());
+            if let Some(rid) = rid {
+                r = r.header("x-request-id", rid);
+            }
+            r.send()
+        };
+        let r = send(Some("req-from-proxy-42")).await.unwrap();
+        assert_eq!(r.status(), 200);
+        assert_eq!(r.headers()["x-request-id"], "req-from-proxy-42");
+        let r = send(None).await.unwrap();
+        let fresh = r.headers()["x-request-id"].to_str().unwrap().to_string();
+        assert_eq!(fresh.len(), 16, "{fresh}");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let log = serve.log.text();
+        assert!(!log.contains(SECRET), "{format}: {log}");
+        assert!(log.contains("[redacted]"), "{format}: {log}");
+        for rid in ["req-from-proxy-42", fresh.as_str()] {
+            assert!(log.contains(rid), "{format}: {rid} in {log}");
+        }
+        if format == "json" {
+            let mut tagged = 0;
+            for line in log.lines() {
+                if line.starts_with("mcp-gen-ui serve: listening") || line.starts_with("[upstream]")
+                {
+                    continue;
+                }
+                let v: Value = serde_json::from_str(line)
+                    .unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
+                if v["span"]["req"] == "req-from-proxy-42" {
+                    tagged += 1;
+                }
+            }
+            assert!(tagged >= 1, "{log}");
+        }
+    }
 }

@@ -25,6 +25,13 @@ const MAX_EVICT_SECONDS: u64 = 365 * 24 * 3600;
 /// Set to `json` for one JSON object per log line.
 pub const LOG_FORMAT_ENV: &str = "MCP_GEN_UI_LOG_FORMAT";
 
+/// How `serve` writes its log lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct ServeArgs {
     /// Serve streamable HTTP at http://ADDR/mcp instead of stdio (e.g. 127.0.0.1:3000). A
@@ -43,6 +50,18 @@ pub struct ServeArgs {
     /// session_evict_seconds].
     #[arg(long, value_name = "SECS")]
     pub session_evict_seconds: Option<u64>,
+    /// With --http: start every session id with `ID.`, so that a load balancer can route a
+    /// session to the replica that holds it [or [serve] replica_id].
+    #[arg(long, value_name = "ID")]
+    pub replica_id: Option<String>,
+    /// With --http: believe `X-Forwarded-Host` from this reverse proxy address (repeatable)
+    /// [or [serve] trusted_proxies]; needs MCP_GEN_UI_TOKEN.
+    #[arg(long, value_name = "IP")]
+    pub trusted_proxy: Vec<String>,
+    /// Log lines on stderr as text or one JSON object each [default: text, or
+    /// MCP_GEN_UI_LOG_FORMAT].
+    #[arg(long, value_name = "FORMAT")]
+    pub log_format: Option<LogFormat>,
     /// Reload UI files when they change and notify connected hosts.
     #[arg(long)]
     pub watch: bool,
@@ -71,7 +90,7 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> anyhow::Result<Outcome> {
         ctx.printer.out(desktop_config(cfg)?)?;
         return Ok(Outcome::Success);
     }
-    init_logging();
+    init_logging(args.log_format);
     let spec = cfg.upstream()?.clone();
     let strictness = if args.allow_stale {
         Strictness::AllowStale
@@ -109,6 +128,19 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> anyhow::Result<Outcome> {
             {
                 opts.evict_after = std::time::Duration::from_secs(s.min(MAX_EVICT_SECONDS));
             }
+            if let Some(r) = args
+                .replica_id
+                .as_ref()
+                .or(cfg.file.serve.replica_id.as_ref())
+            {
+                opts.set_replica_id(r)?;
+            }
+            let proxies = if args.trusted_proxy.is_empty() {
+                &cfg.file.serve.trusted_proxies
+            } else {
+                &args.trusted_proxy
+            };
+            opts.set_trusted_proxies(proxies)?;
             Some(opts)
         }
         None => None,
@@ -169,7 +201,7 @@ pub async fn serve(
     result
 }
 
-fn init_logging() {
+fn init_logging(format: Option<LogFormat>) {
     use tracing_subscriber::EnvFilter;
     let filter = EnvFilter::try_from_env(LOG_ENV).unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
@@ -177,7 +209,11 @@ fn init_logging() {
         .with_ansi(false)
         .with_env_filter(filter);
     // Another command (or the CLI) may have installed a subscriber already: keep it.
-    let _ = if std::env::var(LOG_FORMAT_ENV).is_ok_and(|f| f == "json") {
+    let json = match format {
+        Some(f) => f == LogFormat::Json,
+        None => std::env::var(LOG_FORMAT_ENV).is_ok_and(|f| f == "json"),
+    };
+    let _ = if json {
         builder.json().try_init()
     } else {
         builder.try_init()

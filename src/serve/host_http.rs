@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use axum::Router as Axum;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -49,6 +49,7 @@ pub const DEFAULT_MAX_SESSIONS: usize = 64;
 /// Messages kept for a session that has no stream open to receive them.
 const MAX_BACKLOG: usize = 1000;
 const SESSION_HEADER: &str = "mcp-session-id";
+const REQUEST_ID_HEADER: &str = "x-request-id";
 /// A session with no open stream and no request for this long is closed by default
 /// (`--session-idle-minutes`, `[serve] session_idle_minutes`).
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(5 * 60);
@@ -78,6 +79,12 @@ pub struct HttpOptions {
     pub idle_timeout: Duration,
     /// At the cap: idle time after which a session may be closed for a new one.
     pub evict_after: Duration,
+    /// Prefix of every session id (`<replica>.<32 hex digits>`), for routing by a load
+    /// balancer (`--replica-id`, `[serve] replica_id`).
+    pub replica_id: Option<String>,
+    /// Peers whose `X-Forwarded-Host` is believed (`--trusted-proxy`, `[serve]
+    /// trusted_proxies`).
+    pub trusted_proxies: Vec<IpAddr>,
 }
 
 impl std::fmt::Debug for HttpOptions {
@@ -89,6 +96,8 @@ impl std::fmt::Debug for HttpOptions {
             .field("max_sessions", &self.max_sessions)
             .field("idle_timeout", &self.idle_timeout)
             .field("evict_after", &self.evict_after)
+            .field("replica_id", &self.replica_id)
+            .field("trusted_proxies", &self.trusted_proxies)
             .finish()
     }
 }
@@ -116,7 +125,49 @@ impl HttpOptions {
             max_sessions: DEFAULT_MAX_SESSIONS,
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
             evict_after: DEFAULT_EVICT_AFTER,
+            replica_id: None,
+            trusted_proxies: Vec::new(),
         })
+    }
+
+    /// Sets the reverse proxies whose `X-Forwarded-Host` is believed. Requests through them
+    /// are checked like those to a non-loopback bind, so a token is required.
+    pub fn set_trusted_proxies(&mut self, list: &[String]) -> anyhow::Result<()> {
+        let mut ips = Vec::with_capacity(list.len());
+        for p in list {
+            let ip: IpAddr = p.trim().parse().map_err(|e| {
+                anyhow::anyhow!(
+                    "--trusted-proxy / [serve] trusted_proxies {p:?}: not an IP address ({e}); \
+                     name the address the proxy connects from, e.g. 127.0.0.1"
+                )
+            })?;
+            ips.push(ip);
+        }
+        if !ips.is_empty() && self.token.is_none() {
+            anyhow::bail!(
+                "--trusted-proxy / [serve] trusted_proxies: requests through a reverse proxy \
+                 come from anywhere; set a bearer token in the environment variable {TOKEN_ENV} \
+                 (the proxy passes clients' `Authorization` header on)"
+            );
+        }
+        self.trusted_proxies = ips;
+        Ok(())
+    }
+
+    /// Sets the replica tag of session ids: 1 to 32 ASCII letters, digits, `_` or `-`, so that
+    /// a load balancer can match it in `Mcp-Session-Id` (`<replica>.<hex>`).
+    pub fn set_replica_id(&mut self, id: &str) -> anyhow::Result<()> {
+        let ok = (1..=32).contains(&id.len())
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        anyhow::ensure!(
+            ok,
+            "--replica-id / [serve] replica_id {id:?}: use 1 to 32 ASCII letters, digits, `_` or \
+             `-` (it starts every session id, e.g. `r1.` in `r1.4f…`)"
+        );
+        self.replica_id = Some(id.to_string());
+        Ok(())
     }
 }
 
@@ -296,6 +347,7 @@ pub async fn run(shared: Arc<Shared>, opts: HttpOptions) -> anyhow::Result<()> {
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .layer(DefaultBodyLimit::max(max_body))
+        .layer(axum::middleware::from_fn(with_request_id))
         .with_state(Arc::clone(&app));
     // TCP_NODELAY for the same reason as the upstream client: small responses must not wait for
     // the host's delayed ACK.
@@ -305,7 +357,8 @@ pub async fn run(shared: Arc<Shared>, opts: HttpOptions) -> anyhow::Result<()> {
     });
     let (signalled_tx, signalled_rx) = tokio::sync::oneshot::channel::<()>();
     let drain_app = Arc::clone(&app);
-    let server = axum::serve(listener, router).with_graceful_shutdown(async move {
+    let service = router.into_make_service_with_connect_info::<SocketAddr>();
+    let server = axum::serve(listener, service).with_graceful_shutdown(async move {
         super::shutdown_signal().await;
         start_drain(&drain_app);
         let _ = signalled_tx.send(());
@@ -334,6 +387,36 @@ pub async fn run(shared: Arc<Shared>, opts: HttpOptions) -> anyhow::Result<()> {
         s.task.abort();
     }
     Ok(())
+}
+
+/// Gives every HTTP request a request id: the `X-Request-Id` it came with when that is 1 to 64
+/// letters, digits, `.`, `_` or `-` (a proxy's, e.g. nginx's `$request_id`), else a fresh one.
+/// Every log line about the request carries it (`http{req=…}`), and so does the answer.
+async fn with_request_id(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    use tracing::Instrument as _;
+    let given = req
+        .headers()
+        .get(REQUEST_ID_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| {
+            (1..=64).contains(&v.len())
+                && v.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+        })
+        .map(str::to_owned);
+    let id = given.unwrap_or_else(|| random_hex()[..16].to_string());
+    let span =
+        tracing::info_span!("http", req = %id, method = %req.method(), path = %req.uri().path());
+    let started = Instant::now();
+    let mut resp = next.run(req).instrument(span.clone()).await;
+    span.in_scope(|| {
+        tracing::debug!(target: "serve", status = resp.status().as_u16(),
+            us = started.elapsed().as_micros() as u64, "answered");
+    });
+    if let Ok(v) = HeaderValue::from_str(&id) {
+        resp.headers_mut().insert(REQUEST_ID_HEADER, v);
+    }
+    resp
 }
 
 /// A signal came: `/readyz` says 503 from now on (a load balancer stops sending), and the
@@ -480,7 +563,15 @@ fn is_loopback_name(host: &str) -> bool {
 
 /// Rejects requests a browser page could forge (DNS rebinding, cross-origin) and requests
 /// without the bearer token.
-fn check_request(opts: &HttpOptions, headers: &HeaderMap) -> Option<Response> {
+///
+/// `peer`: the address the request came from. From a trusted proxy, the host the client asked
+/// for is `X-Forwarded-Host`, and it is checked like a request to a non-loopback bind (the token
+/// is required then, see `set_trusted_proxies`): Origin must be a loopback or the same host.
+fn check_request(
+    opts: &HttpOptions,
+    headers: &HeaderMap,
+    peer: Option<IpAddr>,
+) -> Option<Response> {
     if let Some(token) = &opts.token {
         // RFC 9110: the auth scheme is case-insensitive (`bearer` is as good as `Bearer`).
         let given = headers
@@ -504,12 +595,18 @@ fn check_request(opts: &HttpOptions, headers: &HeaderMap) -> Option<Response> {
             return Some(r);
         }
     }
-    let host = headers
-        .get(header::HOST)
+    let proxied = peer.is_some_and(|p| opts.trusted_proxies.contains(&p));
+    let forwarded = proxied
+        .then(|| headers.get("x-forwarded-host"))
+        .flatten()
         .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(',').next())
+        .map(str::trim);
+    let host = forwarded
+        .or_else(|| headers.get(header::HOST).and_then(|v| v.to_str().ok()))
         .map(host_part);
     let loopback_bind = opts.addr.ip().is_loopback();
-    if loopback_bind {
+    if loopback_bind && !proxied {
         let ok = host.as_deref().is_some_and(|h| {
             is_loopback_name(h) || h.parse::<IpAddr>().is_ok_and(|ip| ip == opts.addr.ip())
         });
@@ -553,7 +650,16 @@ fn session_id(headers: &HeaderMap) -> Option<String> {
         .map(str::to_owned)
 }
 
-fn new_session_id() -> String {
+/// A fresh session id: 32 random hex digits, after `<replica>.` when the replica is named.
+fn new_session_id(replica: Option<&str>) -> String {
+    let hex = random_hex();
+    match replica {
+        Some(r) => format!("{r}.{hex}"),
+        None => hex,
+    }
+}
+
+fn random_hex() -> String {
     let mut bytes = [0u8; 16];
     if getrandom::fill(&mut bytes).is_err() {
         // No OS randomness: fall back to time and address entropy; ids only need uniqueness.
@@ -575,12 +681,13 @@ fn accepts_sse(headers: &HeaderMap) -> bool {
 
 async fn handle_post(
     State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     body: axum::body::Body,
 ) -> Response {
     // Everything that can be decided from the headers is, before a byte of the body is read:
     // an unauthenticated or forged request must not make us buffer anything.
-    if let Some(r) = check_request(&app.opts, &headers) {
+    if let Some(r) = check_request(&app.opts, &headers, Some(peer.ip())) {
         return r;
     }
     let body = match read_body(body, &headers, app.opts.max_body).await {
@@ -889,7 +996,7 @@ async fn open_session(
         Opening(&app.opening)
     };
     let conn = connect_upstream(app, init_id).await?;
-    let id = new_session_id();
+    let id = new_session_id(app.opts.replica_id.as_deref());
     let host = spawn_session(app, conn, Some(id.clone()));
     app.sessions().insert(id.clone(), Arc::clone(&host));
     Ok((host, Some(id)))
@@ -1280,8 +1387,12 @@ fn check_session_version(headers: &HeaderMap) -> Option<Response> {
     (!era::is_legacy_version(v)).then(|| unsupported_version_header(v))
 }
 
-async fn handle_get(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
-    if let Some(r) = check_request(&app.opts, &headers) {
+async fn handle_get(
+    State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Response {
+    if let Some(r) = check_request(&app.opts, &headers, Some(peer.ip())) {
         return r;
     }
     if app.draining.load(std::sync::atomic::Ordering::SeqCst) {
@@ -1344,8 +1455,12 @@ async fn handle_get(State(app): State<Arc<App>>, headers: HeaderMap) -> Response
         .into_response()
 }
 
-async fn handle_delete(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
-    if let Some(r) = check_request(&app.opts, &headers) {
+async fn handle_delete(
+    State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Response {
+    if let Some(r) = check_request(&app.opts, &headers, Some(peer.ip())) {
         return r;
     }
     if let Some(r) = check_session_version(&headers) {
@@ -1388,6 +1503,8 @@ mod tests {
             max_sessions: DEFAULT_MAX_SESSIONS,
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
             evict_after: DEFAULT_EVICT_AFTER,
+            replica_id: None,
+            trusted_proxies: Vec::new(),
         }
     }
 
@@ -1402,42 +1519,45 @@ mod tests {
     #[test]
     fn host_and_origin_checks() {
         let o = opts("127.0.0.1:3000", None);
-        assert!(check_request(&o, &headers(&[("host", "127.0.0.1:3000")])).is_none());
-        assert!(check_request(&o, &headers(&[("host", "localhost:3000")])).is_none());
-        assert!(check_request(&o, &headers(&[("host", "[::1]:3000")])).is_none());
-        assert!(check_request(&o, &headers(&[("host", "evil.example:3000")])).is_some());
-        assert!(check_request(&o, &headers(&[])).is_some());
+        assert!(check_request(&o, &headers(&[("host", "127.0.0.1:3000")]), None).is_none());
+        assert!(check_request(&o, &headers(&[("host", "localhost:3000")]), None).is_none());
+        assert!(check_request(&o, &headers(&[("host", "[::1]:3000")]), None).is_none());
+        assert!(check_request(&o, &headers(&[("host", "evil.example:3000")]), None).is_some());
+        assert!(check_request(&o, &headers(&[]), None).is_some());
         let ok_origin = [
             ("host", "127.0.0.1:3000"),
             ("origin", "http://localhost:6274"),
         ];
-        assert!(check_request(&o, &headers(&ok_origin)).is_none());
+        assert!(check_request(&o, &headers(&ok_origin), None).is_none());
         let bad_origin = [
             ("host", "127.0.0.1:3000"),
             ("origin", "https://evil.example"),
         ];
-        let r = check_request(&o, &headers(&bad_origin)).unwrap();
+        let r = check_request(&o, &headers(&bad_origin), None).unwrap();
         assert_eq!(r.status(), StatusCode::FORBIDDEN);
         let null_origin = [("host", "127.0.0.1:3000"), ("origin", "null")];
-        assert!(check_request(&o, &headers(&null_origin)).is_some());
+        assert!(check_request(&o, &headers(&null_origin), None).is_some());
     }
 
     #[test]
     fn token_is_required_when_set() {
         let o = opts("0.0.0.0:3000", Some("s3cret"));
-        let r = check_request(&o, &headers(&[("host", "10.0.0.1:3000")])).unwrap();
+        let r = check_request(&o, &headers(&[("host", "10.0.0.1:3000")]), None).unwrap();
         assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
         let wrong = [("host", "h"), ("authorization", "Bearer nope")];
-        assert!(check_request(&o, &headers(&wrong)).is_some());
+        assert!(check_request(&o, &headers(&wrong), None).is_some());
         let right = [("host", "h"), ("authorization", "Bearer s3cret")];
-        assert!(check_request(&o, &headers(&right)).is_none());
+        assert!(check_request(&o, &headers(&right), None).is_none());
         for scheme in ["bearer", "BEARER", "beArer"] {
             let v = format!("{scheme} s3cret");
             let lower = [("host", "h"), ("authorization", v.as_str())];
-            assert!(check_request(&o, &headers(&lower)).is_none(), "{scheme}");
+            assert!(
+                check_request(&o, &headers(&lower), None).is_none(),
+                "{scheme}"
+            );
         }
         let other = [("host", "h"), ("authorization", "Basic s3cret")];
-        assert!(check_request(&o, &headers(&other)).is_some());
+        assert!(check_request(&o, &headers(&other), None).is_some());
     }
 
     #[test]
@@ -1549,6 +1669,66 @@ mod tests {
             Some(StatusCode::SERVICE_UNAVAILABLE)
         );
         assert!(marked.get(HTTP_STATUS_KEY).is_none());
+    }
+
+    #[test]
+    fn forwarded_host_is_believed_only_from_a_trusted_proxy() {
+        let mut o = opts("127.0.0.1:3000", None);
+        let e = o
+            .set_trusted_proxies(&["127.0.0.1".into()])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(TOKEN_ENV), "{e}");
+        let mut o = opts("127.0.0.1:3000", Some("t"));
+        assert!(o.set_trusted_proxies(&["nginx".into()]).is_err());
+        o.set_trusted_proxies(&["127.0.0.1".into(), "::1".into()])
+            .unwrap();
+        let proxy: Option<IpAddr> = Some("127.0.0.1".parse().unwrap());
+        let stranger: Option<IpAddr> = Some("10.0.0.5".parse().unwrap());
+        let base = [
+            ("authorization", "Bearer t"),
+            ("host", "mcp.example.com"),
+            ("x-forwarded-host", "mcp.example.com, inner"),
+        ];
+        let same = [
+            base[0],
+            base[1],
+            base[2],
+            ("origin", "https://mcp.example.com"),
+        ];
+        let evil = [
+            base[0],
+            base[1],
+            base[2],
+            ("origin", "https://evil.example"),
+        ];
+        assert!(check_request(&o, &headers(&base), proxy).is_none());
+        assert!(check_request(&o, &headers(&same), proxy).is_none());
+        let r = check_request(&o, &headers(&evil), proxy).unwrap();
+        assert_eq!(r.status(), StatusCode::FORBIDDEN);
+        // From anyone else the forwarded host means nothing: a loopback bind wants a loopback
+        // Host.
+        let r = check_request(&o, &headers(&base), stranger).unwrap();
+        assert_eq!(r.status(), StatusCode::FORBIDDEN);
+        // The token is still required through the proxy.
+        let r = check_request(&o, &headers(&base[1..]), proxy).unwrap();
+        assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    }
+
+    #[test]
+    fn replica_ids_tag_session_ids() {
+        let mut o = opts("127.0.0.1:3000", None);
+        o.set_replica_id("r-1_a").unwrap();
+        let id = new_session_id(o.replica_id.as_deref());
+        let (r, hex) = id.split_once('.').unwrap();
+        assert_eq!(r, "r-1_a");
+        assert_eq!(hex.len(), 32);
+        assert!(hex.bytes().all(|b| b.is_ascii_hexdigit()));
+        assert!(!new_session_id(None).contains('.'));
+        for bad in ["", "a.b", "a b", "é", &"x".repeat(33)] {
+            let e = o.set_replica_id(bad).unwrap_err().to_string();
+            assert!(e.contains("--replica-id"), "{e}");
+        }
     }
 
     #[test]
