@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test of the project, from a fresh clone: first installs what the tests need (the npm
-# packages of tests/, and Debian's chromium when it is missing and can be installed), then runs
+# packages of tests/, and Debian's chromium and nginx when they are missing and can be installed), then runs
 # the Rust unit, CLI and integration tests (against the real example servers), the committed
 # example's `check --server` gate, and the Node suites (real chromium, the real MCP Apps AppBridge,
 # @modelcontextprotocol/server-everything). `.ci/run` calls exactly this after its lints.
@@ -63,6 +63,24 @@ if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 /usr/bin/chromium --version
+
+step "nginx"
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  install=(apt-get install -y -qq --no-install-recommends nginx)
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    "${install[@]}" >/dev/null
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && command -v apt-get >/dev/null 2>&1; then
+    sudo -n env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    sudo -n env DEBIAN_FRONTEND=noninteractive "${install[@]}" >/dev/null
+  else
+    echo "error: the replica suite needs Debian's nginx at /usr/sbin/nginx; install it with:" >&2
+    echo "  sudo apt-get install --no-install-recommends nginx" >&2
+    exit 2
+  fi
+fi
+"$(command -v nginx || echo /usr/sbin/nginx)" -v
 
 # --- The tests -------------------------------------------------------------------------------
 
