@@ -7,7 +7,9 @@
 //
 // Over stdio a third client goes through tests/tools/relay.c (built with `cc` when there is one),
 // which only copies bytes: the floor that two extra pipe hops set on this machine. The rest of
-// serve's figure is serve's own; its CPU time per call is printed too.
+// serve's figure is serve's own; its CPU time per call is printed too. Over HTTP the floor is
+// nginx (Debian's, when installed) as a plain reverse proxy in front of the same upstream
+// (`proxy_pass`, keepalive, no buffering): what a production proxy hop costs here.
 //
 //   node tests/tools/bench-host.mjs [CALLS] [--bin PATH] [--rows]
 //
@@ -54,6 +56,50 @@ function cpuMicros(pid) {
   } catch {
     return null;
   }
+}
+
+/** nginx as a plain reverse proxy to `upUrl` on a free loopback port, its own prefix in `dir`;
+ * the URL, or null when there is no nginx. */
+async function startNginx(dir, upUrl) {
+  const exe = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((p) => fs.existsSync(p));
+  if (!exe) return null;
+  const port = await freePort();
+  const prefix = path.join(dir, "nginx");
+  fs.mkdirSync(path.join(prefix, "tmp"), { recursive: true });
+  const up = new URL(upUrl);
+  const conf = `worker_processes 1;
+error_log stderr warn;
+pid nginx.pid;
+events { worker_connections 256; }
+http {
+  access_log off;
+  client_body_temp_path tmp/body; proxy_temp_path tmp/proxy; fastcgi_temp_path tmp/fastcgi;
+  uwsgi_temp_path tmp/uwsgi; scgi_temp_path tmp/scgi;
+  upstream up { server ${up.host}; keepalive 16; }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://up;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_buffering off;
+      proxy_request_buffering off;
+    }
+  }
+}
+`;
+  fs.writeFileSync(path.join(prefix, "nginx.conf"), conf);
+  const child = spawn(exe, ["-p", `${prefix}/`, "-c", path.join(prefix, "nginx.conf"), "-e", "stderr", "-g", "daemon off;"], { stdio: "ignore" });
+  started.push(child);
+  for (let i = 0; i < 200; i++) {
+    const ok = await new Promise((res) => {
+      const s = net.connect(port, "127.0.0.1", () => (s.destroy(), res(true)));
+      s.on("error", () => res(false));
+    });
+    if (ok) return `http://127.0.0.1:${port}${up.pathname}`;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return null;
 }
 
 /** tests/tools/relay.c built into `dir`, or null when there is no C compiler. */
@@ -190,10 +236,17 @@ try {
     : null;
   // The HTTP figure has no target: a failure here (seen now and then on this kind of machine, as
   // an error the network layer gives a POST to a loopback port) costs its row, not the table.
+  const nginx = up ? await startNginx(dir, upUrl) : null;
+  if (up && !nginx) console.error("bench-host: no nginx (apt-get install nginx): the HTTP floor is left out");
   let http = null;
   for (let attempt = 1; up && sv && !http && attempt <= 2; attempt++) {
     try {
-      http = await compare(["direct", "streamable HTTP"], async () => [await httpClient(upUrl), await httpClient(sv.url)]);
+      const httpLabels = ["direct", ...(nginx ? ["nginx"] : []), "streamable HTTP"];
+      http = await compare(httpLabels, async () => [
+        await httpClient(upUrl),
+        ...(nginx ? [await httpClient(nginx)] : []),
+        await httpClient(sv.url),
+      ]);
     } catch (e) {
       console.error(`bench-host: streamable HTTP, attempt ${attempt}: ${e.message}`);
     }
@@ -211,6 +264,10 @@ if (args.includes("--rows")) {
       console.log(`| the floor: a C relay (\`tests/tools/relay.c\`) instead of serve, same bench | ${r.through} through the relay: +${r.added}, ratio ${r.ratio}${cpu} | — |`);
       continue;
     }
+    if (r.label === "nginx") {
+      console.log(`| the HTTP floor: nginx (\`proxy_pass\`, keepalive, no buffering) instead of serve, same bench | ${r.through} through nginx: +${r.added}, ratio ${r.ratio} | — |`);
+      continue;
+    }
     const target = r.label === "stdio" ? "at most +100 µs" : "—";
     const cpu = r.cpu ? `; serve's CPU ${r.cpu} per call` : "";
     console.log(`| \`serve\` over ${r.label}, official TS SDK client (server-everything \`echo\`, ms median / p90) | ${r.direct} direct, ${r.through} through serve: +${r.added}, ratio ${r.ratio}${cpu} | ${target} |`);
@@ -220,7 +277,7 @@ if (args.includes("--rows")) {
   console.log("| through | calls | direct | through | ratio | added at the median | CPU per call |");
   console.log("| --- | --- | --- | --- | --- | --- | --- |");
   for (const r of rows) {
-    const label = r.label === "relay" ? "C relay (floor), stdio" : `serve, ${r.label}`;
+    const label = r.label === "relay" ? "C relay (floor), stdio" : r.label === "nginx" ? "nginx (floor), streamable HTTP" : `serve, ${r.label}`;
     console.log(`| ${label} | ${r.calls} | ${r.direct} | ${r.through} | ${r.ratio} | ${r.added} | ${r.cpu ?? "—"} |`);
   }
 }
