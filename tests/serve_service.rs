@@ -13,6 +13,9 @@ const BIN: &str = env!("CARGO_BIN_EXE_mcp-gen-ui");
 
 #[path = "support/examples.rs"]
 mod examples;
+#[cfg(unix)]
+#[path = "support/process.rs"]
+mod process;
 use examples::example;
 
 /// The log lines a child wrote on stderr so far.
@@ -446,15 +449,26 @@ async fn readyz_follows_the_upstream_after_failures() {
 #[cfg(unix)]
 #[tokio::test]
 async fn sigterm_drains_requests_in_flight_then_exits_0() {
-    let mut serve = Serve::start("ok", &[]).await;
-    let http = reqwest::Client::new();
-    let s = open(&http, &serve.url, 1).await;
+    let reports = tempfile::tempdir().unwrap();
+    let report = reports.path().join("env.json");
+    let mode = format!(
+        "ok --report-env {}",
+        shell_words::quote(&report.display().to_string())
+    );
+    let mut serve = Serve::start(&mode, &[]).await;
+    // Ready: the readiness probe's upstream has come and gone...
     until_status(
         &format!("{}/readyz", serve.base()),
         200,
         Duration::from_secs(30),
     )
     .await;
+    std::fs::remove_file(&report).unwrap();
+    let http = reqwest::Client::new();
+    let s = open(&http, &serve.url, 1).await;
+    // ...and this one is the session's.
+    let upstream: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let upstream = i32::try_from(upstream["pid"].as_u64().unwrap()).unwrap();
     // An event stream that never ends by itself.
     let stream = http
         .get(&serve.url)
@@ -497,6 +511,10 @@ async fn sigterm_drains_requests_in_flight_then_exits_0() {
             .log
             .text()
             .contains("finishing the requests in flight")
+    );
+    assert!(
+        process::gone(upstream),
+        "the upstream {upstream} outlived serve"
     );
 }
 
