@@ -1076,6 +1076,78 @@ fn hostile_tool_definitions_each_get_a_valid_page() {
     assert_eq!(code, 1, "the failed tool is stale");
 }
 
+/// Feedback pasted from a chat or a document (issue 27): quotes of any kind around the whole and
+/// a final `.`/`!`/`?` are not part of it, so the builtin generator reads it and the page changes.
+#[test]
+fn refine_reads_feedback_in_quotes_of_any_kind() {
+    let tools = json!([
+        {"name": "get_forecast", "description": "Daily forecast.",
+         "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}},
+         "annotations": {"readOnlyHint": true}}
+    ]);
+    let p = Project::new(&tools);
+    p.cmd().arg("generate").assert().success();
+    let plain = p.read("get_forecast.html");
+    for (feedback, view) in [
+        ("“bar chart”", "bar"),
+        ("«line chart»!", "line"),
+        ("\"table\".", "table"),
+        ("`cards`", "cards"),
+        ("„bar chart“?", "bar"),
+    ] {
+        let out = p
+            .cmd()
+            .args(["refine", "get_forecast", feedback])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{feedback}: {stdout}\n{stderr}");
+        assert!(
+            !format!("{stdout}{stderr}").contains("cannot interpret"),
+            "{feedback}: {stdout}\n{stderr}"
+        );
+        let page = p.read("get_forecast.html");
+        assert_ne!(page, plain, "{feedback}: the page did not change");
+        assert!(
+            page.contains(&format!("\"view\":\"{view}\"")),
+            "{feedback}: no {view} view in the page"
+        );
+    }
+    // The history keeps the words as they were given.
+    let lock = p.read("mcp-gen-ui.lock");
+    assert!(lock.contains("“bar chart”"), "{lock}");
+    // Quoted field names inside the feedback keep working, wrapped or not.
+    p.cmd()
+        .args(["refine", "get_forecast", "“hide \"city\"”."])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("cannot interpret").not())
+        .stderr(predicate::str::contains("cannot interpret").not());
+    assert!(
+        p.read("get_forecast.html")
+            .contains("\"hidden\":[\"city\"]"),
+        "{}",
+        p.read("get_forecast.html")
+    );
+    // Feedback it cannot read is still reported, with the words and not the quotes.
+    let out = p
+        .cmd()
+        .args(["refine", "get_forecast", "“make it sparkle”."])
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("cannot interpret \"make it sparkle\""),
+        "{text}"
+    );
+}
+
 #[test]
 fn refine_feedback_with_typographic_quotes_and_accents_never_panics() {
     let p = Project::new(&two_tools());
