@@ -6,7 +6,10 @@
 //! `server-requests` (asks the client `ping` and `roots/list` before answering `initialize`),
 //! `stdout-noise` (a log line on stdout before every answer), `rpc-error` (tools/list fails),
 //! `die-at-start` (exits at once, every time: a crash loop), `deep-tools` (a tool whose schema
-//! nests 1,000 levels and one with a lone surrogate in its description).
+//! nests 1,000 levels and one with a lone surrogate in its description), `stateless-broken`
+//! (answers `server/discover` offering 2026-07-28, then fails every stateless request with
+//! -32603 while its 2025 handshake works: what a Python SDK 2.3 low-level server returning plain
+//! dicts does, its results lacking `resultType`, `cacheScope` and `ttlMs`).
 //!
 //! In every mode, `tools/call` of these names answers with a hostile result: `verbatim` (the
 //! request line as read, in an answer with spaces and escapes written by hand), `huge` (a text of
@@ -16,6 +19,10 @@
 //! JavaScript or Python server would: any depth, lone surrogates kept.
 //!
 //! `--report-env PATH` (any mode) writes the process id and environment to PATH at start.
+//! `--require-env NAME` (any mode, repeatable) exits at start with `NAME is not set` on stderr
+//! when the variable is missing, like a server that needs a database URL or a key of its own.
+//! `--echo-env NAME` (any mode) prints `NAME=<its value>` on stderr at start, like a server
+//! that logs its settings.
 
 use std::io::{BufRead, Write};
 
@@ -48,6 +55,22 @@ fn main() {
             }
             Some("--tools-file") => {
                 tools_file = args.get(i + 1).cloned();
+                i += 1;
+            }
+            Some("--echo-env") => {
+                if let Some(name) = args.get(i + 1) {
+                    let value = std::env::var(name).unwrap_or_default();
+                    eprintln!("fixture-server: {name}={value}");
+                }
+                i += 1;
+            }
+            Some("--require-env") => {
+                if let Some(name) = args.get(i + 1)
+                    && std::env::var_os(name).is_none()
+                {
+                    eprintln!("fixture-server: error: {name} is not set");
+                    std::process::exit(1);
+                }
                 i += 1;
             }
             Some("--report-env") => {
@@ -220,6 +243,21 @@ impl Fixture {
                 }))
             }
             "ping" => Ok(json!({})),
+            "server/discover" if self.mode == "stateless-broken" => Ok(json!({
+                "supportedVersions": ["2026-07-28", "2025-11-25", "2025-06-18"],
+                "capabilities": {"tools": {"listChanged": false}},
+                "_meta": {"io.modelcontextprotocol/serverInfo":
+                    {"name": "fixture-stateless-broken", "version": "0.0.0"}},
+            })),
+            _ if self.mode == "stateless-broken"
+                && params.pointer("/_meta/io.modelcontextprotocol~1protocolVersion")
+                    == Some(&json!("2026-07-28")) =>
+            {
+                Err((
+                    -32603,
+                    "Handler returned an invalid result: [{\"path\": [\"resultType\"], \"message\": \"Required\"}, {\"path\": [\"cacheScope\"], \"message\": \"Required\"}, {\"path\": [\"ttlMs\"], \"message\": \"Required\"}]".into(),
+                ))
+            }
             "tools/list" => self.tools_list(params),
             "tools/call" => {
                 let name = params.get("name").and_then(Value::as_str).unwrap_or("");

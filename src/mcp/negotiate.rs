@@ -24,6 +24,41 @@ const STDIO_PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 /// A request's own budget; callers bound the whole start-up with their deadline.
 const LONG: Duration = Duration::from_secs(24 * 3600);
 
+/// Which era our own client speaks (`[upstream] protocol`, `--protocol`). serve never uses it:
+/// each host request reaches the upstream in the host's own era.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Deserialize,
+    serde::Serialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// The newest revision both sides speak: the stateless 2026-07-28 revision when the server
+    /// offers it in `server/discover`, else the 2025 handshake.
+    #[default]
+    Auto,
+    /// Always the 2025 handshake (`initialize`), even with a server that offers 2026-07-28.
+    Handshake,
+    /// Only the stateless 2026-07-28 revision; a server that does not offer it is an error.
+    Stateless,
+}
+
+impl std::fmt::Display for Protocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Protocol::Auto => "auto",
+            Protocol::Handshake => "handshake",
+            Protocol::Stateless => "stateless",
+        })
+    }
+}
+
 /// Which era the upstream is spoken to in.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Era {
@@ -101,13 +136,42 @@ pub async fn open(
         .map_err(OpenError::Connect)?;
     let client = Client::new(conn);
     let stdio = client.is_stdio();
+    if opts.protocol == Protocol::Handshake {
+        set_stage("initialize");
+        return match handshake(&client, client_name).await {
+            Ok(n) => Ok((client, n)),
+            Err((method, error)) => Err(OpenError::Request {
+                client: Box::new(client),
+                method,
+                error,
+            }),
+        };
+    }
     set_stage("server/discover");
-    let probe_timeout = if stdio {
+    // Asked for the stateless revision only: a silent server gets the whole budget (the
+    // caller's deadline bounds it), as there is nothing to fall back to.
+    let probe_timeout = if stdio && opts.protocol == Protocol::Auto {
         STDIO_PROBE_TIMEOUT.min(opts.connect_timeout / 2)
     } else {
         LONG
     };
     let probe = probe(&client, client_name, probe_timeout).await;
+    if opts.protocol == Protocol::Stateless && !matches!(probe, Probe::Modern(_) | Probe::Failed(_))
+    {
+        let how = match probe {
+            Probe::Reconnect => "it closed the connection on `server/discover`",
+            _ => "its answer to `server/discover` does not offer it",
+        };
+        return Err(OpenError::Request {
+            client: Box::new(client),
+            method: "server/discover",
+            error: ClientError::Refused(format!(
+                "it does not speak the stateless revision {MODERN_VERSION} ({how}), which \
+                 `--protocol stateless` / `[upstream] protocol = \"stateless\"` asks for: use \
+                 \"auto\" (the newest both speak) or \"handshake\""
+            )),
+        });
+    }
     let client = match probe {
         Probe::Modern(result) => {
             client.set_envelope(Some(envelope(client_name)));

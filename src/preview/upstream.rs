@@ -55,13 +55,18 @@ pub struct Upstream {
 
 impl Upstream {
     /// Starts the upstream, initializes it and lists its tools, all within `timeout`.
-    pub async fn start(spec: &UpstreamSpec, timeout: Duration) -> Result<Upstream, UpstreamError> {
+    pub async fn start(
+        spec: &UpstreamSpec,
+        timeout: Duration,
+        protocol: negotiate::Protocol,
+    ) -> Result<Upstream, UpstreamError> {
         let describe = spec.describe();
         let opts = ConnectOptions {
             // The server's own log is the first place to look when a call fails.
             forward_stderr: true,
             stderr_prefix: "[upstream] ".into(),
             connect_timeout: timeout,
+            protocol,
             ..ConnectOptions::default()
         };
         let startup = async {
