@@ -104,9 +104,9 @@ pub struct GlobalArgs {
     /// Output directory [default: ui, next to the config file]
     #[arg(long, global = true, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
-    /// Pass a variable of ours to a stdio upstream (NAME, or 'PREFIX*'; like [upstream]
-    /// env_inherit), or set one (NAME=VALUE; the value is redacted from all output). Repeatable.
-    /// mcp-gen-ui's own secrets go only through [upstream] env
+    /// Give a stdio upstream a variable of this environment (NAME, or 'PREFIX*'; like [upstream]
+    /// env_inherit) or set one (NAME=VALUE; the value is redacted from all output). Repeatable.
+    /// mcp-gen-ui's own secrets are refused: name them in [upstream] env
     #[arg(long, global = true, value_name = "NAME[=VALUE]", action = clap::ArgAction::Append)]
     pub env: Vec<String>,
     /// Protocol era of mcp-gen-ui's own client: auto (the newest both sides speak), handshake

@@ -39,13 +39,15 @@ const LONG: Duration = Duration::from_secs(24 * 3600);
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Protocol {
-    /// The newest revision both sides speak: the stateless 2026-07-28 revision when the server
-    /// offers it in `server/discover`, else the 2025 handshake.
+    // (Plain comments, not doc comments: clap would print them as per-value help and switch
+    // every command's help to the long layout.)
+    // The newest revision both sides speak: the stateless 2026-07-28 revision when the server
+    // offers it in `server/discover`, else the 2025 handshake.
     #[default]
     Auto,
-    /// Always the 2025 handshake (`initialize`), even with a server that offers 2026-07-28.
+    // Always the 2025 handshake (`initialize`), even with a server that offers 2026-07-28.
     Handshake,
-    /// Only the stateless 2026-07-28 revision; a server that does not offer it is an error.
+    // Only the stateless 2026-07-28 revision; a server that does not offer it is an error.
     Stateless,
 }
 
