@@ -1331,6 +1331,50 @@ fn a_withheld_variable_is_named_and_env_passes_it() {
     let env: Value = serde_json::from_str(&wait_for_file(&report, 10)).unwrap();
     assert_eq!(env["env"]["DATABASE_URL"], value);
     assert_eq!(env["env"]["APP_MODE"], "staging", "a PREFIX* pattern");
+
+    // preview and serve start the upstream the same way and say the same.
+    let out = bin()
+        .current_dir(d)
+        .env("DATABASE_URL", value)
+        .args(["preview", "--no-open", "--server", &server])
+        .output()
+        .unwrap();
+    let text = all_output(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("--env DATABASE_URL"), "{text}");
+    assert!(!text.contains("hunter2"), "{text}");
+    let mut serve = bin()
+        .current_dir(d)
+        .env("DATABASE_URL", value)
+        .env("MCP_GEN_UI_LOG", "off")
+        .args(["serve", "--server", &server])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        writeln!(
+            serve.stdin.as_mut().unwrap(),
+            "{}",
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "t", "version": "0"}}})
+        )
+        .unwrap();
+    }
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(serve.stdout.take().unwrap()));
+    let answer: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    drop(serve.stdin.take());
+    let _ = serve.kill();
+    let _ = serve.wait();
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("`DATABASE_URL` is set") && message.contains("--env DATABASE_URL"),
+        "{answer}"
+    );
+    assert!(!message.contains("hunter2"), "{answer}");
 }
 
 /// `--env NAME=VALUE` sets a variable whose value never reaches any output; mcp-gen-ui's own

@@ -85,11 +85,29 @@ impl Upstream {
                         method,
                         error,
                     }) => {
+                        // The exit status and stderr arrive a moment after a write fails.
+                        let error = match error {
+                            ClientError::Send(SendError::Closed | SendError::Io(_)) => {
+                                match client.close_reason(Duration::from_secs(2)).await {
+                                    Some(r) => ClientError::Closed(r),
+                                    None => error,
+                                }
+                            }
+                            other => other,
+                        };
+                        // A stdio upstream that exited before answering may lack a variable of
+                        // ours: name it, or say what it got (SPEC 14).
+                        let env = match (spec, &error) {
+                            (UpstreamSpec::Stdio(s), ClientError::Closed(r)) => {
+                                crate::secrets::withheld_hint(s, &r.stderr_tail, true)
+                            }
+                            _ => String::new(),
+                        };
                         client.shutdown().await;
                         return Err(UpstreamError::Request {
                             upstream: describe.clone(),
                             method: method.to_string(),
-                            reason: error.to_string(),
+                            reason: format!("{error}{env}"),
                         });
                     }
                 };
