@@ -9,7 +9,10 @@
 //! nests 1,000 levels and one with a lone surrogate in its description), `stateless-broken`
 //! (answers `server/discover` offering 2026-07-28, then fails every stateless request with
 //! -32603 while its 2025 handshake works: what a Python SDK 2.3 low-level server returning plain
-//! dicts does, its results lacking `resultType`, `cacheScope` and `ttlMs`).
+//! dicts does, its results lacking `resultType`, `cacheScope` and `ttlMs`; like that SDK, a
+//! connection that answered `server/discover` refuses `initialize` with -32022;
+//! `--discover-delay MS` makes the first `server/discover` answer late, like a server slow to
+//! start).
 //!
 //! In every mode, `tools/call` of these names answers with a hostile result: `verbatim` (the
 //! request line as read, in an answer with spaces and escapes written by hand), `huge` (a text of
@@ -39,6 +42,7 @@ fn main() {
     let mut mode = "ok".to_string();
     let mut count: usize = 100;
     let mut tools_file: Option<String> = None;
+    let mut discover_delay_ms: u64 = 0;
     let mut i = 0;
     while i < args.len() {
         match args.get(i).map(String::as_str) {
@@ -55,6 +59,10 @@ fn main() {
             }
             Some("--tools-file") => {
                 tools_file = args.get(i + 1).cloned();
+                i += 1;
+            }
+            Some("--discover-delay") => {
+                discover_delay_ms = args.get(i + 1).and_then(|a| a.parse().ok()).unwrap_or(0);
                 i += 1;
             }
             Some("--echo-env") => {
@@ -98,6 +106,8 @@ fn main() {
         mode,
         count,
         tools_file,
+        discover_delay_ms,
+        modern: std::cell::Cell::new(false),
     };
     fixture.run();
 }
@@ -106,6 +116,11 @@ struct Fixture {
     mode: String,
     count: usize,
     tools_file: Option<String>,
+    /// `--discover-delay MS`: how long `server/discover` takes to answer (a slow start).
+    discover_delay_ms: u64,
+    /// Whether this connection answered `server/discover` (it then serves 2026-07-28 only, and
+    /// refuses `initialize`, like the Python SDK).
+    modern: std::cell::Cell<bool>,
 }
 
 impl Fixture {
@@ -228,6 +243,10 @@ impl Fixture {
 
     fn handle(&self, method: &str, params: &Value) -> Result<Value, (i64, String)> {
         match method {
+            "initialize" if self.modern.get() => Err((
+                -32022,
+                "connection is serving the 2026-07-28 protocol; the initialize handshake is not accepted".into(),
+            )),
             "initialize" => {
                 if self.mode == "malformed" {
                     return Ok(json!({"protocolVersion": "2025-06-18", "capabilities": {}}));
@@ -243,12 +262,18 @@ impl Fixture {
                 }))
             }
             "ping" => Ok(json!({})),
-            "server/discover" if self.mode == "stateless-broken" => Ok(json!({
+            "server/discover" if self.mode == "stateless-broken" => {
+                if !self.modern.get() {
+                    std::thread::sleep(std::time::Duration::from_millis(self.discover_delay_ms));
+                }
+                self.modern.set(true);
+                Ok(json!({
                 "supportedVersions": ["2026-07-28", "2025-11-25", "2025-06-18"],
                 "capabilities": {"tools": {"listChanged": false}},
                 "_meta": {"io.modelcontextprotocol/serverInfo":
                     {"name": "fixture-stateless-broken", "version": "0.0.0"}},
-            })),
+                }))
+            }
             _ if self.mode == "stateless-broken"
                 && params.pointer("/_meta/io.modelcontextprotocol~1protocolVersion")
                     == Some(&json!("2026-07-28")) =>

@@ -1551,6 +1551,32 @@ fn a_broken_stateless_path_is_named_and_protocol_pins_the_era() {
     assert!(text.contains("protocol"), "{text}");
     std::fs::remove_file(d.join("mcp-gen-ui.toml")).unwrap();
 
+    // A server slow to start answers `server/discover` after the probe gave up, then refuses
+    // `initialize` on that connection (-32022, like the Python SDK): still the stateless path,
+    // and still the error that names the setting.
+    std::fs::write(
+        d.join("mcp-gen-ui.toml"),
+        format!(
+            "[upstream]\ncommand = {}\nargs = [\"--mode\", \"stateless-broken\", \"--discover-delay\", \"4000\"]\ntimeout_ms = 6000\n",
+            toml_str(&example("fixture-server").display().to_string())
+        ),
+    )
+    .unwrap();
+    let out = bin()
+        .current_dir(d)
+        .args(["list", "--online"])
+        .output()
+        .unwrap();
+    let text = all_output(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("-32603")
+            && text.contains("--protocol handshake")
+            && !text.contains("-32022"),
+        "{text}"
+    );
+    std::fs::remove_file(d.join("mcp-gen-ui.toml")).unwrap();
+
     // `stateless` refuses a server that does not speak 2026-07-28.
     let out = bin()
         .current_dir(d)
@@ -1623,6 +1649,66 @@ fn a_broken_stateless_path_is_named_and_protocol_pins_the_era() {
         "{answers:?}"
     );
     assert_eq!(answers[1]["error"]["code"], -32603, "{answers:?}");
+}
+
+/// The same against a real server outside this repository: the official Python SDK's low-level
+/// API with plain dicts (tests/fixtures/python/dict_server.py, run by the venv tests/run-all.sh
+/// installs). With SDK 2.3 its stateless path fails: the error must name the setting; should a
+/// later SDK fix that, `auto` simply works. The handshake always does.
+#[test]
+fn a_python_sdk_server_with_plain_dicts_works_with_protocol_handshake() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let python = root.join("tests/.venv-time/bin/python");
+    let has_sdk = std::process::Command::new(&python)
+        .args(["-c", "import mcp.server.lowlevel"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_sdk {
+        eprintln!(
+            "skipped: no Python MCP SDK in tests/.venv-time (tests/run-all.sh installs it with mcp-server-time; it needs PyPI)"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // Python starts slowly on a busy machine (twice here: the stateless try, then the handshake).
+    std::fs::write(
+        dir.path().join("mcp-gen-ui.toml"),
+        format!(
+            "[upstream]\ncommand = {}\nargs = [{}]\ntimeout_ms = 120000\n",
+            toml_str(&python.display().to_string()),
+            toml_str(
+                &root
+                    .join("tests/fixtures/python/dict_server.py")
+                    .display()
+                    .to_string()
+            )
+        ),
+    )
+    .unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .args(["list", "--online"])
+        .output()
+        .unwrap();
+    let text = all_output(&out);
+    match out.status.code() {
+        Some(0) => assert!(text.contains("lookup"), "{text}"),
+        _ => {
+            assert_eq!(out.status.code(), Some(2), "{text}");
+            assert!(
+                text.contains("-32603")
+                    && text.contains("--protocol handshake")
+                    && text.contains("protocol = \"handshake\""),
+                "{text}"
+            );
+        }
+    }
+    bin()
+        .current_dir(dir.path())
+        .args(["generate", "--protocol", "handshake"])
+        .assert()
+        .success();
+    assert!(dir.path().join("ui/lookup.html").is_file());
 }
 
 /// `check --server CMD` compares the lock with that server, not the configured one.

@@ -113,6 +113,9 @@ pub fn envelope(client_name: &str) -> Value {
 enum Probe {
     Modern(Value),
     Legacy,
+    /// A stdio server that did not answer in time: a 2025-era server that ignores unknown
+    /// requests, or one slow to start.
+    Silent,
     /// The connection ended during the probe (a stdio server that exits on a request before
     /// `initialize`): reconnect and use the handshake.
     Reconnect,
@@ -174,23 +177,9 @@ pub async fn open(
             )),
         });
     }
+    let silent = matches!(probe, Probe::Silent);
     let client = match probe {
-        Probe::Modern(result) => {
-            client.set_envelope(Some(envelope(client_name)));
-            let server_info = result
-                .get("_meta")
-                .and_then(|m| m.get(era::META_SERVER_INFO))
-                .cloned();
-            tracing::debug!("upstream speaks {MODERN_VERSION}: stateless requests");
-            return Ok((
-                client,
-                Negotiated {
-                    era: Era::Stateless(MODERN_VERSION.to_string()),
-                    server_info,
-                    result,
-                },
-            ));
-        }
+        Probe::Modern(result) => return Ok(stateless(client, client_name, result)),
         Probe::Failed(error) => {
             return Err(OpenError::Request {
                 client: Box::new(client),
@@ -198,7 +187,7 @@ pub async fn open(
                 error,
             });
         }
-        Probe::Legacy => client,
+        Probe::Legacy | Probe::Silent => client,
         Probe::Reconnect => {
             client.shutdown().await;
             let conn = Connection::open(spec, opts)
@@ -210,12 +199,59 @@ pub async fn open(
     set_stage("initialize");
     match handshake(&client, client_name).await {
         Ok(n) => Ok((client, n)),
+        // A server that is only slow to start (a Python server on a busy machine) answers the
+        // probe after we stopped waiting, and then refuses `initialize` on the connection it
+        // now serves in 2026-07-28: ask again, it is listening now.
+        Err((
+            _,
+            ClientError::Rpc {
+                code: era::UNSUPPORTED_PROTOCOL_VERSION,
+                ..
+            },
+        )) if silent => {
+            set_stage("server/discover");
+            match self::probe(&client, client_name, LONG).await {
+                Probe::Modern(result) => Ok(stateless(client, client_name, result)),
+                Probe::Failed(error) => Err(OpenError::Request {
+                    client: Box::new(client),
+                    method: "server/discover",
+                    error,
+                }),
+                _ => Err(OpenError::Request {
+                    client: Box::new(client),
+                    method: "initialize",
+                    error: ClientError::Refused(format!(
+                        "it refused `initialize` for the stateless revision {MODERN_VERSION} \
+                         but does not offer that revision in `server/discover`"
+                    )),
+                }),
+            }
+        }
         Err((method, error)) => Err(OpenError::Request {
             client: Box::new(client),
             method,
             error,
         }),
     }
+}
+
+/// The stateless era, once `server/discover` offered it: every later request carries the
+/// envelope.
+fn stateless(client: Client, client_name: &str, result: Value) -> (Client, Negotiated) {
+    client.set_envelope(Some(envelope(client_name)));
+    let server_info = result
+        .get("_meta")
+        .and_then(|m| m.get(era::META_SERVER_INFO))
+        .cloned();
+    tracing::debug!("upstream speaks {MODERN_VERSION}: stateless requests");
+    (
+        client,
+        Negotiated {
+            era: Era::Stateless(MODERN_VERSION.to_string()),
+            server_info,
+            result,
+        },
+    )
 }
 
 async fn probe(client: &Client, client_name: &str, timeout: Duration) -> Probe {
@@ -245,7 +281,7 @@ async fn probe(client: &Client, client_name: &str, timeout: Duration) -> Probe {
         Err(ClientError::Send(SendError::Http { status, .. })) if (400..500).contains(&status) => {
             Probe::Legacy
         }
-        Err(ClientError::Timeout(_)) if stdio => Probe::Legacy,
+        Err(ClientError::Timeout(_)) if stdio => Probe::Silent,
         Err(ClientError::Closed(_) | ClientError::Send(SendError::Closed | SendError::Io(_)))
             if stdio =>
         {
