@@ -842,6 +842,84 @@ csp = { connect_domains = [], resource_domains = [] }
     }
 
     #[test]
+    fn env_on_the_command_line_inherits_or_sets_and_refuses_our_secrets() {
+        let load = |server: Option<&str>, url: Option<&str>, env: &[&str]| {
+            Config::load(&Overrides {
+                server: server.map(str::to_string),
+                url: url.map(str::to_string),
+                out_dir: Some(PathBuf::from("ui")),
+                env: env.iter().map(|e| e.to_string()).collect(),
+                ..Overrides::default()
+            })
+        };
+        let cfg = load(
+            Some("node server.js"),
+            None,
+            &["DATABASE_URL", "REGION=eu-west-value", "APP_*", "EMPTY="],
+        )
+        .unwrap();
+        let Ok(UpstreamSpec::Stdio(s)) = cfg.upstream() else {
+            panic!("a stdio upstream");
+        };
+        assert_eq!(s.inherit, ["DATABASE_URL", "APP_*"]);
+        assert_eq!(s.env["REGION"], "eu-west-value");
+        assert_eq!(s.env["EMPTY"], "");
+        assert_eq!(
+            cfg.cli_env_names,
+            ["DATABASE_URL", "REGION", "APP_*", "EMPTY"]
+        );
+        // The value is a secret from now on.
+        assert_eq!(
+            crate::secrets::redact("region eu-west-value"),
+            "region [redacted]"
+        );
+        for bad in [
+            "OPENAI_API_KEY",
+            "ANTHROPIC_API_KEY=sk-x",
+            "MCP_GEN_UI_TOKEN",
+        ] {
+            let e = load(Some("node s.js"), None, &[bad])
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("own secrets") && e.contains("[upstream]"), "{e}");
+            assert!(!e.contains("sk-x"), "{e}");
+        }
+        for bad in ["1X", "A-B", "=v", "", "X Y"] {
+            let e = load(Some("node s.js"), None, &[bad])
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("not a variable name"), "{bad:?}: {e}");
+        }
+        let e = load(None, Some("http://127.0.0.1:9/mcp"), &["X"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not to one reached by URL"), "{e}");
+        // Nothing to start: nothing to do.
+        assert!(load(None, None, &["X"]).is_ok());
+    }
+
+    #[test]
+    fn protocol_from_the_file_or_the_command_line() {
+        let f = parse(
+            &p(),
+            "[upstream]\ncommand = \"x\"\nprotocol = \"handshake\"\n",
+        )
+        .unwrap();
+        assert_eq!(f.upstream.unwrap().protocol, Some(Protocol::Handshake));
+        let e = parse(&p(), "[upstream]\ncommand = \"x\"\nprotocol = \"2025\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 3") && e.contains("auto"), "{e}");
+        let cfg = Config::load(&Overrides {
+            server: Some("x".into()),
+            protocol: Some(Protocol::Stateless),
+            ..Overrides::default()
+        })
+        .unwrap();
+        assert_eq!(cfg.protocol, Protocol::Stateless);
+    }
+
+    #[test]
     fn y_accepts_one_or_many() {
         let f = parse(&p(), "[tools.a]\nhints = { y = \"v\" }\n").unwrap();
         assert_eq!(f.tools["a"].hints.y, vec!["v"]);

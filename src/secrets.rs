@@ -502,6 +502,49 @@ mod tests {
     }
 
     #[test]
+    fn withheld_variables_named_in_stderr_are_named_with_how_to_pass_them() {
+        // A variable of ours (cargo sets several for a test) that a child does not get.
+        let Some(var) = std::env::vars().map(|(k, _)| k).find(|k| {
+            k.len() >= 4
+                && k.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+                && !inherited_by_default(k)
+                && !is_secret_var(k)
+        }) else {
+            return;
+        };
+        let spec = crate::mcp::StdioSpec::default();
+        let stderr = vec![format!("Error: {var} is not set"), "bye".into()];
+        let hint = withheld_hint(&spec, &stderr, true);
+        assert!(hint.contains(&format!("`{var}` is set")), "{hint}");
+        assert!(hint.contains(&format!("--env {var}")), "{hint}");
+        assert!(
+            hint.contains(&format!("env_inherit = [\"{var}\"]")),
+            "{hint}"
+        );
+        // Only whole words: a longer name that contains it is not it.
+        let hint = withheld_hint(&spec, &[format!("X{var}Y missing")], false);
+        assert_eq!(hint, "");
+        // Passed on (env_inherit, --env NAME, or set in env): nothing withheld to name.
+        let inherit = crate::mcp::StdioSpec {
+            inherit: vec![format!("{}*", &var[..2])],
+            ..Default::default()
+        };
+        assert_eq!(withheld_hint(&inherit, &stderr, false), "");
+        let hint = withheld_hint(&inherit, &stderr, true);
+        assert!(hint.contains("only the allow-listed environment"), "{hint}");
+        assert!(hint.contains("--env NAME"), "{hint}");
+        let mut set = crate::mcp::StdioSpec::default();
+        set.env.insert(var.clone(), "x".into());
+        assert!(!withheld_vars(&set).contains(&var));
+        assert!(withheld_vars(&spec).contains(&var));
+        // Nothing but the name: values never appear.
+        let value = std::env::var(&var).unwrap_or_default();
+        if value.len() >= 4 {
+            assert!(!withheld_hint(&spec, &stderr, true).contains(&value));
+        }
+    }
+
+    #[test]
     fn child_environment_keeps_the_allow_list_and_drops_secrets() {
         assert!(inherited_by_default("PATH") && inherited_by_default("LC_ALL"));
         assert!(!inherited_by_default("MCP_GEN_UI_TOKEN"));
