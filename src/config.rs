@@ -652,11 +652,23 @@ fn apply_cli_env(
     upstream: Option<UpstreamSpec>,
     entries: &[String],
 ) -> Result<(Option<UpstreamSpec>, Vec<String>), ConfigError> {
+    let set = parse_cli_env(entries)?;
+    let mut names: Vec<String> = Vec::new();
+    for (name, _) in &set {
+        if !names.contains(name) {
+            names.push(name.clone());
+        }
+    }
+    apply_env_entries(upstream, set, names)
+}
+
+/// The `--env` entries as (name, value to set), checked (a variable name, not one of our
+/// secrets) and with every value registered for redaction.
+pub fn parse_cli_env(entries: &[String]) -> Result<Vec<(String, Option<String>)>, ConfigError> {
     let invalid = |message: String| ConfigError::Invalid {
         path: PathBuf::from("--env"),
         message,
     };
-    let mut names = Vec::new();
     let mut set = Vec::new();
     for entry in entries {
         let (name, value) = match entry.split_once('=') {
@@ -691,11 +703,21 @@ fn apply_cli_env(
         if let Some(v) = value {
             crate::secrets::register_value(v);
         }
-        if !names.iter().any(|n| n == name) {
-            names.push(name.to_string());
-        }
         set.push((name.to_string(), value.map(str::to_string)));
     }
+    Ok(set)
+}
+
+/// Applies parsed `--env` entries to a stdio upstream (an HTTP one refuses them).
+pub fn apply_env_entries(
+    upstream: Option<UpstreamSpec>,
+    set: Vec<(String, Option<String>)>,
+    names: Vec<String>,
+) -> Result<(Option<UpstreamSpec>, Vec<String>), ConfigError> {
+    let invalid = |message: String| ConfigError::Invalid {
+        path: PathBuf::from("--env"),
+        message,
+    };
     if set.is_empty() {
         return Ok((upstream, names));
     }
