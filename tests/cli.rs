@@ -1283,6 +1283,29 @@ fn a_withheld_variable_is_named_and_env_passes_it() {
     }
     assert!(!text.contains("hunter2"), "a value was printed: {text}");
 
+    // A program outside this repository: Python dies with `KeyError: 'DATABASE_URL'`.
+    let python = r#"python3 -c 'import os; print(os.environ["DATABASE_URL"])'"#;
+    if std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        let out = bin()
+            .current_dir(d)
+            .env("DATABASE_URL", value)
+            .args(["generate", "--server", python])
+            .output()
+            .unwrap();
+        let text = all_output(&out);
+        assert_eq!(out.status.code(), Some(2), "{text}");
+        assert!(text.contains("KeyError"), "{text}");
+        assert!(
+            text.contains("`DATABASE_URL` is set") && text.contains("--env DATABASE_URL"),
+            "{text}"
+        );
+        assert!(!text.contains("hunter2"), "{text}");
+    }
+
     // Not set here either: the error says what the upstream got and how to pass more.
     let out = bin()
         .current_dir(d)
