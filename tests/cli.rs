@@ -1541,6 +1541,15 @@ fn a_broken_stateless_path_is_named_and_protocol_pins_the_era() {
         .assert()
         .success();
     assert!(d.join("ui/echo.html").is_file());
+    // preview names the setting too.
+    let out = bin()
+        .current_dir(d)
+        .args(["preview", "--no-open", "--server", &broken])
+        .output()
+        .unwrap();
+    let text = all_output(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("--protocol handshake"), "{text}");
 
     // The same from the config file; --protocol on the command line wins over it.
     std::fs::write(

@@ -112,7 +112,8 @@ impl Upstream {
                     }
                 };
             let server_name = negotiated.server_name().unwrap_or("upstream").to_string();
-            let tools = match list_tools(&client, &describe).await {
+            let stateless = matches!(negotiated.era, negotiate::Era::Stateless(_));
+            let tools = match list_tools(&client, &describe, stateless).await {
                 Ok(v) => v,
                 Err(e) => {
                     client.shutdown().await;
@@ -188,7 +189,11 @@ impl Upstream {
     }
 }
 
-async fn list_tools(client: &Client, upstream: &str) -> Result<Vec<Tool>, UpstreamError> {
+async fn list_tools(
+    client: &Client,
+    upstream: &str,
+    stateless: bool,
+) -> Result<Vec<Tool>, UpstreamError> {
     let fail = |method: &str, reason: String| UpstreamError::Request {
         upstream: upstream.to_string(),
         method: method.to_string(),
@@ -202,7 +207,19 @@ async fn list_tools(client: &Client, upstream: &str) -> Result<Vec<Tool>, Upstre
         let page = client
             .request("tools/list", params, long)
             .await
-            .map_err(|e| fail("tools/list", e.to_string()))?;
+            .map_err(|e| {
+                // The stateless path of some servers is broken while their handshake works
+                // (SPEC 14): name the setting that picks the handshake.
+                let hint = match &e {
+                    ClientError::Rpc { code: -32603, .. } if stateless => {
+                        " (mcp-gen-ui spoke the stateless revision 2026-07-28 the server offered; \
+                         if its handshake works, pass --protocol handshake or set `protocol = \
+                         \"handshake\"` under [upstream])"
+                    }
+                    _ => "",
+                };
+                fail("tools/list", format!("{e}{hint}"))
+            })?;
         let list = page
             .get("tools")
             .and_then(Value::as_array)
