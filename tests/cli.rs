@@ -1498,6 +1498,27 @@ fn env_name_value_is_set_and_redacted_and_our_secrets_are_refused() {
         );
         assert!(!text.contains("literal-SECRET"), "{text}");
     }
+    // A variable the config reads through `${VAR}` is a secret too: only `env` passes it.
+    std::fs::write(
+        d.join("mcp-gen-ui.toml"),
+        format!(
+            "[upstream]\ncommand = {}\nenv = {{ KEY = \"${{MY_SERVICE_KEY}}\" }}\n",
+            toml_str(&example("fixture-server").display().to_string())
+        ),
+    )
+    .unwrap();
+    let out = bin()
+        .current_dir(d)
+        .env("MY_SERVICE_KEY", "service-key-SECRET-31")
+        .args(["list", "--online", "--env", "MY_SERVICE_KEY"])
+        .output()
+        .unwrap();
+    let text = all_output(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("`${VAR}` reference"), "{text}");
+    assert!(!text.contains("service-key-SECRET-31"), "{text}");
+    std::fs::remove_file(d.join("mcp-gen-ui.toml")).unwrap();
+
     // An HTTP upstream is not started by us.
     let out = bin()
         .current_dir(d)
