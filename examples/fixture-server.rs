@@ -6,7 +6,13 @@
 //! `server-requests` (asks the client `ping` and `roots/list` before answering `initialize`),
 //! `stdout-noise` (a log line on stdout before every answer), `rpc-error` (tools/list fails),
 //! `die-at-start` (exits at once, every time: a crash loop), `deep-tools` (a tool whose schema
-//! nests 1,000 levels and one with a lone surrogate in its description).
+//! nests 1,000 levels and one with a lone surrogate in its description), `stateless-broken`
+//! (answers `server/discover` offering 2026-07-28, then fails every stateless request with
+//! -32603 while its 2025 handshake works: what a Python SDK 2.3 low-level server returning plain
+//! dicts does, its results lacking `resultType`, `cacheScope` and `ttlMs`; like that SDK, a
+//! connection that answered `server/discover` refuses `initialize` with -32022;
+//! `--discover-delay MS` makes the first `server/discover` answer late, like a server slow to
+//! start).
 //!
 //! In every mode, `tools/call` of these names answers with a hostile result: `verbatim` (the
 //! request line as read, in an answer with spaces and escapes written by hand), `huge` (a text of
@@ -18,6 +24,10 @@
 //!
 //! `--report-env PATH` (any mode) writes the process id and environment to PATH at start;
 //! `--log-starts PATH` appends a line to PATH at every start.
+//! `--require-env NAME` (any mode, repeatable) exits at start with `NAME is not set` on stderr
+//! when the variable is missing, like a server that needs a database URL or a key of its own.
+//! `--echo-env NAME` (any mode) prints `NAME=<its value>` on stderr at start, like a server
+//! that logs its settings.
 
 use std::io::{BufRead, Write};
 
@@ -34,6 +44,7 @@ fn main() {
     let mut mode = "ok".to_string();
     let mut count: usize = 100;
     let mut tools_file: Option<String> = None;
+    let mut discover_delay_ms: u64 = 0;
     let mut i = 0;
     while i < args.len() {
         match args.get(i).map(String::as_str) {
@@ -50,6 +61,26 @@ fn main() {
             }
             Some("--tools-file") => {
                 tools_file = args.get(i + 1).cloned();
+                i += 1;
+            }
+            Some("--discover-delay") => {
+                discover_delay_ms = args.get(i + 1).and_then(|a| a.parse().ok()).unwrap_or(0);
+                i += 1;
+            }
+            Some("--echo-env") => {
+                if let Some(name) = args.get(i + 1) {
+                    let value = std::env::var(name).unwrap_or_default();
+                    eprintln!("fixture-server: {name}={value}");
+                }
+                i += 1;
+            }
+            Some("--require-env") => {
+                if let Some(name) = args.get(i + 1)
+                    && std::env::var_os(name).is_none()
+                {
+                    eprintln!("fixture-server: error: {name} is not set");
+                    std::process::exit(1);
+                }
                 i += 1;
             }
             Some("--report-env") => {
@@ -91,6 +122,8 @@ fn main() {
         mode,
         count,
         tools_file,
+        discover_delay_ms,
+        modern: std::cell::Cell::new(false),
     };
     fixture.run();
 }
@@ -99,6 +132,11 @@ struct Fixture {
     mode: String,
     count: usize,
     tools_file: Option<String>,
+    /// `--discover-delay MS`: how long `server/discover` takes to answer (a slow start).
+    discover_delay_ms: u64,
+    /// Whether this connection answered `server/discover` (it then serves 2026-07-28 only, and
+    /// refuses `initialize`, like the Python SDK).
+    modern: std::cell::Cell<bool>,
 }
 
 impl Fixture {
@@ -221,6 +259,10 @@ impl Fixture {
 
     fn handle(&self, method: &str, params: &Value) -> Result<Value, (i64, String)> {
         match method {
+            "initialize" if self.modern.get() => Err((
+                -32022,
+                "connection is serving the 2026-07-28 protocol; the initialize handshake is not accepted".into(),
+            )),
             "initialize" => {
                 if self.mode == "malformed" {
                     return Ok(json!({"protocolVersion": "2025-06-18", "capabilities": {}}));
@@ -236,6 +278,27 @@ impl Fixture {
                 }))
             }
             "ping" => Ok(json!({})),
+            "server/discover" if self.mode == "stateless-broken" => {
+                if !self.modern.get() {
+                    std::thread::sleep(std::time::Duration::from_millis(self.discover_delay_ms));
+                }
+                self.modern.set(true);
+                Ok(json!({
+                "supportedVersions": ["2026-07-28", "2025-11-25", "2025-06-18"],
+                "capabilities": {"tools": {"listChanged": false}},
+                "_meta": {"io.modelcontextprotocol/serverInfo":
+                    {"name": "fixture-stateless-broken", "version": "0.0.0"}},
+                }))
+            }
+            _ if self.mode == "stateless-broken"
+                && params.pointer("/_meta/io.modelcontextprotocol~1protocolVersion")
+                    == Some(&json!("2026-07-28")) =>
+            {
+                Err((
+                    -32603,
+                    "Handler returned an invalid result: [{\"path\": [\"resultType\"], \"message\": \"Required\"}, {\"path\": [\"cacheScope\"], \"message\": \"Required\"}, {\"path\": [\"ttlMs\"], \"message\": \"Required\"}]".into(),
+                ))
+            }
             "tools/list" => self.tools_list(params),
             "tools/call" => {
                 let name = params.get("name").and_then(Value::as_str).unwrap_or("");

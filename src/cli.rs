@@ -14,6 +14,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::commands;
 use crate::config::{Config, Overrides, TransportName};
+use crate::mcp::negotiate::Protocol;
 use crate::report::Printer;
 
 /// Drift or findings: the command worked and found something to fix.
@@ -103,6 +104,16 @@ pub struct GlobalArgs {
     /// Output directory [default: ui, next to the config file]
     #[arg(long, global = true, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
+    /// Give a stdio upstream a variable of this environment (NAME, or 'PREFIX*'; like [upstream]
+    /// env_inherit) or set one (NAME=VALUE; the value is redacted from all output). Repeatable.
+    /// mcp-gen-ui's own secrets are refused: name them in [upstream] env
+    #[arg(long, global = true, value_name = "NAME[=VALUE]", action = clap::ArgAction::Append)]
+    pub env: Vec<String>,
+    /// Protocol era of mcp-gen-ui's own client: auto (the newest both sides speak), handshake
+    /// (2025, initialize) or stateless (2026-07-28) [default: auto, or [upstream] protocol].
+    /// serve passes each host's era through unchanged
+    #[arg(long, global = true, value_enum, value_name = "ERA")]
+    pub protocol: Option<Protocol>,
     /// Print only results and warnings
     #[arg(short, long, global = true)]
     pub quiet: bool,
@@ -155,6 +166,8 @@ impl Context {
             url: self.global.url.clone(),
             transport: self.global.transport,
             out_dir: self.global.out_dir.clone(),
+            env: self.global.env.clone(),
+            protocol: self.global.protocol,
         };
         Ok(Config::load(&ov)?)
     }

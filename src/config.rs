@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::mcp::negotiate::Protocol;
 use crate::mcp::{HttpSpec, HttpTransport, StdioSpec, UpstreamSpec};
 // The hint vocabulary belongs to the model; the config only reads it.
 pub use crate::model::{Density, Hints, ThemeHint, ViewKind};
@@ -112,6 +113,9 @@ pub struct UpstreamConfig {
     pub headers: BTreeMap<String, String>,
     /// How long to wait for the upstream to start and answer `initialize` and `tools/list`.
     pub timeout_ms: Option<u64>,
+    /// The era mcp-gen-ui's own client speaks: `auto` (the newest both sides speak),
+    /// `handshake` (2025, `initialize`) or `stateless` (2026-07-28). serve ignores it.
+    pub protocol: Option<Protocol>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, clap::ValueEnum)]
@@ -293,6 +297,11 @@ pub struct Overrides {
     pub url: Option<String>,
     pub transport: Option<TransportName>,
     pub out_dir: Option<PathBuf>,
+    /// `--env NAME` (inherit it, like `env_inherit`) and `--env NAME=VALUE` (set it), for a
+    /// stdio upstream.
+    pub env: Vec<String>,
+    /// `--protocol`: overrides `[upstream] protocol`.
+    pub protocol: Option<Protocol>,
 }
 
 /// The effective configuration: the file (if any) with command-line overrides applied.
@@ -309,6 +318,11 @@ pub struct Config {
     /// True when `--server`/`--url` was given: such commands contact the upstream.
     pub upstream_from_cli: bool,
     pub connect_timeout: Duration,
+    /// The era our own client speaks (`--protocol`, `[upstream] protocol`, default auto).
+    pub protocol: Protocol,
+    /// The names given with `--env` (never the values), in order: what `serve --print-config`
+    /// passes on.
+    pub cli_env_names: Vec<String>,
 }
 
 /// Default time allowed for an upstream to start and list its tools.
@@ -388,6 +402,11 @@ impl Config {
         } else {
             None
         };
+        let (upstream, cli_env_names) = apply_cli_env(upstream, &ov.env)?;
+        let protocol = ov
+            .protocol
+            .or(file.upstream.as_ref().and_then(|u| u.protocol))
+            .unwrap_or_default();
 
         Ok(Config {
             path,
@@ -397,6 +416,8 @@ impl Config {
             upstream,
             upstream_from_cli,
             connect_timeout,
+            protocol,
+            cli_env_names,
         })
     }
 
@@ -632,6 +653,109 @@ fn upstream_from_file(
     }
 }
 
+/// `--env NAME` / `--env NAME=VALUE` on top of the upstream: a name is inherited (the command
+/// line's `env_inherit`), a value is set (and redacted from every output). mcp-gen-ui's own
+/// secrets, and variables the config reads through `${VAR}`, are refused: only `[upstream] env`
+/// passes them (SPEC 13, 14). Returns the names, for `serve --print-config`.
+fn apply_cli_env(
+    upstream: Option<UpstreamSpec>,
+    entries: &[String],
+) -> Result<(Option<UpstreamSpec>, Vec<String>), ConfigError> {
+    let set = parse_cli_env(entries)?;
+    let mut names: Vec<String> = Vec::new();
+    for (name, _) in &set {
+        if !names.contains(name) {
+            names.push(name.clone());
+        }
+    }
+    apply_env_entries(upstream, set, names)
+}
+
+/// The `--env` entries as (name, value to set), checked (a variable name, not one of our
+/// secrets) and with every value registered for redaction.
+pub fn parse_cli_env(entries: &[String]) -> Result<Vec<(String, Option<String>)>, ConfigError> {
+    let invalid = |message: String| ConfigError::Invalid {
+        path: PathBuf::from("--env"),
+        message,
+    };
+    let mut set = Vec::new();
+    for entry in entries {
+        let (name, value) = match entry.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (entry.as_str(), None),
+        };
+        let pattern = value.is_none() && name.ends_with('*');
+        let bare = name.strip_suffix('*').filter(|_| pattern).unwrap_or(name);
+        let valid = bare
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && bare.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            return Err(invalid(format!(
+                "`{}` is not a variable name: pass --env NAME (the upstream inherits NAME from \
+                 this environment), --env 'PREFIX*', or --env NAME=VALUE",
+                crate::secrets::redact(entry)
+            )));
+        }
+        if !pattern && crate::secrets::is_secret_var(name) {
+            let why = if crate::secrets::SECRET_VARS.contains(&name) {
+                "is one of mcp-gen-ui's own secrets"
+            } else {
+                "is read by a `${VAR}` reference in the config, which makes it a secret"
+            };
+            return Err(invalid(format!(
+                "`{name}` {why}: it is never taken from the command line. Name it for the \
+                 upstream in mcp-gen-ui.toml instead, under [upstream]: env.{name} = \"${{{name}}}\""
+            )));
+        }
+        if let Some(v) = value {
+            crate::secrets::register_value(v);
+        }
+        set.push((name.to_string(), value.map(str::to_string)));
+    }
+    Ok(set)
+}
+
+/// Applies parsed `--env` entries to a stdio upstream (an HTTP one refuses them).
+pub fn apply_env_entries(
+    upstream: Option<UpstreamSpec>,
+    set: Vec<(String, Option<String>)>,
+    names: Vec<String>,
+) -> Result<(Option<UpstreamSpec>, Vec<String>), ConfigError> {
+    let invalid = |message: String| ConfigError::Invalid {
+        path: PathBuf::from("--env"),
+        message,
+    };
+    if set.is_empty() {
+        return Ok((upstream, names));
+    }
+    match upstream {
+        Some(UpstreamSpec::Stdio(mut s)) => {
+            for (name, value) in set {
+                match value {
+                    Some(v) => {
+                        s.env.insert(name, v);
+                    }
+                    None => {
+                        if !s.inherit.contains(&name) {
+                            s.inherit.push(name);
+                        }
+                    }
+                }
+            }
+            Ok((Some(UpstreamSpec::Stdio(s)), names))
+        }
+        Some(UpstreamSpec::Http(_)) => Err(invalid(
+            "it applies to an upstream mcp-gen-ui starts (--server, or [upstream] command), \
+             not to one reached by URL"
+                .into(),
+        )),
+        // Nothing to start (an offline command): the option has nothing to do.
+        None => Ok((None, names)),
+    }
+}
+
 /// Expands `${VAR}` references from the environment. A missing variable is an error, not "".
 pub fn expand_env(value: &str, what: &str) -> Result<String, ConfigError> {
     let mut out = String::with_capacity(value.len());
@@ -746,6 +870,84 @@ csp = { connect_domains = [], resource_domains = [] }
             expand_env("${MCP_GEN_UI_SURELY_UNSET_VAR}", "header"),
             Err(ConfigError::MissingEnv { .. })
         ));
+    }
+
+    #[test]
+    fn env_on_the_command_line_inherits_or_sets_and_refuses_our_secrets() {
+        let load = |server: Option<&str>, url: Option<&str>, env: &[&str]| {
+            Config::load(&Overrides {
+                server: server.map(str::to_string),
+                url: url.map(str::to_string),
+                out_dir: Some(PathBuf::from("ui")),
+                env: env.iter().map(|e| e.to_string()).collect(),
+                ..Overrides::default()
+            })
+        };
+        let cfg = load(
+            Some("node server.js"),
+            None,
+            &["DATABASE_URL", "REGION=eu-west-value", "APP_*", "EMPTY="],
+        )
+        .unwrap();
+        let Ok(UpstreamSpec::Stdio(s)) = cfg.upstream() else {
+            panic!("a stdio upstream");
+        };
+        assert_eq!(s.inherit, ["DATABASE_URL", "APP_*"]);
+        assert_eq!(s.env["REGION"], "eu-west-value");
+        assert_eq!(s.env["EMPTY"], "");
+        assert_eq!(
+            cfg.cli_env_names,
+            ["DATABASE_URL", "REGION", "APP_*", "EMPTY"]
+        );
+        // The value is a secret from now on.
+        assert_eq!(
+            crate::secrets::redact("region eu-west-value"),
+            "region [redacted]"
+        );
+        for bad in [
+            "OPENAI_API_KEY",
+            "ANTHROPIC_API_KEY=sk-x",
+            "MCP_GEN_UI_TOKEN",
+        ] {
+            let e = load(Some("node s.js"), None, &[bad])
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("own secrets") && e.contains("[upstream]"), "{e}");
+            assert!(!e.contains("sk-x"), "{e}");
+        }
+        for bad in ["1X", "A-B", "=v", "", "X Y"] {
+            let e = load(Some("node s.js"), None, &[bad])
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("not a variable name"), "{bad:?}: {e}");
+        }
+        let e = load(None, Some("http://127.0.0.1:9/mcp"), &["X"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not to one reached by URL"), "{e}");
+        // Nothing to start: nothing to do.
+        assert!(load(None, None, &["X"]).is_ok());
+    }
+
+    #[test]
+    fn protocol_from_the_file_or_the_command_line() {
+        let f = parse(
+            &p(),
+            "[upstream]\ncommand = \"x\"\nprotocol = \"handshake\"\n",
+        )
+        .unwrap();
+        assert_eq!(f.upstream.unwrap().protocol, Some(Protocol::Handshake));
+        let e = parse(&p(), "[upstream]\ncommand = \"x\"\nprotocol = \"2025\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 3") && e.contains("auto"), "{e}");
+        let cfg = Config::load(&Overrides {
+            server: Some("x".into()),
+            protocol: Some(Protocol::Stateless),
+            ..Overrides::default()
+        })
+        .unwrap();
+        assert_eq!(cfg.protocol, Protocol::Stateless);
     }
 
     #[test]

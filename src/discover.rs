@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use crate::mcp::excerpt;
-use crate::mcp::negotiate::{self, Era, Negotiated, OpenError};
+use crate::mcp::negotiate::{self, Era, Negotiated, OpenError, Protocol};
 use crate::mcp::{
     Client, ClientError, CloseKind, CloseReason, ConnectError, ConnectOptions, SendError,
     UpstreamSpec,
@@ -46,17 +46,19 @@ pub enum DiscoverError {
     CommandNotFound { upstream: String, command: String },
     #[error("cannot start upstream {upstream}: {reason}")]
     Start { upstream: String, reason: String },
-    #[error("upstream {upstream} {what} before answering `{method}`{}", stderr_block(.stderr))]
+    #[error("upstream {upstream} {what} before answering `{method}`{}{env}", stderr_block(.stderr))]
     Exited {
         upstream: String,
         method: String,
         /// "exited with status 3", "was killed by signal 9", …
         what: String,
         stderr: Vec<String>,
+        /// For a stdio upstream: the variables of ours it did not get, and how to pass them.
+        env: String,
     },
     #[error(
         "upstream {upstream} is not an MCP server: its first output was {first_output:?}, not a \
-         JSON-RPC message{hint}{}",
+         JSON-RPC message{hint}{}{env}",
         stderr_block(.stderr)
     )]
     NotMcp {
@@ -65,10 +67,12 @@ pub enum DiscoverError {
         /// What to check, depending on the transport.
         hint: &'static str,
         stderr: Vec<String>,
+        /// As for `Exited`.
+        env: String,
     },
     #[error(
         "upstream {upstream} timed out after {secs} s waiting for `{stage}` (raise `[upstream] \
-         timeout_ms` if the server is just slow to start){}",
+         timeout_ms` if the server is just slow to start){}{env}",
         stderr_block(.stderr)
     )]
     Timeout {
@@ -76,6 +80,8 @@ pub enum DiscoverError {
         secs: f64,
         stage: String,
         stderr: Vec<String>,
+        /// As for `Exited`.
+        env: String,
     },
     #[error("upstream {upstream} answered `{method}` with HTTP {status}{hint}{}", body_block(.body))]
     Http {
@@ -108,6 +114,27 @@ pub enum DiscoverError {
     },
     #[error("upstream {upstream} paginates `tools/list` endlessly: {detail}")]
     Pagination { upstream: String, detail: String },
+    #[error("upstream {upstream}: {detail}")]
+    Protocol { upstream: String, detail: String },
+    /// `auto` spoke the stateless revision the server offered, a request failed there with an
+    /// internal error, and the 2025 handshake works (SPEC 14).
+    #[error(
+        "upstream {upstream} answered `{method}` with JSON-RPC error {code}: {}\n\
+         It offered the stateless revision {modern} in `server/discover`, so mcp-gen-ui spoke \
+         that (protocol \"auto\": the newest both sides speak); the same request works over the \
+         2025 handshake (`initialize`), which lists {tools} tool(s). The server's {modern} path \
+         is broken: run with --protocol handshake, or set `protocol = \"handshake\"` under \
+         [upstream] in mcp-gen-ui.toml (until the server is fixed)",
+        printable(.message),
+        modern = crate::mcp::era::MODERN_VERSION
+    )]
+    StatelessBroken {
+        upstream: String,
+        method: String,
+        code: i64,
+        message: String,
+        tools: usize,
+    },
 }
 
 fn stderr_block(lines: &[String]) -> String {
@@ -151,17 +178,91 @@ fn http_hint(status: u16) -> &'static str {
     }
 }
 
-/// Connect, negotiate the era (`server/discover`, or `initialize` and
-/// `notifications/initialized`; see `mcp::negotiate`), list all tools, and shut the upstream
-/// down. Everything, shutdown excepted, happens within `timeout`.
+/// JSON-RPC's internal error: what a server's own failure to answer looks like.
+const INTERNAL_ERROR: i64 = -32603;
+
+/// [`discover_with`] in the era `auto` picks.
 pub async fn discover(spec: &UpstreamSpec, timeout: Duration) -> Result<Discovery, DiscoverError> {
-    let upstream = spec.describe();
+    discover_with(spec, timeout, Protocol::Auto).await
+}
+
+/// Connect, negotiate the era (`server/discover`, or `initialize` and
+/// `notifications/initialized`; see `mcp::negotiate`) as `protocol` says, list all tools, and
+/// shut the upstream down. Everything, shutdown excepted, happens within `timeout`.
+///
+/// With `auto`, a request that fails in the stateless era with an internal error is tried once
+/// more over the handshake: when that works, the error says so and names the setting.
+pub async fn discover_with(
+    spec: &UpstreamSpec,
+    timeout: Duration,
+    protocol: Protocol,
+) -> Result<Discovery, DiscoverError> {
     let deadline = Instant::now() + timeout;
+    let (res, era) = discover_once(spec, timeout, deadline, protocol).await;
+    let res = res.map_err(|e| with_env_hint(spec, e));
+    match (res, era) {
+        (
+            Err(DiscoverError::Rpc {
+                upstream,
+                method,
+                code: INTERNAL_ERROR,
+                message,
+            }),
+            Some(Era::Stateless(_)),
+        ) if protocol == Protocol::Auto => {
+            match discover_once(spec, timeout, deadline, Protocol::Handshake).await {
+                (Ok(d), _) => Err(DiscoverError::StatelessBroken {
+                    upstream,
+                    method,
+                    code: INTERNAL_ERROR,
+                    message,
+                    tools: d.tools.len(),
+                }),
+                _ => Err(DiscoverError::Rpc {
+                    upstream,
+                    method,
+                    code: INTERNAL_ERROR,
+                    message,
+                }),
+            }
+        }
+        (res, _) => res,
+    }
+}
+
+/// A stdio upstream that exited (or timed out, or printed something else) before answering may
+/// lack a variable of ours: name the withheld ones its stderr mentions, or say what it got, and
+/// how to pass more (SPEC 14).
+fn with_env_hint(spec: &UpstreamSpec, mut err: DiscoverError) -> DiscoverError {
+    let UpstreamSpec::Stdio(stdio) = spec else {
+        return err;
+    };
+    match &mut err {
+        DiscoverError::Exited { stderr, env, .. } => {
+            *env = crate::secrets::withheld_hint(stdio, stderr, true);
+        }
+        DiscoverError::Timeout { stderr, env, .. } | DiscoverError::NotMcp { stderr, env, .. } => {
+            *env = crate::secrets::withheld_hint(stdio, stderr, false);
+        }
+        _ => {}
+    }
+    err
+}
+
+/// One attempt; also the era it reached, when the opening exchange worked.
+async fn discover_once(
+    spec: &UpstreamSpec,
+    timeout: Duration,
+    deadline: Instant,
+    protocol: Protocol,
+) -> (Result<Discovery, DiscoverError>, Option<Era>) {
+    let upstream = spec.describe();
     let opts = ConnectOptions {
         connect_timeout: timeout,
         // Discovery is done with the server once it closes stdin; don't wait long for a
         // server that ignores that before signalling it.
         shutdown_grace: Duration::from_secs(1),
+        protocol,
         ..ConnectOptions::default()
     };
     let stage = Mutex::new(String::from("server/discover"));
@@ -169,7 +270,7 @@ pub async fn discover(spec: &UpstreamSpec, timeout: Duration) -> Result<Discover
         tokio::time::timeout_at(deadline, negotiate::open(spec, &opts, "mcp-gen-ui", &stage)).await;
     let (client, negotiated) = match opened {
         Ok(Ok(pair)) => pair,
-        Ok(Err(OpenError::Connect(e))) => return Err(connect_error(&upstream, e)),
+        Ok(Err(OpenError::Connect(e))) => return (Err(connect_error(&upstream, e)), None),
         Ok(Err(OpenError::Request {
             client,
             method,
@@ -177,14 +278,15 @@ pub async fn discover(spec: &UpstreamSpec, timeout: Duration) -> Result<Discover
         })) => {
             let err = unwrap_reply::<Value>(&client, &upstream, method, Err(error)).await;
             client.shutdown().await;
-            return Err(err.err().unwrap_or_else(|| DiscoverError::Malformed {
+            let err = err.err().unwrap_or_else(|| DiscoverError::Malformed {
                 upstream: upstream.clone(),
                 method: method.into(),
                 detail: "no result".into(),
-            }));
+            });
+            return (Err(err), None);
         }
         Err(_) => {
-            return Err(DiscoverError::Timeout {
+            let err = DiscoverError::Timeout {
                 upstream,
                 secs: timeout.as_secs_f64(),
                 stage: match stage.lock() {
@@ -192,9 +294,12 @@ pub async fn discover(spec: &UpstreamSpec, timeout: Duration) -> Result<Discover
                     Err(p) => p.into_inner().clone(),
                 },
                 stderr: Vec::new(),
-            });
+                env: String::new(),
+            };
+            return (Err(err), None);
         }
     };
+    let era = negotiated.era.clone();
     let res = tokio::time::timeout_at(deadline, run(&client, &upstream, &stage, negotiated)).await;
     let res = match res {
         Ok(r) => r,
@@ -206,10 +311,11 @@ pub async fn discover(spec: &UpstreamSpec, timeout: Duration) -> Result<Discover
                 Err(p) => p.into_inner().clone(),
             },
             stderr: client.stderr_tail(),
+            env: String::new(),
         }),
     };
     client.shutdown().await;
-    res
+    (res, Some(era))
 }
 
 async fn run(
@@ -428,6 +534,7 @@ fn request_error(upstream: &str, method: &str, e: ClientError) -> DiscoverError 
             method,
             what: format!("stopped accepting input ({e})"),
             stderr: Vec::new(),
+            env: String::new(),
         },
         ClientError::Closed(reason) => closed_error(upstream, method, reason),
         ClientError::NotMcp { first_output } => DiscoverError::NotMcp {
@@ -435,6 +542,7 @@ fn request_error(upstream: &str, method: &str, e: ClientError) -> DiscoverError 
             first_output,
             hint: "",
             stderr: Vec::new(),
+            env: String::new(),
         },
         ClientError::Rpc { code, message, .. } => DiscoverError::Rpc {
             upstream,
@@ -457,7 +565,9 @@ fn request_error(upstream: &str, method: &str, e: ClientError) -> DiscoverError 
             secs: d.as_secs_f64(),
             stage: method,
             stderr: Vec::new(),
+            env: String::new(),
         },
+        ClientError::Refused(detail) => DiscoverError::Protocol { upstream, detail },
     }
 }
 
@@ -471,5 +581,6 @@ fn closed_error(upstream: String, method: String, reason: CloseReason) -> Discov
         method,
         what,
         stderr: reason.stderr_tail,
+        env: String::new(),
     }
 }

@@ -18,11 +18,13 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 pub async fn call_tools(
     spec: &UpstreamSpec,
     connect_timeout: Duration,
+    protocol: crate::mcp::negotiate::Protocol,
     calls: Vec<(String, Value)>,
 ) -> Result<BTreeMap<String, Result<Value, String>>, String> {
     let opts = ConnectOptions {
         connect_timeout,
         shutdown_grace: Duration::from_secs(1),
+        protocol,
         ..ConnectOptions::default()
     };
     let opened = tokio::time::timeout(

@@ -134,6 +134,83 @@ pub fn child_environment(extra: &[String]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The names of our variables a child started from `spec` does not get (names only; the values
+/// are never looked at).
+pub fn withheld_vars(spec: &crate::mcp::StdioSpec) -> std::collections::BTreeSet<String> {
+    let given: BTreeSet<String> = child_environment(&spec.inherit)
+        .into_iter()
+        .map(|(k, _)| k)
+        .chain(spec.env.keys().cloned())
+        .collect();
+    std::env::vars_os()
+        .filter_map(|(k, _)| k.into_string().ok())
+        .filter(|k| !given.contains(k))
+        .collect()
+}
+
+/// What to add to the error of a stdio upstream that failed before answering: the withheld
+/// variables its `stderr` names (names only), each with the way to pass it, or — when `always`
+/// and none is named — that it got only the allow-listed environment and how to pass more.
+pub fn withheld_hint(spec: &crate::mcp::StdioSpec, stderr: &[String], always: bool) -> String {
+    let words: BTreeSet<&str> = stderr
+        .iter()
+        .flat_map(|l| l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+        .filter(|w| w.len() >= 2)
+        .collect();
+    let named: Vec<String> = withheld_vars(spec)
+        .into_iter()
+        .filter(|v| words.contains(v.as_str()))
+        .collect();
+    let (own, plain): (Vec<String>, Vec<String>) =
+        named.into_iter().partition(|v| is_secret_var(v));
+    let mut out = String::new();
+    if !plain.is_empty() {
+        let list = plain
+            .iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let (is, them) = if plain.len() == 1 {
+            ("is", "it")
+        } else {
+            ("are", "them")
+        };
+        let flags = plain
+            .iter()
+            .map(|v| format!("--env {v}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let quoted = plain
+            .iter()
+            .map(|v| format!("\"{v}\""))
+            .collect::<Vec<_>>()
+            .join(", ");
+        out.push_str(&format!(
+            "\n{list} {is} set in mcp-gen-ui's environment but withheld from the upstream (a \
+             stdio upstream gets only an allow-listed environment). Pass {them} with {flags}, \
+             or in mcp-gen-ui.toml with [upstream] env_inherit = [{quoted}] (or env = {{ NAME = \
+             \"VALUE\" }})."
+        ));
+    }
+    for v in &own {
+        out.push_str(&format!(
+            "\n`{v}` is one of mcp-gen-ui's own secrets: it reaches an upstream only when \
+             mcp-gen-ui.toml names it, under [upstream]: env.{v} = \"${{{v}}}\" (never \
+             --env)."
+        ));
+    }
+    if out.is_empty() && always {
+        out.push_str(
+            "\nnote: the upstream got only the allow-listed environment (PATH, HOME, the locale, \
+             toolchain and proxy variables: see the book's configuration chapter), not all of \
+             mcp-gen-ui's. If it needs a variable of yours, pass it with --env NAME or --env \
+             NAME=VALUE, or in mcp-gen-ui.toml with [upstream] env_inherit = [\"NAME\"] or \
+             env = { NAME = \"VALUE\" }.",
+        );
+    }
+    out
+}
+
 struct Known {
     values: BTreeSet<String>,
     vars: BTreeSet<String>,
@@ -421,6 +498,49 @@ mod tests {
                     assert_eq!(redact(line), line, "{}", path.display());
                 }
             }
+        }
+    }
+
+    #[test]
+    fn withheld_variables_named_in_stderr_are_named_with_how_to_pass_them() {
+        // A variable of ours (cargo sets several for a test) that a child does not get.
+        let Some(var) = std::env::vars().map(|(k, _)| k).find(|k| {
+            k.len() >= 4
+                && k.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+                && !inherited_by_default(k)
+                && !is_secret_var(k)
+        }) else {
+            return;
+        };
+        let spec = crate::mcp::StdioSpec::default();
+        let stderr = vec![format!("Error: {var} is not set"), "bye".into()];
+        let hint = withheld_hint(&spec, &stderr, true);
+        assert!(hint.contains(&format!("`{var}` is set")), "{hint}");
+        assert!(hint.contains(&format!("--env {var}")), "{hint}");
+        assert!(
+            hint.contains(&format!("env_inherit = [\"{var}\"]")),
+            "{hint}"
+        );
+        // Only whole words: a longer name that contains it is not it.
+        let hint = withheld_hint(&spec, &[format!("X{var}Y missing")], false);
+        assert_eq!(hint, "");
+        // Passed on (env_inherit, --env NAME, or set in env): nothing withheld to name.
+        let inherit = crate::mcp::StdioSpec {
+            inherit: vec![format!("{}*", &var[..2])],
+            ..Default::default()
+        };
+        assert_eq!(withheld_hint(&inherit, &stderr, false), "");
+        let hint = withheld_hint(&inherit, &stderr, true);
+        assert!(hint.contains("only the allow-listed environment"), "{hint}");
+        assert!(hint.contains("--env NAME"), "{hint}");
+        let mut set = crate::mcp::StdioSpec::default();
+        set.env.insert(var.clone(), "x".into());
+        assert!(!withheld_vars(&set).contains(&var));
+        assert!(withheld_vars(&spec).contains(&var));
+        // Nothing but the name: values never appear.
+        let value = std::env::var(&var).unwrap_or_default();
+        if value.len() >= 4 {
+            assert!(!withheld_hint(&spec, &stderr, true).contains(&value));
         }
     }
 

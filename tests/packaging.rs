@@ -135,6 +135,9 @@ fn the_npm_packages_and_the_archive_install_offline_and_run() {
         "npm: npm install mcp-gen-ui from a registry on 127.0.0.1 brought @mcp-gen-ui/linux-x64"
             .to_string(),
         "npm: without the platform package: exit 2".to_string(),
+        format!(
+            "npm: serve --print-config: \"command\":\"npx\",\"args\":[\"-y\",\"mcp-gen-ui@{version}\",\"serve\""
+        ),
         format!("archive: --version: mcp-gen-ui {version}"),
         "all artefacts passed".to_string(),
     ] {

@@ -434,6 +434,18 @@ smoke() {
   echo "$name: check: clean -> 0, tampered ui/get_forecast.html -> 1 (named in the JUnit report)"
 }
 
+# print_config NAME DIR EXPECTED CMD…: `serve --print-config` of the installed mcp-gen-ui names
+# the launcher of its ecosystem with the version pinned (EXPECTED, a fixed string of the JSON).
+print_config() {
+  local name=$1 proj=$2 expected=$3 snippet
+  shift 3
+  snippet=$(cd "$proj" && "$@" serve --print-config --server "$weather") ||
+    die "$name: serve --print-config failed"
+  grep -qF "$expected" <<<"$snippet" ||
+    die "$name: serve --print-config does not start with $expected: $snippet"
+  echo "$name: serve --print-config: $expected"
+}
+
 test_crate() {
   step "test crate: the unpacked crate alone, built offline (cargo install --path, --debug; several minutes), run"
   local dir="$tmp_root/crate"
@@ -471,6 +483,8 @@ test_npm() {
       "$out/npm/mcp-gen-ui-$version.tgz" "$out/npm/${npm_scope#@}-$os-$cpu-$version.tgz"
   )
   smoke npm "$dir" npx --offline --yes=false mcp-gen-ui
+  print_config npm "$dir" "\"command\":\"npx\",\"args\":[\"-y\",\"mcp-gen-ui@$version\",\"serve\"" \
+    npx --offline --yes=false mcp-gen-ui
   # As from the registry: `npm install mcp-gen-ui` with an empty cache, from a registry on
   # 127.0.0.1 that serves the two packages only, so npm itself picks the platform package out of
   # the optionalDependencies by its "os" and "cpu".
@@ -547,6 +561,8 @@ test_python() {
   python3 -m venv "$dir/venv" || die "python3 -m venv failed (Debian: apt-get install python3-venv)"
   "$dir/venv/bin/pip" install --quiet --no-index --no-deps "$wheel"
   smoke python "$dir/project" "$dir/venv/bin/mcp-gen-ui"
+  print_config python "$dir/project" "\"command\":\"uvx\",\"args\":[\"mcp-gen-ui@$version\",\"serve\"" \
+    "$dir/venv/bin/mcp-gen-ui"
   # uvx, the way the README runs it, when uv is there (UVX names one; pip install uv).
   local uvx=${UVX:-uvx}
   if command -v "$uvx" >/dev/null 2>&1; then

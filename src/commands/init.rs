@@ -67,6 +67,8 @@ pub fn run(ctx: &Context, args: &InitArgs) -> anyhow::Result<Outcome> {
             .map(|d| d.display().to_string())
             .unwrap_or_else(|| "ui".into()),
         hook: args.hook,
+        env: config::parse_cli_env(&ctx.global.env)?,
+        protocol: ctx.global.protocol,
     };
     // Command-line upstream, if any (also the interactive default).
     let from_flags = match (&ctx.global.server, &ctx.global.url) {
@@ -82,7 +84,7 @@ pub fn run(ctx: &Context, args: &InitArgs) -> anyhow::Result<Outcome> {
         })),
         (None, None) => None,
     };
-    answers.upstream = from_flags;
+    answers.upstream = with_env(from_flags, &answers.env)?;
 
     if interactive {
         ask(ctx, args, &mut answers)?;
@@ -132,6 +134,18 @@ struct Answers {
     generator: GeneratorKind,
     out_dir: String,
     hook: bool,
+    /// `--env` entries: names become `env_inherit`; values are used for this run only.
+    env: Vec<(String, Option<String>)>,
+    /// `--protocol`, written as `[upstream] protocol`.
+    protocol: Option<crate::mcp::negotiate::Protocol>,
+}
+
+/// The upstream with the command line's `--env` applied (what the first connection uses).
+fn with_env(
+    upstream: Option<UpstreamSpec>,
+    env: &[(String, Option<String>)],
+) -> anyhow::Result<Option<UpstreamSpec>> {
+    Ok(config::apply_env_entries(upstream, env.to_vec(), Vec::new())?.0)
 }
 
 fn ask(ctx: &Context, args: &InitArgs, a: &mut Answers) -> anyhow::Result<()> {
@@ -146,11 +160,13 @@ fn ask(ctx: &Context, args: &InitArgs, a: &mut Answers) -> anyhow::Result<()> {
         }
         let answer: String = input.interact_text()?;
         let spec = parse_upstream(answer.trim())?;
+        let spec = with_env(Some(spec.clone()), &a.env)?.unwrap_or(spec);
         eprintln!("Connecting to {} …", spec.describe());
         let rt = ctx.runtime()?;
-        let found = rt.block_on(crate::discover::discover(
+        let found = rt.block_on(crate::discover::discover_with(
             &spec,
             config::DEFAULT_CONNECT_TIMEOUT,
+            a.protocol.unwrap_or_default(),
         ));
         match found {
             Ok(d) => {
@@ -269,9 +285,27 @@ fn render(a: &Answers) -> String {
             t.push_str(&format!("args = [{}]\n", args.join(", ")));
             t.push_str(
                 "# The server inherits only PATH, HOME and a few more (see the book); pass others:\n\
-                 # env = { API_TOKEN = \"${API_TOKEN}\" }   # from our environment, never written\n\
-                 # env_inherit = [\"MYAPP_*\"]\n# cwd = \".\"\n",
+                 # env = { API_TOKEN = \"${API_TOKEN}\" }   # from our environment, never written\n",
             );
+            let inherit: Vec<String> = a
+                .env
+                .iter()
+                .filter(|(_, v)| v.is_none())
+                .map(|(n, _)| q(n))
+                .collect();
+            if inherit.is_empty() {
+                t.push_str("# env_inherit = [\"MYAPP_*\"]\n");
+            } else {
+                t.push_str(&format!("env_inherit = [{}]\n", inherit.join(", ")));
+            }
+            for (name, _) in a.env.iter().filter(|(_, v)| v.is_some()) {
+                // The value given with --env NAME=VALUE is never written: name where it comes from.
+                t.push_str(&format!(
+                    "# {name} was set with --env {name}=… for init; set it for every run with\n\
+                     # env = {{ {name} = \"${{{name}}}\" }} (and export {name}), or keep passing --env\n"
+                ));
+            }
+            t.push_str("# cwd = \".\"\n");
         }
         Some(UpstreamSpec::Http(h)) => {
             t.push_str(&format!("url = {}\n", q(&h.url)));
@@ -285,6 +319,14 @@ fn render(a: &Answers) -> String {
         None => {}
     }
     t.push_str("# timeout_ms = 10000\n");
+    match a.protocol {
+        Some(p) if p != crate::mcp::negotiate::Protocol::Auto => {
+            t.push_str(&format!(
+                "protocol = \"{p}\"                # mcp-gen-ui's own client\n"
+            ));
+        }
+        _ => t.push_str("# protocol = \"auto\"                # or \"handshake\", \"stateless\"\n"),
+    }
     if a.generator == GeneratorKind::Llm {
         t.push_str(
             "\n[llm]                               # the key comes from ANTHROPIC_API_KEY / OPENAI_API_KEY\nprovider = \"anthropic\"\nmodel = \"claude-sonnet-4-5\"\n",
@@ -325,16 +367,38 @@ mod tests {
             parse_upstream("http://127.0.0.1:3001/sse").unwrap(),
         ] {
             for generator in [GeneratorKind::Builtin, GeneratorKind::Llm] {
+                let stdio = matches!(upstream, UpstreamSpec::Stdio(_));
                 let a = Answers {
                     upstream: Some(upstream.clone()),
                     generator,
                     out_dir: "my ui \"dir\"".into(),
                     hook: false,
+                    env: if stdio {
+                        vec![
+                            ("DATABASE_URL".into(), None),
+                            ("REGION".into(), Some("eu-west-value-123".into())),
+                        ]
+                    } else {
+                        Vec::new()
+                    },
+                    protocol: Some(crate::mcp::negotiate::Protocol::Handshake),
                 };
                 let text = render(&a);
                 let parsed = config::parse(Path::new("x.toml"), &text).unwrap();
                 assert_eq!(parsed.generator, generator);
                 assert_eq!(parsed.out_dir.as_deref(), Some("my ui \"dir\""));
+                let up = parsed.upstream.unwrap();
+                assert_eq!(
+                    up.protocol,
+                    Some(crate::mcp::negotiate::Protocol::Handshake)
+                );
+                if stdio {
+                    // --env NAME is kept as env_inherit; a value is never written.
+                    assert_eq!(up.env_inherit, ["DATABASE_URL"]);
+                    assert!(up.env.is_empty());
+                    assert!(!text.contains("eu-west-value-123"), "{text}");
+                    assert!(text.contains("REGION"), "{text}");
+                }
             }
         }
         assert!(matches!(

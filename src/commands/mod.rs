@@ -28,7 +28,11 @@ pub fn discover(ctx: &Context, cfg: &Config) -> anyhow::Result<Discovery> {
     let pb = ctx
         .printer
         .spinner(format!("Listing tools of {}", upstream.describe()));
-    let result = rt.block_on(crate::discover::discover(upstream, cfg.connect_timeout));
+    let result = rt.block_on(crate::discover::discover_with(
+        upstream,
+        cfg.connect_timeout,
+        cfg.protocol,
+    ));
     pb.finish_and_clear();
     result.with_context(|| format!("cannot list the tools of {}", upstream.describe()))
 }
@@ -67,6 +71,7 @@ pub fn collect_samples(
     let results = rt.block_on(crate::sample::call_tools(
         upstream,
         cfg.connect_timeout,
+        cfg.protocol,
         calls,
     ));
     let mut out = std::collections::BTreeMap::new();

@@ -88,9 +88,30 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> anyhow::Result<Outcome> {
     let cfg = &ctx.config()?;
     if args.print_config {
         ctx.printer.out(desktop_config(cfg)?)?;
+        if !cfg.cli_env_names.is_empty() {
+            ctx.printer.status(format!(
+                "note: the host must start mcp-gen-ui with {} in its environment (the \"env\" of this \
+                 server in the host's config): --env passes names on, never values",
+                cfg.cli_env_names
+                    .iter()
+                    .filter(|n| !n.ends_with('*'))
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
         return Ok(Outcome::Success);
     }
     init_logging(args.log_format);
+    if cfg.protocol != crate::mcp::negotiate::Protocol::Auto {
+        // The setting is for our own client (generate, diff, check, preview): serve never
+        // translates eras, each host request reaches the upstream in the host's own era.
+        tracing::info!(
+            target: "serve",
+            "protocol = \"{}\" applies to mcp-gen-ui's own client only; serve passes each host's era through unchanged",
+            cfg.protocol
+        );
+    }
     let spec = cfg.upstream()?.clone();
     let strictness = if args.allow_stale {
         Strictness::AllowStale
@@ -224,13 +245,91 @@ fn absolute(p: &Path) -> PathBuf {
     std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
+/// How this binary was installed, as far as its path tells: from npm, the launcher pins the
+/// version with `npx`; from PyPI, `uvx`; otherwise the binary's own path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Install {
+    Npm,
+    PyPi,
+    Binary(String),
+}
+
+impl Install {
+    /// What the running binary's path says. npm puts the binary of a platform package at
+    /// `node_modules/@mcp-gen-ui/<platform>/bin/`; a wheel puts it in an environment's `bin/`
+    /// (`Scripts\` on Windows) next to `lib/python*/site-packages/mcp_gen_ui-*.dist-info`.
+    pub fn detect(exe: &Path) -> Install {
+        let dir = exe.parent();
+        let npm = dir
+            .filter(|d| d.file_name().is_some_and(|n| n == "bin"))
+            .and_then(Path::parent)
+            .and_then(Path::parent)
+            .is_some_and(|scope| {
+                scope.file_name().is_some_and(|n| n == "@mcp-gen-ui")
+                    && scope
+                        .parent()
+                        .and_then(Path::file_name)
+                        .is_some_and(|n| n == "node_modules")
+            });
+        if npm {
+            return Install::Npm;
+        }
+        if let Some(env) = dir.and_then(Path::parent)
+            && has_wheel_metadata(env)
+        {
+            return Install::PyPi;
+        }
+        Install::Binary(exe.display().to_string())
+    }
+
+    /// The host's `command` and the words before `serve`.
+    fn launcher(&self) -> (String, Vec<String>) {
+        let pinned = format!("mcp-gen-ui@{}", env!("CARGO_PKG_VERSION"));
+        match self {
+            Install::Npm => ("npx".into(), vec!["-y".into(), pinned]),
+            Install::PyPi => ("uvx".into(), vec![pinned]),
+            Install::Binary(path) => (path.clone(), Vec::new()),
+        }
+    }
+}
+
+/// Whether `env` (a Python environment) holds the wheel's metadata.
+fn has_wheel_metadata(env: &Path) -> bool {
+    let is_ours = |site: &Path| {
+        std::fs::read_dir(site).ok().is_some_and(|entries| {
+            entries.flatten().any(|e| {
+                let name = e.file_name().to_string_lossy().to_ascii_lowercase();
+                name.starts_with("mcp_gen_ui-") && name.ends_with(".dist-info")
+            })
+        })
+    };
+    // Windows: Lib\site-packages.
+    if is_ours(&env.join("Lib").join("site-packages")) {
+        return true;
+    }
+    std::fs::read_dir(env.join("lib"))
+        .ok()
+        .is_some_and(|entries| {
+            entries.flatten().any(|e| {
+                e.file_name().to_string_lossy().starts_with("python")
+                    && is_ours(&e.path().join("site-packages"))
+            })
+        })
+}
+
 /// `{"mcpServers":{"<name>":{"command":…,"args":["serve",…]}}}` on one line, with absolute
 /// paths (Claude Desktop starts servers from an unrelated directory).
 pub fn desktop_config(cfg: &Config) -> anyhow::Result<String> {
-    let exe = std::env::current_exe()
-        .map(|p| p.display().to_string())
-        .unwrap_or_else(|_| "mcp-gen-ui".into());
-    let mut args: Vec<String> = vec!["serve".into()];
+    let install = std::env::current_exe()
+        .map(|p| Install::detect(&p))
+        .unwrap_or_else(|_| Install::Binary("mcp-gen-ui".into()));
+    desktop_config_for(cfg, &install)
+}
+
+/// [`desktop_config`] for a given installation.
+pub fn desktop_config_for(cfg: &Config, install: &Install) -> anyhow::Result<String> {
+    let (exe, mut args) = install.launcher();
+    args.push("serve".into());
     match &cfg.path {
         Some(p) => {
             args.push("--config".into());
@@ -259,6 +358,12 @@ pub fn desktop_config(cfg: &Config) -> anyhow::Result<String> {
             }
         }
     }
+    // Names only: a value given with --env NAME=VALUE never reaches the printed config (the
+    // host must provide it in the environment it starts us with).
+    for name in &cfg.cli_env_names {
+        args.push("--env".into());
+        args.push(name.clone());
+    }
     let name = match (&cfg.file.server_name, Lock::read(&cfg.out_dir)) {
         (Some(n), _) => crate::model::server_slug(n),
         (None, Ok(Some(lock))) => lock.server_name,
@@ -282,7 +387,7 @@ mod tests {
             ..Overrides::default()
         })
         .unwrap();
-        let s = desktop_config(&cfg).unwrap();
+        let s = desktop_config_for(&cfg, &Install::Binary("/x/mcp-gen-ui".into())).unwrap();
         assert!(!s.contains('\n'));
         let v: Value = serde_json::from_str(&s).unwrap();
         let entry = &v["mcpServers"]["mcp-gen-ui"];
@@ -297,5 +402,72 @@ mod tests {
         assert!(args.contains(&"node server.js --flag 'a b'"));
         let out = args[args.iter().position(|a| *a == "--out-dir").unwrap() + 1];
         assert!(Path::new(out).is_absolute());
+        assert_eq!(entry["command"], "/x/mcp-gen-ui");
+    }
+
+    /// An npm or PyPI install prints the launcher with the version pinned, not the path of a
+    /// binary inside a cache.
+    #[test]
+    fn print_config_from_npm_or_pypi_pins_the_launcher() {
+        let dir = tempfile::tempdir().unwrap();
+        let npm = dir
+            .path()
+            .join("project/node_modules/@mcp-gen-ui/linux-x64/bin/mcp-gen-ui");
+        assert_eq!(Install::detect(&npm), Install::Npm);
+        let venv = dir.path().join("venv");
+        std::fs::create_dir_all(venv.join("bin")).unwrap();
+        let exe = venv.join("bin/mcp-gen-ui");
+        assert_eq!(
+            Install::detect(&exe),
+            Install::Binary(exe.display().to_string()),
+            "a bin/ without the wheel's metadata"
+        );
+        std::fs::create_dir_all(
+            venv.join("lib/python3.12/site-packages/mcp_gen_ui-0.1.0.dist-info"),
+        )
+        .unwrap();
+        assert_eq!(Install::detect(&exe), Install::PyPi);
+        assert_eq!(
+            Install::detect(Path::new("/usr/local/bin/mcp-gen-ui")),
+            Install::Binary("/usr/local/bin/mcp-gen-ui".into())
+        );
+
+        let cfg = Config::load(&Overrides {
+            server: Some("node server.js".into()),
+            out_dir: Some(dir.path().join("ui")),
+            env: vec!["DATABASE_URL".into(), "API_REGION=eu-west-secret".into()],
+            ..Overrides::default()
+        })
+        .unwrap();
+        let version = env!("CARGO_PKG_VERSION");
+        for (install, command, head) in [
+            (
+                Install::Npm,
+                "npx",
+                vec!["-y".to_string(), format!("mcp-gen-ui@{version}")],
+            ),
+            (Install::PyPi, "uvx", vec![format!("mcp-gen-ui@{version}")]),
+        ] {
+            let s = desktop_config_for(&cfg, &install).unwrap();
+            let v: Value = serde_json::from_str(&s).unwrap();
+            let entry = &v["mcpServers"]["mcp-gen-ui"];
+            assert_eq!(entry["command"], command, "{s}");
+            let args: Vec<String> = entry["args"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a.as_str().unwrap().to_string())
+                .collect();
+            assert_eq!(args[..head.len()], head[..], "{s}");
+            assert_eq!(args[head.len()], "serve", "{s}");
+            // --env carries names, never values.
+            let envs: Vec<&str> = args
+                .windows(2)
+                .filter(|w| w[0] == "--env")
+                .map(|w| w[1].as_str())
+                .collect();
+            assert_eq!(envs, ["DATABASE_URL", "API_REGION"], "{s}");
+            assert!(!s.contains("eu-west-secret"), "{s}");
+        }
     }
 }

@@ -5,7 +5,10 @@
 //!
 //! A feedback string is a list of clauses separated by `,`, `;`, `then` or an `and` that starts a
 //! new clause. Optionally scoped to one widget with a `[widget]` prefix (what `refine --widget`
-//! records). The clauses (case-insensitive; field names keep their case; quote names with spaces):
+//! records). A matched pair of quotes of any kind around the whole feedback (`"…"`, `'…'`,
+//! `` `…` ``, `“…”`, `‘…’`, `„…“`, `«…»`, `‹…›`, `「…」` …) and a final `.`, `!` or `?` outside
+//! them are not part of it: feedback pasted from a chat or a document reads the same as typed.
+//! The clauses (case-insensitive; field names keep their case; quote names with spaces):
 //!
 //! | clause | effect |
 //! | --- | --- |
@@ -75,12 +78,104 @@ pub fn scoped(widget: Option<&str>, feedback: &str) -> String {
 /// Parses a feedback string; any clause it cannot read makes the whole string unrecognized, so a
 /// half-understood request never silently does half of what was asked.
 pub fn interpret(feedback: &str) -> Result<Interpreted, Unrecognized> {
-    let (widget, text) = scope(feedback);
+    let (widget, text) = scope(unwrap_feedback(feedback));
+    let text = unwrap_feedback(text);
+    let first = interpret_text(text);
+    // `"hide "order id""`: straight quotes around feedback that quotes a name with the same
+    // character cannot be paired by reading; if the text as it stands means nothing, try it
+    // without the outer pair.
+    let result = match first {
+        Err(e) => match strip_same_quotes(text) {
+            Some(inner) => interpret_text(unwrap_feedback(inner)).map_err(|_| e),
+            None => Err(e),
+        },
+        ok => ok,
+    };
+    result.map(|changes| Interpreted {
+        widget: widget.map(str::to_string),
+        changes,
+    })
+}
+
+/// Quote pairs that may wrap a whole feedback string (opening, closing).
+const QUOTE_PAIRS: &[(char, char)] = &[
+    ('"', '"'),
+    ('\'', '\''),
+    ('`', '`'),
+    ('“', '”'),
+    ('”', '”'),
+    ('“', '“'),
+    ('‘', '’'),
+    ('’', '’'),
+    ('„', '“'),
+    ('„', '”'),
+    ('‚', '‘'),
+    ('‚', '’'),
+    ('«', '»'),
+    ('»', '«'),
+    ('»', '»'),
+    ('‹', '›'),
+    ('›', '‹'),
+    ('「', '」'),
+    ('『', '』'),
+    ('＂', '＂'),
+];
+
+/// Sentence-ending punctuation that is not part of a feedback string when it ends it.
+fn is_final_punctuation(c: char) -> bool {
+    matches!(c, '.' | '!' | '?' | '…' | '。' | '！' | '？')
+}
+
+/// The feedback without what surrounds it: whitespace, a final `.`/`!`/`?` outside the quotes,
+/// and a matched pair of quotes around the whole (repeatedly: `“bar chart.”!` is `bar chart`).
+/// Quotes inside (`hide "order id"`) stay.
+pub fn unwrap_feedback(text: &str) -> &str {
+    let mut t = text.trim();
+    loop {
+        let before = t;
+        t = t.trim_end_matches(is_final_punctuation).trim();
+        if let Some(inner) = strip_wrapping_quotes(t) {
+            t = inner.trim();
+        }
+        if t == before {
+            return t;
+        }
+    }
+}
+
+/// The text inside a pair of quotes that wraps all of `t`: the opening quote's first closing
+/// match must be the last character (`"a" and "b"` is two quoted names, not one wrapped text).
+fn strip_wrapping_quotes(t: &str) -> Option<&str> {
+    let first = t.chars().next()?;
+    let last = t.chars().next_back()?;
+    if t.chars().count() < 2 {
+        return None;
+    }
+    QUOTE_PAIRS
+        .iter()
+        .filter(|(open, close)| *open == first && *close == last)
+        .find_map(|(open, close)| {
+            let inner = &t[open.len_utf8()..t.len() - close.len_utf8()];
+            (!inner.contains(*close) && (open == close || !inner.contains(*open))).then_some(inner)
+        })
+}
+
+/// `"…"` with the same straight or typographic quote at both ends, whatever is inside.
+fn strip_same_quotes(t: &str) -> Option<&str> {
+    let first = t.chars().next()?;
+    let last = t.chars().next_back()?;
+    if t.chars().count() < 2 || !QUOTE_PAIRS.contains(&(first, last)) {
+        return None;
+    }
+    Some(&t[first.len_utf8()..t.len() - last.len_utf8()])
+}
+
+fn interpret_text(text: &str) -> Result<Vec<Change>, Unrecognized> {
     let mut changes = Vec::new();
     let clauses = split_clauses(text);
     if clauses.is_empty() {
         return Err(Unrecognized {
-            clause: feedback.trim().to_string(),
+            clause: text.trim().to_string(),
         });
     }
     for clause in clauses {
@@ -89,10 +184,7 @@ pub fn interpret(feedback: &str) -> Result<Interpreted, Unrecognized> {
             None => return Err(Unrecognized { clause }),
         }
     }
-    Ok(Interpreted {
-        widget: widget.map(str::to_string),
-        changes,
-    })
+    Ok(changes)
 }
 
 /// The hints a widget gets: its configured hints with every readable refinement applied in order.
@@ -197,7 +289,28 @@ fn split_clauses(text: &str) -> Vec<String> {
 
 fn unquote(s: &str) -> String {
     s.trim()
-        .trim_matches(|c| matches!(c, '"' | '\'' | '`' | '“' | '”'))
+        .trim_matches(|c| {
+            matches!(
+                c,
+                '"' | '\''
+                    | '`'
+                    | '“'
+                    | '”'
+                    | '‘'
+                    | '’'
+                    | '„'
+                    | '‚'
+                    | '«'
+                    | '»'
+                    | '‹'
+                    | '›'
+                    | '「'
+                    | '」'
+                    | '『'
+                    | '』'
+                    | '＂'
+            )
+        })
         .trim()
         .to_string()
 }
@@ -466,6 +579,76 @@ mod tests {
         // Half-understood feedback is not half applied.
         assert!(interpret("line chart and make it sparkle").is_err());
         assert!(interpret("").is_err());
+    }
+
+    /// Feedback pasted from a chat or a document: quotes of any kind around the whole, a final
+    /// `.`/`!`/`?` outside them.
+    #[test]
+    fn quotes_around_the_whole_feedback_and_final_punctuation_are_not_part_of_it() {
+        for fb in [
+            "\"bar chart\"",
+            "'bar chart'",
+            "`bar chart`",
+            "“bar chart”",
+            "‘bar chart’",
+            "„bar chart“",
+            "«bar chart»",
+            "« bar chart »",
+            "‹bar chart›",
+            "»bar chart«",
+            "「bar chart」",
+            "bar chart.",
+            "bar chart!",
+            "bar chart?",
+            "“bar chart”.",
+            "“bar chart.”",
+            "  «bar chart»!  ",
+            "\"“bar chart”\"",
+        ] {
+            assert_eq!(
+                interpret(fb).map(|i| i.changes),
+                Ok(vec![Change::View(ViewKind::Bar)]),
+                "{fb}"
+            );
+        }
+        let h = hints(&["“line chart of high and low by date”."]);
+        assert_eq!(h.view, Some(ViewKind::Line));
+        assert_eq!(h.y, vec!["high", "low"]);
+        assert_eq!(h.x.as_deref(), Some("date"));
+        // A widget scope outside or inside the quotes.
+        let i = interpret("[chart] “bar chart”").unwrap();
+        assert_eq!(i.widget.as_deref(), Some("chart"));
+        assert_eq!(i.changes, vec![Change::View(ViewKind::Bar)]);
+        let i = interpret("“[chart] bar chart”").unwrap();
+        assert_eq!(i.widget.as_deref(), Some("chart"));
+        // Feedback the grammar cannot read stays unreadable, quoted or not.
+        assert!(interpret("“make it pop”").is_err());
+        assert_eq!(
+            interpret("“make it pop”.").unwrap_err().clause,
+            "make it pop",
+            "the report names the words, not the wrapping"
+        );
+    }
+
+    #[test]
+    fn quoted_field_names_inside_the_feedback_keep_working() {
+        assert_eq!(hints(&["hide \"order id\""]).hidden, vec!["order id"]);
+        assert_eq!(hints(&["“hide \"order id\"”"]).hidden, vec!["order id"]);
+        assert_eq!(hints(&["'hide \"order id\"'."]).hidden, vec!["order id"]);
+        assert_eq!(hints(&["\"hide \"order id\"\""]).hidden, vec!["order id"]);
+        assert_eq!(
+            hints(&["“hide \"order id\" and \"unit price\"”"]).hidden,
+            vec!["order id", "unit price"]
+        );
+        assert_eq!(hints(&["hide «order id»"]).hidden, vec!["order id"]);
+        assert_eq!(
+            hints(&["\"sort by \"order date\" descending\"!"])
+                .sort
+                .as_deref(),
+            Some("order date desc")
+        );
+        let h = hints(&["“rename temp_c to \"Temperature\"”"]);
+        assert_eq!(h.labels["temp_c"], "Temperature");
     }
 
     #[test]

@@ -35,6 +35,9 @@ pub enum ClientError {
     TooLarge { limit: usize },
     #[error("no answer within {0:?}")]
     Timeout(Duration),
+    /// We will not go on with this upstream (the reason names the setting to change).
+    #[error("{0}")]
+    Refused(String),
 }
 
 type Reply = Result<Value, ClientError>;

@@ -35,6 +35,9 @@ pub struct ConnectOptions {
     /// Hand plain responses from a stdio child over unparsed ([`Incoming::Response`]): `serve`
     /// forwards them as bytes with only the id rewritten. Off for everyone else.
     pub raw_responses: bool,
+    /// The era our own client speaks ([`negotiate::open`](super::negotiate::open)); the
+    /// connection itself, and serve, ignore it.
+    pub protocol: super::negotiate::Protocol,
 }
 
 impl Default for ConnectOptions {
@@ -47,6 +50,7 @@ impl Default for ConnectOptions {
             shutdown_grace: Duration::from_secs(2),
             connect_timeout: Duration::from_secs(10),
             raw_responses: false,
+            protocol: super::negotiate::Protocol::Auto,
         }
     }
 }

@@ -24,6 +24,43 @@ const STDIO_PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 /// A request's own budget; callers bound the whole start-up with their deadline.
 const LONG: Duration = Duration::from_secs(24 * 3600);
 
+/// Which era our own client speaks (`[upstream] protocol`, `--protocol`). serve never uses it:
+/// each host request reaches the upstream in the host's own era.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Deserialize,
+    serde::Serialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    // (Plain comments, not doc comments: clap would print them as per-value help and switch
+    // every command's help to the long layout.)
+    // The newest revision both sides speak: the stateless 2026-07-28 revision when the server
+    // offers it in `server/discover`, else the 2025 handshake.
+    #[default]
+    Auto,
+    // Always the 2025 handshake (`initialize`), even with a server that offers 2026-07-28.
+    Handshake,
+    // Only the stateless 2026-07-28 revision; a server that does not offer it is an error.
+    Stateless,
+}
+
+impl std::fmt::Display for Protocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Protocol::Auto => "auto",
+            Protocol::Handshake => "handshake",
+            Protocol::Stateless => "stateless",
+        })
+    }
+}
+
 /// Which era the upstream is spoken to in.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Era {
@@ -76,6 +113,9 @@ pub fn envelope(client_name: &str) -> Value {
 enum Probe {
     Modern(Value),
     Legacy,
+    /// A stdio server that did not answer in time: a 2025-era server that ignores unknown
+    /// requests, or one slow to start.
+    Silent,
     /// The connection ended during the probe (a stdio server that exits on a request before
     /// `initialize`): reconnect and use the handshake.
     Reconnect,
@@ -101,30 +141,45 @@ pub async fn open(
         .map_err(OpenError::Connect)?;
     let client = Client::new(conn);
     let stdio = client.is_stdio();
+    if opts.protocol == Protocol::Handshake {
+        set_stage("initialize");
+        return match handshake(&client, client_name).await {
+            Ok(n) => Ok((client, n)),
+            Err((method, error)) => Err(OpenError::Request {
+                client: Box::new(client),
+                method,
+                error,
+            }),
+        };
+    }
     set_stage("server/discover");
-    let probe_timeout = if stdio {
+    // Asked for the stateless revision only: a silent server gets the whole budget (the
+    // caller's deadline bounds it), as there is nothing to fall back to.
+    let probe_timeout = if stdio && opts.protocol == Protocol::Auto {
         STDIO_PROBE_TIMEOUT.min(opts.connect_timeout / 2)
     } else {
         LONG
     };
     let probe = probe(&client, client_name, probe_timeout).await;
+    if opts.protocol == Protocol::Stateless && !matches!(probe, Probe::Modern(_) | Probe::Failed(_))
+    {
+        let how = match probe {
+            Probe::Reconnect => "it closed the connection on `server/discover`",
+            _ => "its answer to `server/discover` does not offer it",
+        };
+        return Err(OpenError::Request {
+            client: Box::new(client),
+            method: "server/discover",
+            error: ClientError::Refused(format!(
+                "it does not speak the stateless revision {MODERN_VERSION} ({how}), which \
+                 `--protocol stateless` / `[upstream] protocol = \"stateless\"` asks for: use \
+                 \"auto\" (the newest both speak) or \"handshake\""
+            )),
+        });
+    }
+    let silent = matches!(probe, Probe::Silent);
     let client = match probe {
-        Probe::Modern(result) => {
-            client.set_envelope(Some(envelope(client_name)));
-            let server_info = result
-                .get("_meta")
-                .and_then(|m| m.get(era::META_SERVER_INFO))
-                .cloned();
-            tracing::debug!("upstream speaks {MODERN_VERSION}: stateless requests");
-            return Ok((
-                client,
-                Negotiated {
-                    era: Era::Stateless(MODERN_VERSION.to_string()),
-                    server_info,
-                    result,
-                },
-            ));
-        }
+        Probe::Modern(result) => return Ok(stateless(client, client_name, result)),
         Probe::Failed(error) => {
             return Err(OpenError::Request {
                 client: Box::new(client),
@@ -132,7 +187,7 @@ pub async fn open(
                 error,
             });
         }
-        Probe::Legacy => client,
+        Probe::Legacy | Probe::Silent => client,
         Probe::Reconnect => {
             client.shutdown().await;
             let conn = Connection::open(spec, opts)
@@ -144,12 +199,59 @@ pub async fn open(
     set_stage("initialize");
     match handshake(&client, client_name).await {
         Ok(n) => Ok((client, n)),
+        // A server that is only slow to start (a Python server on a busy machine) answers the
+        // probe after we stopped waiting, and then refuses `initialize` on the connection it
+        // now serves in 2026-07-28: ask again, it is listening now.
+        Err((
+            _,
+            ClientError::Rpc {
+                code: era::UNSUPPORTED_PROTOCOL_VERSION,
+                ..
+            },
+        )) if silent => {
+            set_stage("server/discover");
+            match self::probe(&client, client_name, LONG).await {
+                Probe::Modern(result) => Ok(stateless(client, client_name, result)),
+                Probe::Failed(error) => Err(OpenError::Request {
+                    client: Box::new(client),
+                    method: "server/discover",
+                    error,
+                }),
+                _ => Err(OpenError::Request {
+                    client: Box::new(client),
+                    method: "initialize",
+                    error: ClientError::Refused(format!(
+                        "it refused `initialize` for the stateless revision {MODERN_VERSION} \
+                         but does not offer that revision in `server/discover`"
+                    )),
+                }),
+            }
+        }
         Err((method, error)) => Err(OpenError::Request {
             client: Box::new(client),
             method,
             error,
         }),
     }
+}
+
+/// The stateless era, once `server/discover` offered it: every later request carries the
+/// envelope.
+fn stateless(client: Client, client_name: &str, result: Value) -> (Client, Negotiated) {
+    client.set_envelope(Some(envelope(client_name)));
+    let server_info = result
+        .get("_meta")
+        .and_then(|m| m.get(era::META_SERVER_INFO))
+        .cloned();
+    tracing::debug!("upstream speaks {MODERN_VERSION}: stateless requests");
+    (
+        client,
+        Negotiated {
+            era: Era::Stateless(MODERN_VERSION.to_string()),
+            server_info,
+            result,
+        },
+    )
 }
 
 async fn probe(client: &Client, client_name: &str, timeout: Duration) -> Probe {
@@ -179,7 +281,7 @@ async fn probe(client: &Client, client_name: &str, timeout: Duration) -> Probe {
         Err(ClientError::Send(SendError::Http { status, .. })) if (400..500).contains(&status) => {
             Probe::Legacy
         }
-        Err(ClientError::Timeout(_)) if stdio => Probe::Legacy,
+        Err(ClientError::Timeout(_)) if stdio => Probe::Silent,
         Err(ClientError::Closed(_) | ClientError::Send(SendError::Closed | SendError::Io(_)))
             if stdio =>
         {

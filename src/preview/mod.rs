@@ -81,7 +81,7 @@ impl Preview {
             port: opts.port,
             source,
         })?;
-        let upstream = Upstream::start(spec, cfg.connect_timeout).await?;
+        let upstream = Upstream::start(spec, cfg.connect_timeout, cfg.protocol).await?;
         let shared = Arc::new(server::Shared {
             guard: guard::Guard::new(token, addr.port()),
             cfg: cfg.clone(),

@@ -55,13 +55,18 @@ pub struct Upstream {
 
 impl Upstream {
     /// Starts the upstream, initializes it and lists its tools, all within `timeout`.
-    pub async fn start(spec: &UpstreamSpec, timeout: Duration) -> Result<Upstream, UpstreamError> {
+    pub async fn start(
+        spec: &UpstreamSpec,
+        timeout: Duration,
+        protocol: negotiate::Protocol,
+    ) -> Result<Upstream, UpstreamError> {
         let describe = spec.describe();
         let opts = ConnectOptions {
             // The server's own log is the first place to look when a call fails.
             forward_stderr: true,
             stderr_prefix: "[upstream] ".into(),
             connect_timeout: timeout,
+            protocol,
             ..ConnectOptions::default()
         };
         let startup = async {
@@ -80,16 +85,35 @@ impl Upstream {
                         method,
                         error,
                     }) => {
+                        // The exit status and stderr arrive a moment after a write fails.
+                        let error = match error {
+                            ClientError::Send(SendError::Closed | SendError::Io(_)) => {
+                                match client.close_reason(Duration::from_secs(2)).await {
+                                    Some(r) => ClientError::Closed(r),
+                                    None => error,
+                                }
+                            }
+                            other => other,
+                        };
+                        // A stdio upstream that exited before answering may lack a variable of
+                        // ours: name it, or say what it got (SPEC 14).
+                        let env = match (spec, &error) {
+                            (UpstreamSpec::Stdio(s), ClientError::Closed(r)) => {
+                                crate::secrets::withheld_hint(s, &r.stderr_tail, true)
+                            }
+                            _ => String::new(),
+                        };
                         client.shutdown().await;
                         return Err(UpstreamError::Request {
                             upstream: describe.clone(),
                             method: method.to_string(),
-                            reason: error.to_string(),
+                            reason: format!("{error}{env}"),
                         });
                     }
                 };
             let server_name = negotiated.server_name().unwrap_or("upstream").to_string();
-            let tools = match list_tools(&client, &describe).await {
+            let stateless = matches!(negotiated.era, negotiate::Era::Stateless(_));
+            let tools = match list_tools(&client, &describe, stateless).await {
                 Ok(v) => v,
                 Err(e) => {
                     client.shutdown().await;
@@ -165,7 +189,11 @@ impl Upstream {
     }
 }
 
-async fn list_tools(client: &Client, upstream: &str) -> Result<Vec<Tool>, UpstreamError> {
+async fn list_tools(
+    client: &Client,
+    upstream: &str,
+    stateless: bool,
+) -> Result<Vec<Tool>, UpstreamError> {
     let fail = |method: &str, reason: String| UpstreamError::Request {
         upstream: upstream.to_string(),
         method: method.to_string(),
@@ -179,7 +207,19 @@ async fn list_tools(client: &Client, upstream: &str) -> Result<Vec<Tool>, Upstre
         let page = client
             .request("tools/list", params, long)
             .await
-            .map_err(|e| fail("tools/list", e.to_string()))?;
+            .map_err(|e| {
+                // The stateless path of some servers is broken while their handshake works
+                // (SPEC 14): name the setting that picks the handshake.
+                let hint = match &e {
+                    ClientError::Rpc { code: -32603, .. } if stateless => {
+                        " (mcp-gen-ui spoke the stateless revision 2026-07-28 the server offered; \
+                         if its handshake works, pass --protocol handshake or set `protocol = \
+                         \"handshake\"` under [upstream])"
+                    }
+                    _ => "",
+                };
+                fail("tools/list", format!("{e}{hint}"))
+            })?;
         let list = page
             .get("tools")
             .and_then(Value::as_array)

@@ -382,7 +382,15 @@ pub async fn run(
                     }
                 }
                 Some(Incoming::Closed(reason)) => {
-                    let reason = reason.to_string();
+                    // A stdio upstream that names a variable we withheld from it: say which and
+                    // how to pass it (SPEC 14), in the log and in the error the host gets.
+                    let hint = match &shared.spec {
+                        UpstreamSpec::Stdio(s) => {
+                            crate::secrets::withheld_hint(s, &reason.stderr_tail, false)
+                        }
+                        UpstreamSpec::Http(_) => String::new(),
+                    };
+                    let reason = format!("{reason}{hint}");
                     if let Some(u) = upstream.take()
                         && (u.since.elapsed() > STABLE_AFTER || router.healthy())
                     {
