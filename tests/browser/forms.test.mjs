@@ -9,14 +9,13 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, buildRust, generate, connect, ajv, sample, everythingServer, REPO } from './lib.mjs';
+import { launch, buildRust, generate, connect, ajv, sample, everythingServer, backofficeServer, REPO } from './lib.mjs';
 
 // The Python of tests/.venv-time (tests/run-all.sh installs mcp-server-time there, which brings
 // the `mcp` package and Pydantic).
-const PY = path.join(REPO, 'tests', '.venv-time', 'bin', 'python');
-const HAVE_PY = fs.existsSync(PY);
+const BACKOFFICE = backofficeServer();
+const HAVE_PY = !!BACKOFFICE;
 const SKIP = !HAVE_PY && 'tests/.venv-time is not installed (tests/run-all.sh creates it with python3 -m venv and pip; it needs PyPI)';
-const BACKOFFICE = [PY, path.join(REPO, 'tests', 'fixtures', 'servers', 'backoffice.py')];
 
 buildRust();
 let env, gen, client, validators;
@@ -295,6 +294,40 @@ describe('view tools (SPEC 14)', { skip: SKIP }, () => {
         assert.deepEqual(errors, []);
       } finally { await page.close(); }
     }
+  });
+
+  test('an llm page (runtime and runner.js) confirms by the same rule, from its embedded tool', async () => {
+    // The builtin page's runtime plus runner.js, as llm pages have them, and llm.js's tool block.
+    const html = fs.readFileSync(path.join(gen.dir, 'list_customers.html'), 'utf8');
+    const runner = fs.readFileSync(path.join(REPO, 'templates', 'min', 'runner.js'), 'utf8');
+    const runtime = [...html.matchAll(/<script>\n([\s\S]*?)\n<\/script>/g)][0][1] + '\n' + runner;
+    const page = (tool) => `<!doctype html><html><head><meta charset="utf-8"><script>\n${runtime}\n</script>
+<script type="application/json" id="mcp-gen-ui-tool">${JSON.stringify(tool)}</script></head><body><div id="out"></div>
+<script>
+const app = new window.McpGenUi.App({ name: 'llm page', version: '1.0.0' });
+app.ontoolresult = () => { document.getElementById('out').textContent = 'shown'; };
+app.connect();
+</script></body></html>`;
+    const byName = Object.fromEntries(gen.tools.map((t) => [t.name, t]));
+    fs.writeFileSync(path.join(gen.dir, 'llm_read_only.html'), page(byName.list_customers));
+    fs.writeFileSync(path.join(gen.dir, 'llm_update.html'), page(byName.update_customer));
+    let { page: p, frame, errors } = await open('llm_read_only');
+    try {
+      const r = await viewTool(p, 'run_tool', { arguments: { limit: 2 } });
+      assert.ok(!r.isError, JSON.stringify(r));
+      assert.deepEqual(await calls(p), [{ name: 'list_customers', arguments: { limit: 2 } }], 'readOnlyHint: no question');
+      assert.deepEqual(errors, []);
+    } finally { await p.close(); }
+    ({ page: p, frame, errors } = await open('llm_update'));
+    try {
+      const r = p.evaluate(() => window.__bridge.callTool({ name: 'run_tool', arguments: { arguments: { customer_id: 1 } } }));
+      await frame.waitForSelector('text=Run it');
+      assert.deepEqual(await calls(p), [], 'no annotations: the person is asked first');
+      await frame.click('button:has-text("Run it")');
+      assert.ok(!(await r).isError);
+      assert.deepEqual(await calls(p), [{ name: 'update_customer', arguments: { customer_id: 1 } }]);
+      assert.deepEqual(errors, []);
+    } finally { await p.close(); }
   });
 
   test('a page without inputs offers run_tool and read_result', async () => {
