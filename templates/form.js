@@ -279,7 +279,7 @@
     };
   };
 
-  G.form = { field, group, leaf, setErr, fail, need, nullBox, valueErrors, keep, nid, placeholder };
+  G.form = { field, group, leaf, setErr, fail, need, nullBox, nid, placeholder };
   G.buildForm = (schema) => {
     var root = isObj(schema) ? schema : { type: 'object' };
     var ctx = { root, stack: [], depth: 0 };
