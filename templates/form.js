@@ -60,15 +60,17 @@
   };
   // A leaf keeps what was written into it: until the person changes it (input or change events),
   // read() checks that value and returns it as it came, rather than the control's version of it
-  // (a time in the host's zone, a number re-typed), and null stays null.
+  // (a time in the host's zone, a number re-typed), and null stays null. A schema's own default
+  // (dflt) that its schema refuses ("5" for an integer) is sent as the control shows it instead.
   var keep = (f, s) => {
-    var given, fresh = false, r = f.read, w = f.write, stale = () => { fresh = false; };
+    var given, fresh = false, soft, r = f.read, w = f.write, stale = () => { fresh = false; };
     f.el.addEventListener('input', stale);
     f.el.addEventListener('change', stale);
-    f.write = (v) => { w(v); given = v; fresh = v !== undefined; };
+    f.write = (v, dflt) => { w(v); given = v; fresh = v !== undefined; soft = dflt; };
     f.read = (errs) => {
       var m = fresh ? valueErrors(s, given) : [];
-      if (m.length) { r([]); return fail(f.el, errs, m); }
+      if (m.length && soft) fresh = false;
+      else if (m.length) { r([]); return fail(f.el, errs, m); }
       var n = errs.length, v = r(errs);
       return fresh && errs.length === n ? given : v;
     };
@@ -110,7 +112,7 @@
     var f = pick(s, { root: ctx.root, stack: ctx.stack.concat(s.__refs), depth: ctx.depth + 1 }, o);
     if (f.exact) keep(f, s);
     // A non-null default is shown, and so sent; a null default leaves the field not set.
-    if (s.default != null && !o.noDefault) f.write(s.default);
+    if (s.default != null && !o.noDefault) f.write(s.default, true);
     return f;
   };
 

@@ -9,7 +9,9 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, buildRust, generate, connect, ajv, sample, everythingServer, backofficeServer, REPO } from './lib.mjs';
+import os from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { launch, buildRust, generate, connect, ajv, sample, everythingServer, backofficeServer, REPO, EXAMPLES } from './lib.mjs';
 
 // The Python of tests/.venv-time (tests/run-all.sh installs mcp-server-time there, which brings
 // the `mcp` package and Pydantic).
@@ -373,5 +375,30 @@ describe('server-everything: required-only runs', () => {
         } finally { await page.close(); }
       });
     }
+  });
+});
+
+// Schemas as servers write them, rendered with the generator (render-tool): a default its own
+// schema refuses is shown and sent as the form shows it, not a reason to block every Run.
+describe('defaults a schema gets wrong', () => {
+  test('an integer default written as a string is sent as the number the field shows', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-sloppy-'));
+    const tools = [{ name: 'sloppy', inputSchema: { type: 'object', properties: { limit: { type: 'integer', default: '5' }, q: { type: 'string' } } }, annotations: { readOnlyHint: true } }];
+    fs.writeFileSync(path.join(dir, 'tools.json'), JSON.stringify(tools));
+    execFileSync(path.join(EXAMPLES, 'render-tool'), [path.join(dir, 'tools.json'), dir]);
+    env.guestDir.current = dir;
+    const { page, frame, errors } = await env.openApp('sloppy.html', { onCall: async () => ({ content: [{ type: 'text', text: 'ok' }] }) });
+    try {
+      await frame.click('button[type=submit]');
+      await page.waitForFunction(() => window.__calls.length === 1, null, { timeout: 10000 });
+      assert.deepEqual((await calls(page))[0].arguments, { limit: 5 });
+      // The same value from tool-input is the host's: it is checked, and blocks the Run.
+      await input(page, { limit: '7' });
+      await frame.click('button[type=submit]');
+      await frame.waitForSelector('.err:not([hidden])');
+      assert.match(await frame.locator('.err:not([hidden])').first().textContent(), /Expected integer, got "7"/);
+      assert.equal((await calls(page)).length, 1);
+      assert.deepEqual(errors, []);
+    } finally { await page.close(); }
   });
 });
