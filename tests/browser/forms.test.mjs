@@ -302,7 +302,8 @@ describe('view tools (SPEC 14)', { skip: SKIP }, () => {
     // The builtin page's runtime plus runner.js, as llm pages have them, and llm.js's tool block.
     const html = fs.readFileSync(path.join(gen.dir, 'list_customers.html'), 'utf8');
     const runner = fs.readFileSync(path.join(REPO, 'templates', 'min', 'runner.js'), 'utf8');
-    const runtime = [...html.matchAll(/<script>\n([\s\S]*?)\n<\/script>/g)][0][1] + '\n' + runner;
+    const llm = fs.readFileSync(path.join(REPO, 'templates', 'min', 'llm.js'), 'utf8');
+    const runtime = [...html.matchAll(/<script>\n([\s\S]*?)\n<\/script>/g)][0][1] + '\n' + runner + '\n' + llm;
     const page = (tool) => `<!doctype html><html><head><meta charset="utf-8"><script>\n${runtime}\n</script>
 <script type="application/json" id="mcp-gen-ui-tool">${JSON.stringify(tool)}</script></head><body><div id="out"></div>
 <script>
@@ -315,6 +316,10 @@ app.connect();
     fs.writeFileSync(path.join(gen.dir, 'llm_update.html'), page(byName.update_customer));
     let { page: p, frame, errors } = await open('llm_read_only');
     try {
+      // llm.js's argument checks: a null is kept where the schema allows it, left out of an
+      // optional field whose schema has none, and a time with its offset is left as it is.
+      const c = await frame.evaluate((s) => window.McpGenUi.coerceArguments({ limit: null, status: null, since: '2026-03-01T09:00:00Z' }, s), byName.list_customers.inputSchema);
+      assert.deepEqual(c, { value: { status: null, since: '2026-03-01T09:00:00Z' }, errors: [] });
       const r = await viewTool(p, 'run_tool', { arguments: { limit: 2 } });
       assert.ok(!r.isError, JSON.stringify(r));
       assert.deepEqual(await calls(p), [{ name: 'list_customers', arguments: { limit: 2 } }], 'readOnlyHint: no question');
