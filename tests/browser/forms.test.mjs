@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
-import { launch, buildRust, generate, connect, ajv, sample, everythingServer, backofficeServer, REPO, EXAMPLES } from './lib.mjs';
+import { launch, buildRust, generate, connect, ajv, sample, everythingServer, memoryServer, timeServer, backofficeServer, REPO, EXAMPLES } from './lib.mjs';
 
 // The Python of tests/.venv-time (tests/run-all.sh installs mcp-server-time there, which brings
 // the `mcp` package and Pydantic).
@@ -350,12 +350,18 @@ app.connect();
   });
 });
 
-// server-everything (npm, outside this repository): every tool, required fields only, from
-// tool-input, sends exactly those plus the shown non-null defaults.
-describe('server-everything: required-only runs', () => {
-  test('every tool', async (t) => {
-    const cmd = everythingServer();
-    const g = await generate(cmd, 'everything-forms');
+// Servers from outside this repository (server-everything and the official memory server from npm,
+// the official time server from PyPI): every tool, required fields only, from tool-input, sends
+// exactly those plus the shown non-null defaults.
+const OUTSIDE = [
+  ['server-everything', () => everythingServer()],
+  ['memory', () => memoryServer(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-memory-')), 'memory.jsonl'))],
+  ['time', () => timeServer()],
+];
+for (const [label, cmdOf] of OUTSIDE) describe(`${label}: required-only runs`, () => {
+  test('every tool', { skip: !cmdOf() && `${label} is not installed here` }, async (t) => {
+    const cmd = cmdOf();
+    const g = await generate(cmd, label + '-forms');
     const a = ajv();
     for (const tool of g.tools.filter((x) => /^[a-z0-9_-]+$/.test(x.name))) {
       await t.test(tool.name, async () => {
