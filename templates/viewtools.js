@@ -33,7 +33,7 @@
   var result = (data, text) => ({ content: [{ type: 'text', text: text + '\n' + JSON.stringify(data).slice(0, 20000) }], structuredContent: data });
   var failure = (text) => ({ isError: true, content: [{ type: 'text', text }] });
   var label = (e) => {
-    var l = (e.box || e.el)?.querySelector?.('label, legend');
+    var l = (e.box || e.el)?.querySelector?.(':scope > label, :scope > legend');
     return (l ? l.textContent.replace(/\s*\*$/, '').trim() + ': ' : '') + e.message;
   };
   // The form's values and messages; with partial, required fields still empty are listed under
