@@ -1,6 +1,6 @@
 // mcp-gen-ui runtime: view tools, the tools a page offers the model through the host (MCP Apps
 // app-provided tools: host -> page tools/list and tools/call, newer names ui/list-view-tools and
-// ui/call-view-tool). The names are pinned in the book (serve.md, "View tools"):
+// ui/call-view-tool). The names are pinned in the book (hosts.md, "View tools"):
 //   read_form   {}                      the form's current values and the messages it shows
 //   fill_form   {values}                sets some fields, all or none: the merged values are checked
 //                                        the way the form checks typing (required fields aside)
@@ -52,7 +52,7 @@
   var deep = (a, b) => {
     if (!isObj(a) || !isObj(b)) return b;
     var o = { ...a };
-    for (var k in b) o[k] = deep(a[k], b[k]);
+    for (var k in b) if (k !== '__proto__') o[k] = deep(a[k], b[k]);
     return o;
   };
   // Whether the form took a value: equal, where objects may hold more (defaults the form shows).
@@ -98,7 +98,7 @@
     description: 'The form\'s current values and its messages for invalid fields.',
     inputSchema: noInput, annotations: readOnly }, () => result(readForm(), 'The form holds:'));
   V.add({ name: 'fill_form', _needsForm: true, title: 'Fill in the form',
-    description: 'Sets some form fields for the person to review (others keep their values); runs nothing. Returns the form\'s values and the fields it refused.',
+    description: 'Sets some form fields for the person to review (others keep their values); runs nothing; all or none. Returns the form\'s values, refused fields and missing required fields.',
     get inputSchema() { return { type: 'object', properties: { values: valuesSchema('Field values, as the tool takes them') }, required: ['values'] }; } },
   (a) => {
     if (!isObj(a.values)) return failure('fill_form needs {"values": {…}}, an object of field values.');
