@@ -26,7 +26,7 @@
   // A retry button under an error, for calls this page made (not for results the host pushed).
   var retry = () => {
     var args = last;
-    return args && h('div.actions', h('button.btn', { text: 'Retry', onclick: () => ask().then((yes) => yes && run(args)).catch(() => { /* shown in the page */ }) }));
+    return args && h('div.actions', h('button.btn', { text: 'Retry', onclick: () => ask(false).then((yes) => yes && run(args)).catch(() => { /* shown in the page */ }) }));
   };
   var show = (result, mine) => {
     say('');
@@ -51,22 +51,24 @@
       throw e;
     }).finally(() => busy(false));
   }
-  // Destructive tools ask first (confirm.js, embedded for them). Resolves true when the person
-  // runs it, false when they cancel.
-  var ask = () => {
-    if (!ann.destructiveHint) return Promise.resolve(true);
-    return G._confirmRun ? G._confirmRun(formEl, name, () => { say('Cancelled.'); submit.focus(); }) : Promise.resolve(false);
+  // Who confirms (SPEC 14): the person's own click asks first for a destructiveHint tool; a run the
+  // model asks for (run_tool) asks unless the tool is readOnlyHint or explicitly not
+  // destructiveHint. confirm.js is embedded whenever either can ask. Resolves true when the
+  // person runs it, false when they cancel.
+  var ask = (model) => {
+    if (!(model ? V.asks(ann) : ann.destructiveHint)) return Promise.resolve(true);
+    return G._confirmRun ? G._confirmRun(formEl, name, () => { say('Cancelled.'); submit.focus(); }, model) : Promise.resolve(false);
   };
-  // What the Run button does; the run_tool view tool does the same. Resolves with the result, or
-  // with null when the form is not valid or the person cancelled.
-  var attempt = () => {
+  // What the Run button does; the run_tool view tool does the same (model: true). Resolves with
+  // the result, or with {errors} when the form is not valid, or {cancelled} when the person said no.
+  var attempt = (model) => {
     var errs = [], args = form.read(errs), n = errs.length;
     if (n) {
       say('Please fix ' + n + ' field' + (n > 1 ? 's' : '') + ' before running.', 'bad');
       errs[0].el?.focus?.();
       return Promise.resolve({ errors: errs });
     }
-    return ask().then((yes) => yes ? run(G.schema.isObj(args) ? args : {}) : { cancelled: true });
+    return ask(model).then((yes) => yes ? run(G.schema.isObj(args) ? args : {}) : { cancelled: true });
   };
   // Runs from the Run button's click, which Enter in a field also produces: hosts that sandbox
   // the frame without allow-forms (the reference host grants only allow-scripts) block form
@@ -74,13 +76,16 @@
   // where it could; the submit listener covers anything else that submits it.
   var go = (e) => {
     e.preventDefault();
-    attempt().catch(() => { /* shown in the page */ });
+    attempt(false).catch(() => { /* shown in the page */ });
   };
   if (V) {
     V.resultEl = out;
+    // With arguments: filled in all or none first (fill_form's check), so a refused call changes
+    // nothing in the form.
     V.runner = (args) => {
-      if (args) form.write(args);
-      return attempt().then((r) => r?.errors ? failed('The form is not valid yet: ' + r.errors.map((x) => x.message).join('; '))
+      var filled = args && V.fillAll(args);
+      if (filled?.isError) return { ...filled, content: [{ type: 'text', text: 'Not run. ' + filled.content[0].text }] };
+      return attempt(true).then((r) => r?.errors ? failed('The form is not valid yet: ' + r.errors.map((x) => x.message).join('; '))
         : r?.cancelled ? failed('The person chose not to run ' + tool.name + '.') : r,
       (e) => failed('The call failed: ' + message(e)));
     };

@@ -1,12 +1,13 @@
-// Asks before a tool that may change or delete data runs (annotations.destructiveHint): a panel at
-// the end of the form, since sandboxed frames may block confirm(). Embedded only in the pages of
-// such tools; app.js calls it.
+// Asks before a tool that may change or delete data runs: a panel at the end of the form, since
+// sandboxed frames may block confirm(). For the person's own click, only destructiveHint tools ask;
+// for a run the model asks for (model: true), every tool that is not readOnlyHint or explicitly
+// not destructiveHint. Embedded only in the pages of tools that can ask; app.js calls it.
 (function () {
   'use strict';
   var G = window.McpGenUi, h = G.h, box = null, pending = null;
   // Resolves true when the person runs it, false when they cancel (then cancelled() runs) or a
   // newer question replaces this one.
-  G._confirmRun = function (form, name, cancelled) {
+  G._confirmRun = function (form, name, cancelled, model) {
     if (pending) pending(false);
     if (!box) form.append(box = h('div.confirm', { role: 'alertdialog', 'aria-label': 'Confirm' }));
     box.textContent = '';
@@ -14,7 +15,8 @@
       pending = resolve;
       var end = function (v) { box.hidden = true; pending = null; resolve(v); };
       var yes = h('button.btn.danger', { text: 'Yes, run it', onclick: function () { end(true); } });
-      box.append(h('p', h('strong', name), ' may change or delete data. Run it with these inputs?'),
+      box.append(model ? h('p', 'The assistant wants to run ', h('strong', name), ', which may change data. Run it with these inputs?')
+        : h('p', h('strong', name), ' may change or delete data. Run it with these inputs?'),
         h('div.actions', yes, h('button.btn.ghost', { text: 'Cancel', onclick: function () { end(false); cancelled(); } })));
       box.hidden = false;
       yes.focus();

@@ -4,6 +4,14 @@
   'use strict';
   var G = window.McpGenUi, h = G.h, S = G.schema, isObj = S.isObj, F = G.form;
   var field = F.field, group = F.group, setErr = F.setErr, fail = F.fail, jsonField = F.jsonField, nid = F.nid;
+  // The null control of a nullable array (see form.js), in the fieldset's actions.
+  var nulled = (s, fs, before, clear) => {
+    if (!s.__null) return null;
+    var nb = F.nullBox((on) => { if (on) clear(); });
+    fs.insertBefore(nb.el, before);
+    return nb;
+  };
+  var wrongType = (fs, errs, v, t) => fail(fs, errs, ['Expected ' + t + ', got ' + JSON.stringify(v).slice(0, 40) + '.']);
 
   // A value of any type, typed as text: a JSON literal (42, true, null, [1], {"a": 1}, "quoted")
   // is that value, anything else is the text itself. Numbers with leading zeros stay text.
@@ -70,9 +78,14 @@
       : Array.isArray(is.oneOf || is.anyOf) && (is.oneOf || is.anyOf).every(function (a) { return isObj(a) && 'const' in a; }) ? (is.oneOf || is.anyOf).map(function (a) { return a.const; }) : null;
     var fs = group(o, s, 'arr');
     if (opts) return multi(s, o, fs, opts, is);
-    var list = h('div.rows'), rows = [];
-    var addBtn = h('button.btn.sm', { text: '+ Add ' + (is.title || 'item'), onclick: function () { addRow(undefined, true); sync(); } });
+    // An optional array is absent until the person adds a row; an empty list written into it (by
+    // the host or a view tool) is kept until someone changes it. "wrong": a written non-array.
+    var list = h('div.rows'), rows = [], empty = false, wrong;
+    var touch = () => { empty = false; wrong = undefined; if (nb) nb.cb.checked = false; };
+    var addBtn = h('button.btn.sm', { text: '+ Add ' + (is.title || 'item'), onclick: function () { touch(); addRow(undefined, true); sync(); } });
     fs.append(list, addBtn, fs.__tail);
+    var clearRows = () => { rows.forEach(function (r) { list.removeChild(r.el); }); rows = []; empty = false; wrong = undefined; sync(); };
+    var nb = nulled(s, fs, fs.__tail, clearRows);
     var sync = () => {
       rows.forEach(function (r, i) {
         r.num.textContent = '#' + (i + 1);
@@ -98,11 +111,12 @@
       if (v !== undefined) f.write(v);
       var r = { f: f };
       r.num = h('span.num');
-      r.up = h('button.btn.sm.ghost', { text: '↑', onclick: function () { move(r, -1); } });
-      r.down = h('button.btn.sm.ghost', { text: '↓', onclick: function () { move(r, 1); } });
+      r.up = h('button.btn.sm.ghost', { text: '↑', onclick: function () { touch(); move(r, -1); } });
+      r.down = h('button.btn.sm.ghost', { text: '↓', onclick: function () { touch(); move(r, 1); } });
       // Focus stays in the list after a removal: the next row's remove button, else "Add".
       r.del = h('button.btn.sm.ghost', { text: '✕', onclick: function () {
         var i = rows.indexOf(r);
+        touch();
         list.removeChild(r.el); rows.splice(i, 1); sync();
         var next = rows[Math.min(i, rows.length - 1)];
         (next ? next.del : addBtn).focus();
@@ -112,15 +126,19 @@
       list.append(r.el);
       if (focus) { var first = r.el.querySelector('input,select,textarea'); if (first) first.focus(); }
     };
-    for (var i = 0; i < (s.minItems || 0) && i < 50; i++) addRow();
+    // A required list starts with the rows it needs; a required nullable one as null.
+    if (o.required && nb) nb.cb.checked = true;
+    else if (o.required) for (var i = 0; i < (s.minItems || 0) && i < 50; i++) addRow();
     sync();
     return {
       el: fs,
       read: function (errs) {
         setErr(fs, []);
+        if (wrong !== undefined) return wrongType(fs, errs, wrong, 'a list');
+        if (nb && nb.cb.checked) return null;
         var out = [];
         rows.forEach(function (r) { var v = r.f.read(errs); if (v !== undefined) out.push(v); });
-        if (!out.length && !o.required && !rows.length) return undefined;
+        if (!rows.length && !o.required && !empty) return undefined;
         var m = [];
         if (s.minItems != null && out.length < s.minItems) m.push('Add at least ' + s.minItems + ' item(s).');
         if (s.maxItems != null && out.length > s.maxItems) m.push('Use at most ' + s.maxItems + ' item(s).');
@@ -132,9 +150,12 @@
         return out;
       },
       write: function (v) {
-        if (!Array.isArray(v)) return;
-        rows.forEach(function (r) { list.removeChild(r.el); });
-        rows = [];
+        if (v === undefined) return;
+        clearRows();
+        if (nb) nb.cb.checked = v === null && !!s.__null;
+        if (v === null && s.__null) return;
+        if (!Array.isArray(v)) { wrong = v; return; }
+        empty = !v.length;
         v.slice(0, 500).forEach(function (x) { addRow(x); });
         sync();
       }
@@ -151,12 +172,18 @@
       return cb;
     });
     fs.append(fs.__tail);
+    // Like a list of rows: an empty list written into it is kept until someone changes it.
+    var empty = false, wrong, nb = nulled(s, fs, fs.__tail, function () { boxes.forEach(function (b) { b.checked = false; }); });
+    if (o.required && nb) nb.cb.checked = true;
+    fs.addEventListener('change', function (e) { empty = false; wrong = undefined; if (nb && e.target !== nb.cb) nb.cb.checked = false; });
     return {
       el: fs,
       read: function (errs) {
         setErr(fs, []);
+        if (wrong !== undefined) return wrongType(fs, errs, wrong, 'a list');
+        if (nb && nb.cb.checked) return null;
         var out = opts.filter(function (v, i) { return boxes[i].checked; });
-        if (!out.length && !o.required) return undefined;
+        if (!out.length && !o.required && !empty) return undefined;
         var m = [];
         if (s.minItems != null && out.length < s.minItems) m.push('Choose at least ' + s.minItems + '.');
         if (s.maxItems != null && out.length > s.maxItems) m.push('Choose at most ' + s.maxItems + '.');
@@ -164,7 +191,12 @@
         return out;
       },
       write: function (v) {
-        if (!Array.isArray(v)) return;
+        if (v === undefined) return;
+        wrong = undefined;
+        if (nb) nb.cb.checked = v === null && !!s.__null;
+        if (v === null && s.__null) return;
+        if (!Array.isArray(v) || v.some(function (y) { return !opts.some(function (x) { return S.same(x, y); }); })) { wrong = v; return; }
+        empty = !v.length;
         opts.forEach(function (x, i) { boxes[i].checked = v.some(function (y) { return S.same(x, y); }); });
       }
     };
@@ -196,6 +228,8 @@
     var sel = h('select', { id: sid });
     merged.forEach(function (a, i) { sel.append(h('option', { value: String(i), text: altName(a, i) })); });
     if (!o.required) { sel.insertBefore(h('option', { value: '', text: '(not set)' }), sel.firstChild); sel.value = ''; }
+    // Nullable: a null choice (a required one starts there: it is what it would send).
+    if (s.__null) { sel.append(h('option', { value: 'null', text: 'null' })); if (o.required) sel.value = 'null'; }
     var holder = h('div.alt');
     fs.append(h('div.fld', h('label', { for: sid, text: (o.label || 'Value') + ' — kind' }), sel), holder, fs.__tail);
     // What each variant last held: switching back restores it, and switching to another variant
@@ -213,7 +247,7 @@
     var choose = (i, v) => {
       holder.textContent = '';
       cur = null;
-      at = i === '' || i == null ? null : Number(i);
+      at = i === '' || i === 'null' || i == null ? null : Number(i);
       if (at == null) return;
       // An object variant's fields sit right under the selector, without a second heading.
       var alt = merged[at], isObject = alt.type === 'object' || (!alt.type && isObj(alt.properties));
@@ -221,19 +255,24 @@
       if (v !== undefined) cur.write(v);
       holder.append(cur.el);
     };
-    sel.addEventListener('change', function () { save(); choose(sel.value, sel.value === '' ? undefined : carry(Number(sel.value))); });
+    sel.addEventListener('change', function () { save(); choose(sel.value, sel.value === '' || sel.value === 'null' ? undefined : carry(Number(sel.value))); });
     choose(sel.value);
     return {
       el: fs,
       read: function (errs) {
-        if (!cur) return o.required && s.__null ? null : undefined;
+        setErr(fs, []);
+        if (sel.value === 'null') return null;
+        if (!cur) return o.required ? F.need(fs, errs, 'Choose a kind.') : undefined;
         return cur.read(errs);
       },
       write: function (v) {
         if (v === undefined) return;
+        if (v === null && s.__null) { save(); sel.value = 'null'; choose('null'); return; }
         var i = merged.findIndex(function (a) { return !S.validate(a, v, c.root).length; });
         if (i < 0) i = merged.findIndex(function (a) { return !a.type || S.typeOf(v) === a.type || (a.type === 'number' && typeof v === 'number'); });
-        if (i < 0) return;
+        // A value no variant takes stays in the first one that has its type, else the first one,
+        // whose own checks then show what is wrong.
+        if (i < 0) i = 0;
         sel.value = String(i);
         choose(String(i), v);
       }
@@ -242,11 +281,12 @@
 
   // Cycles ($ref back into an ancestor) expand one level per click, so the form stays finite.
   var lazy = (s0, s, ctx, o) => {
-    var fs = group(o, s, 'lazy'), inner = null;
+    var fs = group(o, s, 'lazy'), inner = null, nul = false;
     var btn = h('button.btn.sm', '+ Add ' + (o.label || 'value'));
     var rm = h('button.btn.sm.ghost', { text: 'Remove', hidden: true });
     var holder = h('div');
     var open = (v) => {
+      nul = false;
       inner = field(s0, { root: ctx.root, stack: [], depth: 0 }, { label: o.label, name: o.name, required: true, eager: true, noDefault: v !== undefined });
       if (v !== undefined) inner.write(v);
       holder.append(inner.el);
@@ -261,10 +301,15 @@
       read: function (errs) {
         setErr(fs, []);
         if (inner) return inner.read(errs);
-        if (o.required) fail(fs, errs, ['This field is required.']);
+        if (nul) return null;
+        if (o.required) F.need(fs, errs);
         return undefined;
       },
-      write: function (v) { holder.textContent = ''; inner = null; if (v !== undefined && v !== null) open(v); else { btn.hidden = false; rm.hidden = true; } }
+      write: function (v) {
+        if (v === undefined) return;
+        holder.textContent = ''; inner = null; nul = v === null && !!s.__null;
+        if (v !== null) open(v); else { btn.hidden = false; rm.hidden = true; }
+      }
     };
   };
 

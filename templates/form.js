@@ -1,6 +1,11 @@
 // The form: compiles a tool's inputSchema into labelled controls at load time. Every field is
 // {el, read(errors) -> value | undefined (omitted), write(value)}; read() coerces to the schema
 // type and shows inline messages, so nothing invalid is ever sent.
+// A Run sends what the form shows as set (SPEC 14): what was written into it (tool-input, a view
+// tool, non-null defaults) and what the person changed. A field with a null default or none is
+// absent until someone sets it; a value written into a field nobody touched since goes out
+// exactly as it came (checked first, like anything typed); nullable fields have a null control;
+// optional objects stay closed until the person adds them.
 (function () {
   'use strict';
   var G = window.McpGenUi, h = G.h, S = G.schema, isObj = S.isObj, own = S.own, norm = S.norm;
@@ -29,6 +34,47 @@
     if (!msgs.length) return;
     setErr(box, msgs);
     errs.push({ el: box.__ctl || box, box, message: msgs.join(' ') });
+  };
+  // A required field left empty: marked, since a partial fill (fill_form) is no mistake.
+  var need = (box, errs, msg) => {
+    fail(box, errs, [msg || 'This field is required.']);
+    errs[errs.length - 1].req = true;
+  };
+  // The control that sets a nullable field to null on purpose; onSet(true) when checked.
+  var nullBox = (onSet) => {
+    var cb = h('input', { type: 'checkbox' });
+    cb.addEventListener('change', () => onSet(cb.checked));
+    return { el: h('label.nul', cb, 'Set to null'), cb };
+  };
+  var show = (v) => { var t = JSON.stringify(v); return t && t.length > 40 ? t.slice(0, 40) + '…' : t; };
+  // What is wrong with a value written into a leaf (tool-input, a view tool): its type, its
+  // choices, then the checks of a typed value.
+  var valueErrors = (s, v) => {
+    var alts = s.oneOf || s.anyOf, consts = Array.isArray(alts) && alts.every((a) => isObj(a) && own(a, 'const')) ? alts.map((a) => a.const) : null;
+    var choices = Array.isArray(s.enum) ? s.enum : own(s, 'const') ? [s.const] : consts;
+    if (choices) return choices.some((x) => S.same(x, v)) || (v === null && s.__null) ? [] : ['Not one of the choices: ' + show(v) + '.'];
+    if (v === null) return s.__null || s.type === 'null' ? [] : ['Cannot be null.'];
+    var t = [].concat(s.type || []), k = typeof v;
+    if (t.length && !t.some((x) => x === k || (x === 'integer' && Number.isInteger(v)))) return ['Expected ' + t.join(' or ') + ', got ' + show(v) + '.'];
+    return S.scalarErrors(s, v);
+  };
+  // A leaf keeps what was written into it: until the person changes it (input or change events),
+  // read() checks that value and returns it as it came, rather than the control's version of it
+  // (a time in the host's zone, a number re-typed), and null stays null. A schema's own default
+  // (dflt) that its schema refuses ("5" for an integer) is sent as the control shows it instead.
+  var keep = (f, s) => {
+    var given, fresh = false, soft, r = f.read, w = f.write, stale = () => { fresh = false; };
+    f.el.addEventListener('input', stale);
+    f.el.addEventListener('change', stale);
+    f.write = (v, dflt) => { w(v); given = v; fresh = v !== undefined; soft = dflt; };
+    f.read = (errs) => {
+      var m = fresh ? valueErrors(s, given) : [];
+      if (m.length && soft) fresh = false;
+      else if (m.length) { r([]); return fail(f.el, errs, m); }
+      var n = errs.length, v = r(errs);
+      return fresh && errs.length === n ? given : v;
+    };
+    return f;
   };
   var placeholder = (s) => {
     var ex = Array.isArray(s.examples) ? s.examples[0] : s.example;
@@ -64,7 +110,9 @@
     var s = norm(s0, ctx.root);
     if ((s.__refs.some((r) => ctx.stack.includes(r)) || ctx.depth > 24) && !o.eager) return part('lazy', s, ctx, o)(s0, s, ctx, o);
     var f = pick(s, { root: ctx.root, stack: ctx.stack.concat(s.__refs), depth: ctx.depth + 1 }, o);
-    if (s.default !== undefined && !o.noDefault) f.write(s.default);
+    if (f.exact) keep(f, s);
+    // A non-null default is shown, and so sent; a null default leaves the field not set.
+    if (s.default != null && !o.noDefault) f.write(s.default, true);
     return f;
   };
 
@@ -118,17 +166,21 @@
     var zone = type === timed ? h('p.help.tz') : null;
     var box = leaf(o, ctl, nid(), s, zone);
     if (zone) tm.note(zone, type);
-    ctl.addEventListener('input', () => setErr(box));
+    // Nullable: a required one starts as null (what it would send), an optional one as not set.
+    var nb = s.__null ? nullBox((on) => { if (on) ctl.value = ''; setErr(box); }) : null;
+    if (nb) { ctl.after(nb.el); nb.cb.checked = !!o.required; }
+    ctl.addEventListener('input', () => { setErr(box); if (nb) nb.cb.checked = false; });
     var bad = (errs, msgs) => { fail(box, errs, msgs); };
     return {
       el: box,
+      exact: true,
       read(errs) {
         var raw = ctl.value, v = raw;
         setErr(box);
+        if (nb?.cb.checked) return null;
         if (raw === '' || (!str && raw.trim() === '')) {
           if (!o.required) return undefined;
-          if (s.__null) return null;
-          return bad(errs, ['This field is required.']);
+          return need(box, errs);
         }
         if (zone) v = tm.read(type, raw);
         if (!str) {
@@ -142,53 +194,94 @@
       write(v) {
         var w = v != null && zone ? tm.write(type, v) : null;
         ctl.value = v == null ? '' : w ?? (typeof v === 'object' ? JSON.stringify(v) : String(v));
+        if (nb) nb.cb.checked = v === null;
       }
     };
   };
 
+  // An object: its fields in a fieldset. An optional (or nullable) one is closed until the person
+  // adds it, so that its defaults and required fields count only then; while closed it is absent,
+  // or null when its null control is checked. A map with no declared fields is like a list: absent
+  // until it has an entry (an empty object written into it is kept until someone changes it).
+  // Keys it has no control for are kept as written.
   var object = (s, c, o) => {
     var props = isObj(s.properties) ? s.properties : {}, req = Array.isArray(s.required) ? s.required : [];
     var keys = Object.keys(props), ap = s.additionalProperties, rows = G.form.mapRows;
     // An object with nothing declared (dict[str, Any]) is a map of any values: key/value rows.
     var anyMap = !keys.length && !isObj(ap) && ap !== false && !s.patternProperties && o.label;
     if (anyMap && !rows) return json(s, c, o);
-    var fs = group(o, s, 'obj');
-    var kids = keys.map((k) => {
-      var f = field(props[k], c, { label: norm(props[k], c.root).title || S.words(k), name: k, required: req.includes(k) });
-      fs.append(f.el);
-      return [k, f];
-    });
-    var map = rows && (isObj(ap) || (ap === true && keys.length) || anyMap) ? rows(isObj(ap) ? ap : {}, c, keys) : null;
-    if (map) fs.append(map.el);
+    var fs = group(o, s, 'obj'), body = h('div.objb'), kids = null, map = null, extra = {}, wrong, blank = false;
+    var closable = keys.length > 0 && (!o.required || s.__null), what = o.label || 'fields';
+    var add = closable ? h('button.btn.sm', { type: 'button', text: '+ Add ' + what }) : null;
+    var rm = closable ? h('button.btn.sm.ghost', { type: 'button', text: 'Remove ' + what }) : null;
+    var nb = s.__null && o.label !== '' ? nullBox((on) => { if (!on) return; if (closable) close(); else if (map) map.write({}); }) : null;
+    var open = () => {
+      if (kids) return;
+      wrong = undefined;
+      if (nb && closable) nb.cb.checked = false;
+      kids = keys.map((k) => {
+        var f = field(props[k], c, { label: norm(props[k], c.root).title || S.words(k), name: k, required: req.includes(k) });
+        body.append(f.el);
+        return [k, f];
+      });
+      map = rows && (isObj(ap) || (ap === true && keys.length) || anyMap) ? rows(isObj(ap) ? ap : {}, c, keys) : null;
+      if (map) body.append(map.el);
+      if (add) { add.hidden = true; rm.hidden = false; if (nb) nb.el.hidden = true; }
+    };
+    var close = () => {
+      body.textContent = '';
+      kids = map = null;
+      extra = {};
+      wrong = undefined;
+      setErr(fs);
+      if (add) { add.hidden = false; rm.hidden = true; if (nb) nb.el.hidden = false; }
+    };
+    fs.append(body);
+    if (add) {
+      add.addEventListener('click', () => { open(); body.querySelector('input,select,textarea')?.focus(); });
+      rm.addEventListener('click', () => { close(); add.focus(); });
+      fs.append(h('div.actions.sm', add, rm, nb?.el));
+      close();
+    } else {
+      open();
+      if (nb) fs.append(nb.el);
+      body.addEventListener('input', () => { blank = false; if (nb) nb.cb.checked = false; });
+    }
+    if (nb) nb.cb.checked = !!o.required;
+    // A written non-object is shown as an error until the person changes anything here.
+    ['input', 'change'].forEach((t) => fs.addEventListener(t, () => { wrong = undefined; }));
     fs.append(fs.__tail);
     return {
       el: fs,
       read(errs) {
         setErr(fs);
-        var out = {}, any = false, mine = [];
-        var put = (k, v) => { if (v !== undefined) { out[k] = v; any = true; } };
-        kids.forEach(([k, f]) => put(k, f.read(mine)));
-        var m = map ? map.read(mine) : {};
-        for (var k in m) put(k, m[k]);
-        // An optional object left entirely empty is omitted, so its required children are moot.
-        if (!any && !o.required) {
-          mine.forEach((e) => { if (e.box) setErr(e.box); });
-          return undefined;
-        }
-        errs.push(...mine);
-        var n = Object.keys(out).length;
-        if (s.minProperties != null && n < s.minProperties) fail(fs, errs, ['Fill in at least ' + s.minProperties + ' field(s).']);
-        return out;
+        if (wrong !== undefined) return fail(fs, errs, ['Expected an object, got ' + show(wrong) + '.']);
+        if (nb?.cb.checked) return null;
+        if (!kids) return o.required ? need(fs, errs, 'Add ' + what + '.') : undefined;
+        var out = {}, bad = [];
+        kids.forEach(([k, f]) => { var v = f.read(errs); if (v !== undefined) out[k] = v; });
+        var m = map ? map.read(errs) : {};
+        for (var k in m) out[k] = m[k];
+        for (k in extra) if (ap === false) bad.push('Unexpected field ' + k + '.'); else if (!own(out, k)) out[k] = extra[k];
+        if (s.minProperties != null && Object.keys(out).length < s.minProperties) bad.push('Fill in at least ' + s.minProperties + ' field(s).');
+        fail(fs, errs, bad);
+        return closable || o.required || blank || Object.keys(out).length ? out : undefined;
       },
       write(v) {
-        if (!isObj(v)) return;
+        if (v === undefined) return;
+        if (v === null && nb) { if (closable) close(); else if (map) map.write({}); nb.cb.checked = true; return; }
+        if (!isObj(v)) { close(); if (!closable) open(); wrong = v; return; }
+        open();
+        if (nb) nb.cb.checked = false;
+        blank = !Object.keys(v).length;
         kids.forEach(([k, f]) => { if (own(v, k)) f.write(v[k]); });
         if (map) map.write(v);
+        else for (var k in v) if (!own(props, k)) extra[k] = v[k];
       }
     };
   };
 
-  G.form = { field, group, leaf, setErr, fail, nid, placeholder };
+  G.form = { field, group, leaf, setErr, fail, need, nullBox, nid, placeholder };
   G.buildForm = (schema) => {
     var root = isObj(schema) ? schema : { type: 'object' };
     var ctx = { root, stack: [], depth: 0 };

@@ -3,8 +3,10 @@
 //   - callServerTool checks the arguments of a call to the page's own tool against its
 //     inputSchema (from <script type="application/json" id="mcp-gen-ui-tool">, else the host's
 //     toolInfo): unambiguous coercions (numeric strings for number/integer, "true"/"false"/"on"
-//     for booleans, "" for optional fields dropped, "HH:MM" and datetime-local values completed
-//     with seconds and the host's UTC offset for the time/date-time formats); what is still
+//     for booleans, "" for optional fields dropped, null dropped from optional fields whose
+//     schema has no null (null is kept wherever the schema allows it), "HH:MM" and
+//     datetime-local values completed with seconds and the host's UTC offset for the
+//     time/date-time formats); what is still
 //     invalid is shown in the page, naming the field, and the call is not sent (the promise
 //     rejects with the same message).
 //   - McpGenUi.localStorage / sessionStorage: the real storage when the frame may use it, else an
@@ -128,6 +130,7 @@
     return [];
   }
   var norm = S.norm || function (s) { return s && typeof s === 'object' ? s : {}; };
+  var own = function (o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
 
   // Returns the coerced value (undefined: drop the field); pushes "field: problem" to errs.
   function coerce(v, s0, root, path, required, errs, depth) {
@@ -141,9 +144,12 @@
       return v;
     }
     if (v === '' && !required) return undefined;
+    // null is kept where the schema allows it (SPEC 14: a model's null is a value); where it does
+    // not, an optional field is left out (not set) and a required one is refused.
     if (v == null) {
-      if (v === null && !(s.__null || t.includes('null')) && required) errs.push(name + ': a value is required');
-      return v;
+      var nullable = s.__null || t.includes('null') || (Array.isArray(s.enum) && s.enum.includes(null)) || (own(s, 'const') && s.const === null);
+      if (v === null && !nullable && required) errs.push(name + ': a value is required');
+      return v === null && !nullable && !required && t.length ? undefined : v;
     }
     if (typeof v === 'string' && (t.includes('number') || t.includes('integer')) && !t.includes('string') && NUM.test(v)) v = Number(v);
     if (typeof v === 'string' && t.includes('boolean') && !t.includes('string')) {

@@ -1,7 +1,8 @@
 // The run_tool view tool (viewtools.js) for pages whose glue sets no runner of its own: llm pages,
 // and pages built from an override directory (the builtin app.js sets one). It runs the page's
-// tool with the given arguments, else the form's values, after the person agrees in the page: such
-// a page does not know whether its tool is safe to run.
+// tool with the given arguments, else the form's values, after the person agrees in the page,
+// unless the tool's annotations (the page's embedded tool, else the host's toolInfo) say it is
+// readOnlyHint or explicitly not destructiveHint (SPEC 14, "Who confirms").
 (function () {
   'use strict';
   var G = window.McpGenUi, h = G.h, V = G.viewTools, P = G.App.prototype, app = null;
@@ -10,12 +11,28 @@
   P.connect = function () { app = app || this; return connect.call(this); };
 
   var failure = (text) => { return { isError: true, content: [{ type: 'text', text: text }] }; };
-  // The tool this page is for: the builtin page's data, else the generated-file header.
-  var toolName = () => {
+  // The tool this page is for, as embedded: the builtin page's data, else llm.js's tool block.
+  var embedded = () => {
     try {
       var d = JSON.parse((document.getElementById('mcp-gen-ui-data') || {}).textContent || '{}');
-      if (d.tool && d.tool.name) return d.tool.name;
+      if (d.tool && d.tool.name) return d.tool;
     } catch (e) { /* no data block */ }
+    try {
+      var t = JSON.parse((document.getElementById('mcp-gen-ui-tool') || {}).textContent || 'null');
+      if (t && t.name) return t;
+    } catch (e) { /* no tool block */ }
+    return null;
+  };
+  // Its annotations: the embedded tool's, else the host's toolInfo when it names the same tool.
+  var annotations = (name) => {
+    var t = embedded(), info = app && app._ctx && app._ctx.toolInfo && app._ctx.toolInfo.tool;
+    if (t && t.name === name && t.annotations) return t.annotations;
+    return info && info.name === name ? info.annotations : null;
+  };
+  // The tool this page is for: the embedded tool, else the generated-file header.
+  var toolName = () => {
+    var t = embedded();
+    if (t) return t.name;
     var c = document.firstChild;
     var m = c && c.nodeType === 8 && /from tool ("(?:[^"\\]|\\.)*")/.exec(c.data);
     try { return m ? JSON.parse(m[1]) : null; } catch (e) { return null; }
@@ -39,7 +56,7 @@
       if (f.errors.length) return failure('The form is not valid yet: ' + f.errors.join('; '));
       args = f.values;
     }
-    return ask(name).then(function (yes) {
+    return (V.asks(annotations(name)) ? ask(name) : Promise.resolve(true)).then(function (yes) {
       if (!yes) return failure('The person chose not to run ' + name + '.');
       return app.callServerTool({ name: name, arguments: args || {} }).then(function (r) {
         app._emit('toolresult', r);

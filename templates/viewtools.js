@@ -1,10 +1,13 @@
 // mcp-gen-ui runtime: view tools, the tools a page offers the model through the host (MCP Apps
 // app-provided tools: host -> page tools/list and tools/call, newer names ui/list-view-tools and
-// ui/call-view-tool). The names are pinned in the book (serve.md, "View tools"):
+// ui/call-view-tool). The names are pinned in the book (hosts.md, "View tools"):
 //   read_form   {}                      the form's current values and the messages it shows
-//   fill_form   {values}                sets some fields, checked the way the form checks typing
-//   run_tool    {arguments?}            runs the page's tool as its Run button does (destructive
-//                                        or unknown tools ask the person first)
+//   fill_form   {values}                sets some fields, all or none: the merged values are checked
+//                                        the way the form checks typing (required fields aside)
+//                                        before anything changes
+//   run_tool    {arguments?}            runs the page's tool as its Run button does; asks the person
+//                                        first unless the tool is readOnlyHint or explicitly not
+//                                        destructiveHint (the MCP annotation defaults)
 //   read_result {}                      the result the page shows, and its visible text
 // McpGenUi.viewTools: add(def, fn), list(), handle(method, params), shown(result); a page may set
 // runner(args) -> Promise<CallToolResult> (the builtin page does) and resultEl. Pages without a
@@ -30,12 +33,52 @@
   var result = (data, text) => ({ content: [{ type: 'text', text: text + '\n' + JSON.stringify(data).slice(0, 20000) }], structuredContent: data });
   var failure = (text) => ({ isError: true, content: [{ type: 'text', text }] });
   var label = (e) => {
-    var l = (e.box || e.el)?.querySelector?.('label, legend');
+    var l = (e.box || e.el)?.querySelector?.(':scope > label, :scope > legend');
     return (l ? l.textContent.replace(/\s*\*$/, '').trim() + ': ' : '') + e.message;
   };
-  var readForm = () => {
-    var errs = [], values = form.read(errs);
-    return { values: isObj(values) ? values : {}, errors: errs.map(label) };
+  // The form's values and messages; with partial, required fields still empty are listed under
+  // "missing" and their messages are not shown (a partial fill is normal).
+  var readForm = (partial) => {
+    var errs = [], values = form.read(errs), out = { values: isObj(values) ? values : {} };
+    var bad = errs.filter((e) => !partial || !e.req);
+    out.errors = bad.map(label);
+    if (partial) {
+      errs.filter((e) => e.req).forEach((e) => { if (e.box) G.form.setErr(e.box); });
+      out.missing = errs.filter((e) => e.req).map((e) => label(e).replace(/: .*$/, ''));
+    }
+    return out;
+  };
+  // Objects merged key by key (what form.write does to the fields); anything else replaced.
+  var deep = (a, b) => {
+    if (!isObj(a) || !isObj(b)) return b;
+    var o = { ...a };
+    for (var k in b) if (k !== '__proto__') o[k] = deep(a[k], b[k]);
+    return o;
+  };
+  // Whether the form took a value: equal, where objects may hold more (defaults the form shows).
+  var taken = (v, now) => {
+    if (isObj(v)) return isObj(now) && Object.keys(v).every((k) => taken(v[k], now[k]));
+    if (Array.isArray(v)) return Array.isArray(now) && v.length === now.length && v.every((x, i) => taken(x, now[i]));
+    return G.schema.same(v, now);
+  };
+  // fill_form, all or none: the values merged into the form's are first written into a scratch
+  // form built from the same schema; only when it takes them all, with no message but "required",
+  // are they written into the page's form.
+  var fill = (values) => {
+    var probe = build(schema), errs = [];
+    probe.write(deep(readForm(true).values, values));
+    var now = probe.read(errs);
+    errs = errs.filter((e) => !e.req).map(label);
+    var refused = Object.keys(values).filter((k) => !taken(values[k], isObj(now) ? now[k] : undefined));
+    if (errs.length || refused.length) {
+      var r = result({ values: readForm(true).values, refused, errors: errs }, 'Nothing was changed: the form does not take ' + (refused.length ? refused.join(', ') : 'these values') + (errs.length ? ' (' + errs.join('; ') + ')' : '') + '. It still holds:');
+      r.isError = true;
+      return r;
+    }
+    form.write(values);
+    var done = readForm(true);
+    done.refused = [];
+    return result(done, 'The form now holds:');
   };
 
   // The page's form, whoever built it (the builtin page, or an llm page using the runtime's form).
@@ -55,20 +98,11 @@
     description: 'The form\'s current values and its messages for invalid fields.',
     inputSchema: noInput, annotations: readOnly }, () => result(readForm(), 'The form holds:'));
   V.add({ name: 'fill_form', _needsForm: true, title: 'Fill in the form',
-    description: 'Sets some form fields for the person to review (others keep their values); runs nothing. Returns the form\'s values and the fields it refused.',
+    description: 'Sets some form fields for the person to review (others keep their values); runs nothing; all or none. Returns the form\'s values, refused fields and missing required fields.',
     get inputSchema() { return { type: 'object', properties: { values: valuesSchema('Field values, as the tool takes them') }, required: ['values'] }; } },
   (a) => {
     if (!isObj(a.values)) return failure('fill_form needs {"values": {…}}, an object of field values.');
-    form.write({ ...readForm().values, ...a.values });
-    var now = readForm();
-    var refused = Object.keys(a.values).filter((k) => JSON.stringify(now.values[k]) !== JSON.stringify(a.values[k]));
-    if (G.validate && schema) {
-      G.validate(schema, a.values).forEach((e) => { if (e.path !== '' && e.path !== '/') now.errors.push(e.path + ': ' + e.message); });
-    }
-    now.refused = refused;
-    var r = result(now, refused.length ? 'The form did not take ' + refused.join(', ') + '. It holds:' : 'The form now holds:');
-    if (refused.length || now.errors.length) r.isError = refused.length > 0;
-    return r;
+    return fill(a.values);
   });
   V.add({ name: 'run_tool', title: 'Run the tool',
     description: 'Runs the tool as the Run button does (with arguments: filled in first; without: the form\'s values) and returns the result shown. Tools that may change data ask the person first.',
@@ -85,6 +119,11 @@
     return result({ shown: last != null, result: last, text }, last == null ? 'The page shows no result yet.' : 'The page shows:');
   });
 
-  // For runner.js: the form's values and messages, or null when the page has no form.
+  // For runner.js: the form's values and messages, or null when the page has no form. For app.js's
+  // run_tool: fill_form's all-or-none fill, or null without a form.
   V._readForm = () => form ? readForm() : null;
+  V.fillAll = (values) => form ? fill(values) : null;
+  // Whether a run the model asks for needs the person's yes: unless the tool is readOnlyHint or
+  // explicitly not destructiveHint (MCP's defaults: a tool may change data, destructively).
+  V.asks = (ann) => !(isObj(ann) && (ann.readOnlyHint === true || ann.destructiveHint === false));
 })();

@@ -381,7 +381,9 @@ impl Parts {
             checks: validator || input.is_some_and(needs_checks),
             form_extra,
             validator,
-            confirm: destructive_hint(tool),
+            // The person's click asks for destructiveHint tools, run_tool for every tool the
+            // annotations do not call safe.
+            confirm: destructive_hint(tool) || model_run_asks(tool),
         }
     }
 
@@ -425,6 +427,15 @@ fn destructive_hint(tool: &crate::model::Tool) -> bool {
         Some(Value::String(s)) => !s.is_empty(),
         Some(_) => true,
     }
+}
+
+/// Whether a run the model asks for (the `run_tool` view tool) asks the person first, as
+/// viewtools.js decides it: unless `readOnlyHint` is true or `destructiveHint` is explicitly false
+/// (the MCP annotation defaults).
+fn model_run_asks(tool: &crate::model::Tool) -> bool {
+    let ann = tool.annotations();
+    let is = |k: &str, v: bool| ann.and_then(|a| a.get(k)) == Some(&Value::Bool(v));
+    !(is("readOnlyHint", true) || is("destructiveHint", false))
 }
 
 /// Whether any object anywhere in `v` (schemas, `$defs`, even defaults) satisfies `hit`: a
@@ -755,8 +766,8 @@ fn display_title(tool: &crate::model::Tool) -> String {
 }
 
 /// The JSON the page reads at load: the parts of the tool that shape the UI, and the hints. With
-/// the embedded templates, of the annotations only `destructiveHint` (the one app.js reads), and
-/// empty values are left out; pages built from an override directory get all of it (`full`).
+/// the embedded templates, of the annotations only `readOnlyHint` and `destructiveHint` (the ones
+/// app.js reads: who confirms), and empty values are left out; pages built from an override directory get all of it (`full`).
 fn page_data(req: &WidgetRequest<'_>, prose: Prose, full: bool) -> Value {
     use crate::model::text::{
         MAX_DESCRIPTION_CHARS, MAX_SCHEMA_TEXT_CHARS, safe_text, shorten_prose, strip_prose,
@@ -772,13 +783,18 @@ fn page_data(req: &WidgetRequest<'_>, prose: Prose, full: bool) -> Value {
     ] {
         if let Some(v) = req.tool.raw.get(key) {
             let mut v = v.clone();
-            if !full
-                && key == "annotations"
-                && let Some(hint) = v.get("destructiveHint")
-            {
-                v = json!({ "destructiveHint": hint });
-            } else if !full && key == "annotations" {
-                continue;
+            if !full && key == "annotations" {
+                let hints: Map<String, Value> = v
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .filter(|(k, _)| *k == "readOnlyHint" || *k == "destructiveHint")
+                    .map(|(k, x)| (k.clone(), x.clone()))
+                    .collect();
+                if hints.is_empty() {
+                    continue;
+                }
+                v = Value::Object(hints);
             }
             // The page's validator ignores the dialect URI; leaving it out saves bytes per page.
             if let Value::Object(schema) = &mut v
@@ -1079,7 +1095,7 @@ mod tests {
             "where":{"type":"object","properties":{"lat":{"type":"number"}}},
             "k":{"const":1}
         },"$defs":{"U":{"enum":["metric","imperial"]}}});
-        let p = parts(json!({"name":"a","inputSchema":plain}));
+        let p = parts_of(plain.clone());
         assert_eq!(
             p,
             Parts {
@@ -1245,8 +1261,9 @@ mod tests {
         assert!(!needs_form_extra(None));
     }
 
+    /// The parts of a read-only tool with this input: what its schema needs, and no confirm.js.
     fn parts_of(input: Value) -> Parts {
-        parts(json!({"name": "a", "inputSchema": input}))
+        parts(json!({"name": "a", "inputSchema": input, "annotations": {"readOnlyHint": true}}))
     }
 
     fn with_field(field: Value) -> Parts {
@@ -1355,13 +1372,30 @@ mod tests {
             parts(json!({"name": "a", "annotations": {"destructiveHint": hint}})).confirm
         };
         // JavaScript truthiness, as app.js reads it.
-        for v in [json!(true), json!(1), json!("yes"), json!({}), json!([])] {
+        // run_tool asks for every tool not explicitly safe (MCP's annotation defaults), so only
+        // `destructiveHint: false` or `readOnlyHint: true` leave the question out.
+        for v in [
+            json!(true),
+            json!(1),
+            json!("yes"),
+            json!({}),
+            json!([]),
+            json!(0),
+            json!(""),
+            json!(null),
+        ] {
             assert!(with(v.clone()), "{v}");
         }
-        for v in [json!(false), json!(0), json!(""), json!(null)] {
-            assert!(!with(v.clone()), "{v}");
-        }
-        assert!(!parts(json!({"name": "a"})).confirm);
+        assert!(!with(json!(false)));
+        assert!(parts(json!({"name": "a"})).confirm);
+        assert!(!parts(json!({"name": "a", "annotations": {"readOnlyHint": true}})).confirm);
+        // A read-only tool that still says destructiveHint asks on the person's click.
+        assert!(
+            parts(
+                json!({"name": "a", "annotations": {"readOnlyHint": true, "destructiveHint": true}})
+            )
+            .confirm
+        );
         let p = parts(json!({"name": "a", "annotations": {"destructiveHint": true}}));
         assert!(p.wants("confirm.js") && p.wants_styles("confirm"));
         assert!(!p.wants("runner.js") && Parts::ALL.wants("runner.js"));
@@ -1485,7 +1519,7 @@ mod tests {
             data,
             json!({"version": GENERATOR_VERSION, "tool": {"name": "t", "title": "T",
                 "description": "Long prose", "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "description": "help"}}},
-                "annotations": {"destructiveHint": false}}})
+                "annotations": {"readOnlyHint": true, "destructiveHint": false}}})
         );
         let full = page_data(&req_for(&tool, &cfg), Prose::Shortened, true);
         assert_eq!(full["tool"]["annotations"]["readOnlyHint"], true);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { launch, buildRust, exampleServer, everythingServer, memoryServer, timeServer, generate, connect, ajv, sample, leaves, norm, axeSerious, EXAMPLES, REPO } from './lib.mjs';
+import { launch, buildRust, exampleServer, everythingServer, memoryServer, timeServer, backofficeServer, generate, connect, ajv, sample, leaves, norm, axeSerious, EXAMPLES, REPO } from './lib.mjs';
 
 const SERVERS = [
   ['kitchen-sink', () => exampleServer('kitchen-sink')],
@@ -17,8 +17,11 @@ const SERVERS = [
   // The official memory server (npm) and time server (PyPI, installed by tests/run-all.sh).
   ['memory', () => memoryServer(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-memory-')), 'memory.jsonl'))],
   ['time', () => timeServer()],
+  // A FastMCP-style back office (Python SDK MCPServer and Pydantic, same venv): forms.test.mjs.
+  ['backoffice', () => backofficeServer()],
 ];
-const SKIP_WHY = { time: 'mcp-server-time is not installed (tests/run-all.sh installs it into tests/.venv-time with python3 -m venv and pip; it needs PyPI)' };
+const VENV = 'tests/run-all.sh installs it into tests/.venv-time with python3 -m venv and pip; it needs PyPI';
+const SKIP_WHY = { time: `mcp-server-time is not installed (${VENV})`, backoffice: `the Python mcp package is not installed (${VENV})` };
 // server-everything tools that need a client feature this harness does not offer (sampling,
 // elicitation, roots) or that run for a long time: their calls are answered by the harness with an
 // error result, which the page must still show.

@@ -222,3 +222,11 @@ export function timeServer() {
   const p = path.join(REPO, 'tests', '.venv-time', 'bin', 'mcp-server-time');
   return fs.existsSync(p) ? [p, '--local-timezone', 'Europe/Paris'] : null;
 }
+
+// tests/fixtures/servers/backoffice.py (a FastMCP-style server: the Python SDK's MCPServer and
+// Pydantic) with the Python of tests/.venv-time, where mcp-server-time brings the `mcp` package;
+// null when it is not installed here.
+export function backofficeServer() {
+  const py = path.join(REPO, 'tests', '.venv-time', 'bin', 'python');
+  return fs.existsSync(py) ? [py, path.join(REPO, 'tests', 'fixtures', 'servers', 'backoffice.py')] : null;
+}
