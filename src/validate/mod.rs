@@ -25,9 +25,11 @@ mod finding;
 mod injection;
 mod origin;
 mod parse;
+mod repair;
 mod script;
 
 pub use finding::{Finding, Severity};
+pub use repair::{ContrastRepair, repair_contrast};
 
 /// Bumped whenever a rule changes, so `check` knows to re-validate files that passed before.
 pub const VALIDATOR_VERSION: u32 = 3;
@@ -41,7 +43,7 @@ const MAX_ANALYSED_BYTES: usize = 1024 * 1024;
 
 /// The parser and tree walks recurse; a big private stack keeps deep (hostile) nesting from
 /// overflowing the caller's.
-const STACK_BYTES: usize = 256 * 1024 * 1024;
+pub(crate) const STACK_BYTES: usize = 256 * 1024 * 1024;
 
 /// Per-file context for the rules.
 #[derive(Debug, Clone, Default)]
@@ -52,6 +54,9 @@ pub struct Options {
     /// The file was written by an LLM: prompt-injection signs become errors (else warnings).
     pub llm_output: bool,
 }
+
+/// Marks what the llm generator injects (its runtime and the runtime's styles).
+pub(crate) const RUNTIME_ATTR: &str = "data-mcp-gen-ui-runtime";
 
 /// Runs every rule on one HTML document. Findings are sorted by (line, severity, rule).
 pub fn validate(html: &str, opts: &Options) -> Vec<Finding> {
