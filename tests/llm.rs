@@ -626,6 +626,44 @@ async fn one_repair_round_lets_the_model_fix_its_page() {
     );
 }
 
+/// The repair prompt carries every finding (not the first three), each located in the model's
+/// own page: the line as the model sees it in `<previous_answer>`, and the code on that line.
+#[tokio::test]
+async fn the_repair_prompt_locates_every_finding_in_the_models_page() {
+    let good = fixture("good_ui.html");
+    let cut = good.rfind("</script>").unwrap();
+    let mut page = good[..cut].to_string();
+    for i in 1..=6 {
+        page.push_str(&format!(
+            "  if (confirm(\"step {i}?\")) {{ console.log({i}); }}\n"
+        ));
+    }
+    page.push_str(&good[cut..]);
+    let answer = format!("Here is the page:\n\n```html\n{page}\n```\n");
+    let fake = Fake::start(Api::OpenAi, two_step("rich", answer)).await;
+    let o = generate_one(&fake.generator(|_| {}), request(forecast_tool())).await;
+    assert_fell_back(&o, "blocked-dialog", false);
+    let calls = fake.calls();
+    let repair = calls[2].user();
+    let start = repair.find("<problems>").unwrap() + "<problems>".len();
+    let end = repair.find("</problems>").unwrap();
+    let problems: Vec<String> = serde_json::from_str(repair[start..end].trim()).unwrap();
+    let lines: Vec<&str> = page.trim().lines().collect();
+    for i in 1..=6 {
+        let want = lines
+            .iter()
+            .position(|l| l.contains(&format!("step {i}?")))
+            .unwrap()
+            + 1;
+        assert!(
+            problems.iter().any(|p| p.contains("[blocked-dialog]")
+                && p.contains(&format!("line {want}: `if (confirm(\"step {i}?\"))"))),
+            "finding {i} at line {want} of the model's page: {problems:#?}"
+        );
+    }
+    assert!(problems.len() >= 6, "{problems:#?}");
+}
+
 #[tokio::test]
 async fn a_page_still_broken_after_the_repair_round_falls_back() {
     let fake = Fake::start(

@@ -642,6 +642,16 @@ fn font_px(value: &str, parent: f64) -> Option<f64> {
     }
 }
 
+/// The contrast a repair aims at for text of this size (see [`Pair::target`]).
+fn repair_target(px: f64) -> f64 {
+    const MARGIN: f64 = 0.05;
+    if px >= 24.0 {
+        3.0 + MARGIN
+    } else {
+        4.5 + MARGIN
+    }
+}
+
 fn is_large(px: f64, bold: bool) -> bool {
     px >= 24.0 || (bold && px >= 18.66)
 }
@@ -676,6 +686,9 @@ struct Pair {
     bg: Rgba,
     ratio: f64,
     need: f64,
+    /// What a repair aims at: AA with a small margin, and 4.5:1 unless the text is large by
+    /// size alone (browsers and checkers disagree on what counts as bold).
+    target: f64,
     fg_raw: Rgba,
     fg_src: Option<Loc>,
     bg_raw: Rgba,
@@ -791,6 +804,7 @@ fn analyse(parsed: &Parsed, sheets: &[Sheet<'_>], llm: bool) -> (Vec<Pair>, Vec<
                         bg,
                         ratio: q,
                         need,
+                        target: repair_target(px),
                         fg_raw: fg,
                         fg_src: Some(fg_loc),
                         bg_raw,
@@ -988,6 +1002,7 @@ fn walk(
                 bg: st.bg,
                 ratio: q,
                 need,
+                target: repair_target(st.px),
                 fg_raw: fg,
                 fg_src: st.fg_src,
                 bg_raw: st.bg_raw,
@@ -1224,7 +1239,7 @@ pub(super) fn plan_repairs(parsed: &Parsed, sheets: &[Sheet<'_>]) -> Plan {
         let editable = |l: &Option<Loc>| l.filter(|l| l.sheet < sheets.len());
         let mut options: Vec<(f64, Loc, Rgba, Rgba, &str)> = Vec::new();
         if let Some(loc) = editable(&p.fg_src) {
-            let ok = |c: Rgba| ratio(c.over(p.bg), p.bg) >= p.need;
+            let ok = |c: Rgba| ratio(c.over(p.bg), p.bg) >= p.target;
             if let Some(c) = nearest_same_hue(p.fg_raw, &ok) {
                 options.push((delta_e(c.over(p.bg), p.fg), loc, c, p.fg_raw, "text"));
             }
@@ -1232,7 +1247,7 @@ pub(super) fn plan_repairs(parsed: &Parsed, sheets: &[Sheet<'_>]) -> Plan {
         if let Some(loc) = editable(&p.bg_src) {
             let ok = |c: Rgba| {
                 let b = c.over(p.bg_under);
-                ratio(p.fg_raw.over(b), b) >= p.need
+                ratio(p.fg_raw.over(b), b) >= p.target
             };
             if let Some(c) = nearest_same_hue(p.bg_raw, &ok) {
                 options.push((
