@@ -1314,6 +1314,51 @@ pub(super) fn plan_repairs(parsed: &Parsed, sheets: &[Sheet<'_>]) -> Plan {
             let b = new.over(p.bg_under);
             ratio(p.fg_raw.over(b), b)
         };
+        // A variable the page defines the same way twice for this theme (a dark media query and
+        // a dark selector, say): every twin moves with it, whichever of them a host applies.
+        if start == loc.start
+            && let Some((var, value)) = owners
+                .first()
+                .filter(|(_, prop)| prop.starts_with("--"))
+                .map(|(r, prop)| {
+                    (
+                        prop.as_str(),
+                        r.locs
+                            .iter()
+                            .position(|l| *l == loc)
+                            .map(|k| r.decls[k].1.as_str()),
+                    )
+                })
+        {
+            let theme_dark = owners.iter().any(|(r, _)| r.dark);
+            let mut twins: HashSet<Loc> = HashSet::new();
+            for r in rules
+                .iter()
+                .filter(|r| r.dark == theme_dark && is_root_selector(&r.selector))
+            {
+                for ((prop, v), l) in r.decls.iter().zip(&r.locs) {
+                    if prop == var
+                        && Some(v.as_str()) == value
+                        && *l != loc
+                        && twins.insert(*l)
+                        && touched.insert(*l)
+                    {
+                        let twin = sheets.get(l.sheet).and_then(|s| s.css.get(l.start..l.end));
+                        if let Some(t) = twin.and_then(|t| replace_colour(t, &new_css)) {
+                            plan.edits.push(ValueEdit {
+                                sheet: l.sheet,
+                                start: l.start,
+                                end: l.end,
+                                text: t,
+                                note: format!(
+                                    "low contrast: the same change to the twin definition of {var}"
+                                ),
+                            });
+                        }
+                    }
+                }
+            }
+        }
         plan.edits.push(ValueEdit {
             sheet: loc.sheet,
             start,

@@ -204,6 +204,7 @@ mod tests {
         let html = "<!doctype html><html><head><style>\n\
             :root { --accent: #2563eb; --bg: #fff; --fg: #111; }\n\
             @media (prefers-color-scheme: dark) { :root { --accent: #4da3ff; --bg: #111827; --fg: #e5e7eb; } }\n\
+            [data-theme=dark] { --accent: #4da3ff; }\n\
             body { background: var(--bg); color: var(--fg); }\n\
             button { background: var(--accent); color: #fff; }\n\
             </style></head><body><button>Run</button></body></html>";
@@ -215,9 +216,10 @@ mod tests {
         assert!(r.html.contains("--accent: #2563eb;"), "{}", r.html);
         assert!(!r.html.contains("#4da3ff"), "{}", r.html);
         assert!(r.html.contains("color: #fff;"), "{}", r.html);
-        assert_eq!(r.changes.len(), 1, "{:?}", r.changes);
+        // Both dark definitions (media query and selector) moved together.
+        assert_eq!(r.changes.len(), 2, "{:?}", r.changes);
         assert!(
-            r.changes[0].contains("background #4da3ff →"),
+            r.changes.iter().any(|c| c.contains("background #4da3ff →")),
             "{:?}",
             r.changes
         );
