@@ -1235,6 +1235,7 @@ async fn corpus_answers_are_kept_or_replaced_as_expected() {
         }
         report.push(json!({
             "id": id, "tool": e["tool"], "style": e["style"], "kept": kept, "repaired": repaired,
+            "mechanical": e["mechanical"].as_bool().unwrap_or(false),
             "fallback_reason": o.fallback_reason, "repairs": o.warnings.iter().filter(|w| w.starts_with("repaired:")).count(),
         }));
     }

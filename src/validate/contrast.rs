@@ -483,6 +483,8 @@ fn is_state_selector(sel: &str) -> bool {
 
 struct Scenario<'r> {
     dark: bool,
+    /// The page was written by an LLM (stricter: script-filled elements are checked too).
+    llm: bool,
     rules: Vec<&'r Rule>,
     vars: HashMap<String, (String, Loc)>,
     default_fg: Rgba,
@@ -517,6 +519,7 @@ impl<'r> Scenario<'r> {
         };
         Scenario {
             dark,
+            llm: false,
             rules,
             vars,
             default_fg,
@@ -694,6 +697,9 @@ struct Pair {
     bg_raw: Rgba,
     bg_under: Rgba,
     bg_src: Option<Loc>,
+    /// Text the scripts create may sit on any background the page defines: a repair of its
+    /// colour aims at all of them when it can.
+    other_bgs: Vec<Rgba>,
 }
 
 /// Every failing pair of the page, in the light theme and, when the page styles one, the dark
@@ -719,7 +725,8 @@ fn analyse(parsed: &Parsed, sheets: &[Sheet<'_>], llm: bool) -> (Vec<Pair>, Vec<
     }
     let mut pairs = Vec::new();
     for dark in themes {
-        let sc = Scenario::new(&rules, dark);
+        let mut sc = Scenario::new(&rules, dark);
+        sc.llm = llm;
         let compiled: Vec<(&Rule, Option<Selector>)> = sc
             .rules
             .iter()
@@ -754,18 +761,52 @@ fn analyse(parsed: &Parsed, sheets: &[Sheet<'_>], llm: bool) -> (Vec<Pair>, Vec<
             0,
         );
         // Text the scripts create: rules no element in the markup matches.
-        let page_bgs: Vec<Rgba> = std::iter::once(page_background(&sc, &compiled))
+        // Where text the scripts create can sit: the page, and the containers the page paints
+        // without colouring their text (a rule that colours its own text, a button or a badge,
+        // is not where other text goes). One background per selector, as the cascade leaves it.
+        let page_bg = page_background(&sc, &compiled);
+        let mut by_selector: Vec<(&str, Rgba, bool)> = Vec::new();
+        // The last rule (in cascade order) that colours text, per selector: earlier ones are
+        // overridden (a dark theme's `.error` over the light one).
+        let mut last_colour: HashMap<&str, usize> = HashMap::new();
+        for (r, _) in &compiled {
+            if r.decls.iter().any(|(p, _)| p == "color") {
+                last_colour.insert(r.selector.as_str(), r.order);
+            }
+            if is_root_selector(&r.selector) || is_state_selector(&r.selector) {
+                continue;
+            }
+            let Some(Some(bg)) = sc.background_of(&r.decls) else {
+                continue;
+            };
+            let colours_text = r.decls.iter().any(|(p, _)| p == "color");
+            by_selector.retain(|(s, _, _)| *s != r.selector.as_str());
+            if bg.a > 0.0 {
+                by_selector.push((r.selector.as_str(), bg, colours_text));
+            }
+        }
+        // Every background, for judging (text that fails on all of them fails wherever it
+        // goes); the page and its containers, for repairing.
+        let every_bg: Vec<Rgba> = std::iter::once(page_bg)
+            .chain(by_selector.iter().map(|(_, bg, _)| bg.over(page_bg)))
+            .collect();
+        let hosts: Vec<Rgba> = std::iter::once(page_bg)
             .chain(
-                sc.rules
+                by_selector
                     .iter()
-                    .filter_map(|r| sc.background_of(&r.decls).flatten()),
+                    .filter(|(_, _, colours)| !colours)
+                    .map(|(_, bg, _)| bg.over(page_bg)),
             )
-            .filter(|c| c.a > 0.0)
             .collect();
         // (Only for LLM pages: a hand-written page's script-made text is its author's call, and
         // such rules often colour SVG strokes rather than text.)
         for (r, sel) in compiled.iter().filter(|_| llm) {
-            if sel.is_none() || matched_rules.contains(&r.order) {
+            if sel.is_none()
+                || matched_rules.contains(&r.order)
+                || last_colour
+                    .get(r.selector.as_str())
+                    .is_some_and(|last| *last != r.order)
+            {
                 continue;
             }
             let Some((fg, fg_loc)) = r
@@ -791,45 +832,45 @@ fn analyse(parsed: &Parsed, sheets: &[Sheet<'_>], llm: bool) -> (Vec<Pair>, Vec<
             });
             let need = if is_large(px, bold) { 3.0 } else { 4.5 };
             let page_bg = page_background(&sc, &compiled);
-            let mut pair = |bg_raw: Rgba, bg_under: Rgba, bg_src: Option<Loc>| {
-                let bg = bg_raw.over(bg_under);
-                let fgc = fg.over(bg);
-                let q = ratio(fgc, bg);
-                if q < need {
-                    found.push(Pair {
-                        dark,
-                        line: r.line,
-                        selector: r.selector.clone(),
-                        fg: fgc,
-                        bg,
-                        ratio: q,
-                        need,
-                        target: repair_target(px),
-                        fg_raw: fg,
-                        fg_src: Some(fg_loc),
-                        bg_raw,
-                        bg_under,
-                        bg_src,
-                    });
-                }
-            };
+            let mut pair =
+                |bg_raw: Rgba, bg_under: Rgba, bg_src: Option<Loc>, other_bgs: Vec<Rgba>| {
+                    let bg = bg_raw.over(bg_under);
+                    let fgc = fg.over(bg);
+                    let q = ratio(fgc, bg);
+                    if q < need {
+                        found.push(Pair {
+                            dark,
+                            line: r.line,
+                            selector: r.selector.clone(),
+                            fg: fgc,
+                            bg,
+                            ratio: q,
+                            need,
+                            target: repair_target(px),
+                            fg_raw: fg,
+                            fg_src: Some(fg_loc),
+                            bg_raw,
+                            bg_under,
+                            bg_src,
+                            other_bgs,
+                        });
+                    }
+                };
             match sc.background_with_src(&r.decls, &r.locs) {
-                Some((Some(bg), src)) => pair(bg, page_bg, src),
+                Some((Some(bg), src)) => pair(bg, page_bg, src, Vec::new()),
                 Some((None, _)) => {}
                 None => {
-                    // Fails on every background: judged (and repaired) against the best one.
-                    let best = page_bgs
+                    // Reported when it fails on every background (judged on the best one);
+                    // repaired for the page and its containers when it can be.
+                    let best = every_bg
                         .iter()
-                        .map(|bg| {
-                            let bg = bg.over(page_bg);
-                            (ratio(fg.over(bg), bg), bg)
-                        })
-                        .fold(None::<(f64, Rgba)>, |best, x| match best {
+                        .map(|bg| (ratio(fg.over(*bg), *bg), *bg))
+                        .fold(None::<(f64, Rgba)>, |w, x| match w {
                             Some(b) if b.0 >= x.0 => Some(b),
                             _ => Some(x),
                         });
                     if let Some((_, bg)) = best {
-                        pair(bg, bg, None);
+                        pair(bg, bg, None, hosts.clone());
                     }
                 }
             }
@@ -981,7 +1022,17 @@ fn walk(
     }
     let has_text = el
         .children()
-        .any(|c| c.value().as_text().is_some_and(|t| !t.trim().is_empty()));
+        .any(|c| c.value().as_text().is_some_and(|t| !t.trim().is_empty()))
+        // An empty element a rule of its own colours is where a script puts text (LLM pages).
+        || (sc.llm
+            && !selector.is_empty()
+            && selector != "style attribute"
+            && el.children().all(|c| c.value().as_text().is_some_and(|t| t.trim().is_empty()))
+            && !matches!(
+                name,
+                "input" | "select" | "textarea" | "button" | "img" | "br" | "hr" | "canvas"
+                    | "video" | "audio" | "iframe" | "progress" | "meter"
+            ));
     // Form controls draw their own text, on their own background.
     let control = matches!(name, "input" | "select" | "textarea" | "button");
     if (has_text || control)
@@ -1008,6 +1059,7 @@ fn walk(
                 bg_raw: st.bg_raw,
                 bg_under: st.bg_under,
                 bg_src: st.bg_src,
+                other_bgs: Vec::new(),
             });
         }
     }
@@ -1226,7 +1278,14 @@ pub(super) fn plan_repairs(parsed: &Parsed, sheets: &[Sheet<'_>]) -> Plan {
     let mut touched: HashSet<Loc> = HashSet::new();
     let (pairs, rules) = analyse(parsed, sheets, true);
     // How the page makes its dark theme (a repair for the dark theme only does the same).
-    let dark_via = rules.iter().find_map(|r| r.dark_via.clone());
+    let mut dark_via: Vec<String> = Vec::new();
+    for r in &rules {
+        if let Some(v) = &r.dark_via
+            && !dark_via.contains(v)
+        {
+            dark_via.push(v.clone());
+        }
+    }
     for p in pairs {
         let theme = if p.dark { "dark" } else { "light" };
         let what = format!(
@@ -1240,7 +1299,24 @@ pub(super) fn plan_repairs(parsed: &Parsed, sheets: &[Sheet<'_>]) -> Plan {
         let mut options: Vec<(f64, Loc, Rgba, Rgba, &str)> = Vec::new();
         if let Some(loc) = editable(&p.fg_src) {
             let ok = |c: Rgba| ratio(c.over(p.bg), p.bg) >= p.target;
-            if let Some(c) = nearest_same_hue(p.fg_raw, &ok) {
+            let everywhere = |c: Rgba| {
+                ok(c)
+                    && p.other_bgs
+                        .iter()
+                        .all(|b| ratio(c.over(*b), *b) >= p.target)
+            };
+            // Text on any of several backgrounds: all of them, else the page's own (the first).
+            let on_page = |c: Rgba| {
+                let b = p.other_bgs.first().copied().unwrap_or(p.bg);
+                ratio(c.over(b), b) >= p.target
+            };
+            let found = if p.other_bgs.is_empty() {
+                nearest_same_hue(p.fg_raw, &ok)
+            } else {
+                nearest_same_hue(p.fg_raw, &everywhere)
+                    .or_else(|| nearest_same_hue(p.fg_raw, &on_page))
+            };
+            if let Some(c) = found {
                 options.push((delta_e(c.over(p.bg), p.fg), loc, c, p.fg_raw, "text"));
             }
         }
@@ -1298,15 +1374,17 @@ pub(super) fn plan_repairs(parsed: &Parsed, sheets: &[Sheet<'_>]) -> Plan {
             })
             .collect();
         let shared = !owners.is_empty() && owners.iter().all(|(r, _)| !r.dark && !r.light_only);
-        let (start, end, text) = match (&dark_via, p.dark && shared) {
-            (Some(via), true) => {
-                let prop = owners[0].1;
-                let selectors: Vec<&str> =
-                    owners.iter().map(|(r, _)| r.selector.as_str()).collect();
-                let rule = dark_rule(via, &selectors, prop, &text);
-                (css.len(), css.len(), rule)
-            }
-            _ => (loc.start, loc.end, text),
+        let (start, end, text) = if p.dark && shared && !dark_via.is_empty() {
+            let prop = owners[0].1;
+            let selectors: Vec<&str> = owners.iter().map(|(r, _)| r.selector.as_str()).collect();
+            // Every way the page turns dark (a host may use either).
+            let rules: String = dark_via
+                .iter()
+                .map(|via| dark_rule(via, &selectors, prop, &text))
+                .collect();
+            (css.len(), css.len(), rules)
+        } else {
+            (loc.start, loc.end, text)
         };
         let after = if side == "text" {
             ratio(new.over(p.bg), p.bg)
