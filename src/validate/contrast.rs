@@ -645,6 +645,10 @@ fn font_px(value: &str, parent: f64) -> Option<f64> {
     }
 }
 
+/// Below this contrast with the page's background, a container's background is a tint of the
+/// page: text for the page may be put on it.
+const TINT_RATIO: f64 = 1.6;
+
 /// The contrast a repair aims at for text of this size (see [`Pair::target`]).
 fn repair_target(px: f64) -> f64 {
     const MARGIN: f64 = 0.05;
@@ -860,8 +864,11 @@ fn analyse(parsed: &Parsed, sheets: &[Sheet<'_>], llm: bool) -> (Vec<Pair>, Vec<
                 Some((Some(bg), src)) => pair(bg, page_bg, src, Vec::new()),
                 Some((None, _)) => {}
                 None => {
-                    // Reported when it fails on every background (judged on the best one);
-                    // repaired for the page and its containers when it can be.
+                    // Text that reads well only on a surface unlike the page (light text for
+                    // a dark card on a light page) is meant for that surface. Other text goes
+                    // on the page and its tints (containers close to the page's colour), and
+                    // must read on all of them; it is repaired for all of them.
+                    let tint = |b: &Rgba| ratio(*b, page_bg) < TINT_RATIO;
                     let best = every_bg
                         .iter()
                         .map(|bg| (ratio(fg.over(*bg), *bg), *bg))
@@ -869,8 +876,17 @@ fn analyse(parsed: &Parsed, sheets: &[Sheet<'_>], llm: bool) -> (Vec<Pair>, Vec<
                             Some(b) if b.0 >= x.0 => Some(b),
                             _ => Some(x),
                         });
-                    if let Some((_, bg)) = best {
-                        pair(bg, bg, None, hosts.clone());
+                    let for_other_surface = best.is_some_and(|(q, bg)| q >= need && !tint(&bg));
+                    let tints: Vec<Rgba> = hosts.iter().copied().filter(|b| tint(b)).collect();
+                    let worst = tints.iter().map(|bg| (ratio(fg.over(*bg), *bg), *bg)).fold(
+                        None::<(f64, Rgba)>,
+                        |w, x| match w {
+                            Some(b) if b.0 <= x.0 => Some(b),
+                            _ => Some(x),
+                        },
+                    );
+                    if !for_other_surface && let Some((_, bg)) = worst {
+                        pair(bg, bg, None, tints);
                     }
                 }
             }

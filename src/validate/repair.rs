@@ -251,6 +251,25 @@ mod tests {
     }
 
     #[test]
+    fn script_made_text_must_read_on_the_pages_tints_too() {
+        // `.label` passes on the page (5:1) but not on the tinted card it is put in by the
+        // script (4.3:1); the dark `.inverse` card's light title is meant for that card.
+        let html = "<!doctype html><html><head><style>\n\
+            body{background:#0b1220;color:#e2e8f0}\n\
+            .card{background:#13203a}\n\
+            .label{color:#3b82f6}\n\
+            .inverse{background:#f8fafc}\n\
+            .inverse-title{color:#0f172a}\n\
+            </style></head><body><div id=out></div></body></html>";
+        let before = low_contrast(html);
+        assert_eq!(before.len(), 1, "{before:?}");
+        assert!(before[0].contains("`.label`"), "{before:?}");
+        let r = repair_contrast(html);
+        assert_eq!(low_contrast(&r.html), Vec::<String>::new(), "{}", r.html);
+        assert!(r.html.contains(".inverse-title{color:#0f172a}"), "{}", r.html);
+    }
+
+    #[test]
     fn text_coloured_by_a_style_attribute_on_the_page_background_is_not_repairable() {
         let html = "<!doctype html><html><head><style>body{background:#fff;color:#111}</style></head><body><p style='color:#ccc'>x</p></body></html>";
         assert_eq!(low_contrast(html).len(), 1);
