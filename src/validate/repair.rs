@@ -266,7 +266,11 @@ mod tests {
         assert!(before[0].contains("`.label`"), "{before:?}");
         let r = repair_contrast(html);
         assert_eq!(low_contrast(&r.html), Vec::<String>::new(), "{}", r.html);
-        assert!(r.html.contains(".inverse-title{color:#0f172a}"), "{}", r.html);
+        assert!(
+            r.html.contains(".inverse-title{color:#0f172a}"),
+            "{}",
+            r.html
+        );
     }
 
     #[test]
