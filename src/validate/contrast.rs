@@ -1264,6 +1264,29 @@ fn replace_colour(value: &str, new: &str) -> Option<String> {
     Some(format!("{}{new}{}{important}", &core[..s], &core[e..]))
 }
 
+/// Whether a sheet's braces close (outside comments) and it swallowed no markup (an unclosed
+/// `<style>` runs to the end of the file): only then does a rule added at its end stand on its
+/// own, inside the element.
+fn balanced(css: &str) -> bool {
+    if css.contains("</") {
+        return false;
+    }
+    let mut depth = 0i64;
+    for b in strip_comments(css).bytes() {
+        match b {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
 /// A rule that applies `prop: value` to `selectors` in the dark theme only, made dark the way
 /// `via` says ("media", or a selector marker such as `[data-theme="dark"]`).
 fn dark_rule(via: &str, selectors: &[&str], prop: &str, value: &str) -> String {
@@ -1390,6 +1413,13 @@ pub(super) fn plan_repairs(parsed: &Parsed, sheets: &[Sheet<'_>]) -> Plan {
             })
             .collect();
         let shared = !owners.is_empty() && owners.iter().all(|(r, _)| !r.dark && !r.light_only);
+        if p.dark && shared && !dark_via.is_empty() && !balanced(css) {
+            plan.unrepairable.push(format!(
+                "{what}: the <style> it is in is not well-formed (unbalanced braces or no end \
+                 tag), so no rule can be added to it"
+            ));
+            continue;
+        }
         let (start, end, text) = if p.dark && shared && !dark_via.is_empty() {
             let prop = owners[0].1;
             let selectors: Vec<&str> = owners.iter().map(|(r, _)| r.selector.as_str()).collect();

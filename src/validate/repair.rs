@@ -74,7 +74,7 @@ fn repair_inline(html: &str) -> ContrastRepair {
         let mut edited: Vec<String> = sheets.iter().map(|(css, _)| css.clone()).collect();
         let mut edits = plan.edits;
         // From the end of each sheet, so earlier offsets stay right.
-        edits.sort_by(|a, b| (b.sheet, b.start).cmp(&(a.sheet, a.start)));
+        edits.sort_by_key(|e| std::cmp::Reverse((e.sheet, e.start)));
         for e in edits {
             if let Some(css) = edited.get_mut(e.sheet)
                 && css.is_char_boundary(e.start)
