@@ -626,6 +626,67 @@ async fn one_repair_round_lets_the_model_fix_its_page() {
     );
 }
 
+/// Low contrast is repaired before the page is judged: no repair round, the page is kept and
+/// valid, and the change is reported.
+#[tokio::test]
+async fn low_contrast_is_repaired_before_judging_without_asking_the_model() {
+    let good = fixture("good_ui.html");
+    let page = good.replacen(
+        "</style>",
+        "  button.go { background: #60a5fa; color: #ffffff; }\n</style>",
+        1,
+    );
+    let page = page.replacen(
+        "<h1 id=\"title\">",
+        "<button class=\"go\" type=\"button\">Go</button><h1 id=\"title\">",
+        1,
+    );
+    assert!(
+        page.contains("button.go"),
+        "the fixture has a <style> and the title"
+    );
+    let fake = Fake::start(Api::OpenAi, two_step("rich", page)).await;
+    let o = generate_one(&fake.generator(|_| {}), request(forecast_tool())).await;
+    assert_accepted(&o);
+    assert_eq!(
+        fake.calls().len(),
+        2,
+        "classify and generate: no repair round"
+    );
+    assert_eq!(validator_errors(&o.html), Vec::<String>::new());
+    assert!(
+        !o.html.contains("button.go { background: #60a5fa"),
+        "the button's background moved"
+    );
+    assert!(
+        o.warnings
+            .iter()
+            .any(|w| w.starts_with("repaired: low contrast") && w.contains("background #60a5fa →")),
+        "{:?}",
+        o.warnings
+    );
+}
+
+/// A finding whose repair fails falls back (after the repair round), and the reason says why the
+/// mechanical repair failed.
+#[tokio::test]
+async fn a_contrast_finding_without_a_repair_falls_back_saying_why() {
+    let good = fixture("good_ui.html");
+    let page = good.replacen(
+        "<h1 id=\"title\">",
+        "<p style=\"color:#d0d0d0\">Pale note</p><h1 id=\"title\">",
+        1,
+    );
+    let fake = Fake::start(Api::OpenAi, two_step("rich", page)).await;
+    let o = generate_one(&fake.generator(|_| {}), request(forecast_tool())).await;
+    assert_fell_back(&o, "low-contrast", false);
+    let reason = o.fallback_reason.unwrap();
+    assert!(
+        reason.contains("the mechanical repair failed") && reason.contains("style attribute"),
+        "{reason}"
+    );
+}
+
 /// The repair prompt carries every finding (not the first three), each located in the model's
 /// own page: the line as the model sees it in `<previous_answer>`, and the code on that line.
 #[tokio::test]
