@@ -32,7 +32,7 @@ pub use finding::{Finding, Severity};
 pub use repair::{ContrastRepair, repair_contrast};
 
 /// Bumped whenever a rule changes, so `check` knows to re-validate files that passed before.
-pub const VALIDATOR_VERSION: u32 = 3;
+pub const VALIDATOR_VERSION: u32 = 4;
 
 /// Largest file a host should be asked to load (SPEC 9).
 pub const MAX_FILE_BYTES: usize = 500 * 1024;
