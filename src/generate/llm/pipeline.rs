@@ -316,9 +316,15 @@ impl LlmGenerator {
             }
             let mut reason = format!("validation failed: {}", parts.join("; "));
             if errors.iter().any(|c| has_repair(&c.rule)) && !repair_failures.is_empty() {
+                let mut why: Vec<&str> =
+                    repair_failures.iter().take(3).map(String::as_str).collect();
+                let more = format!("and {} more", repair_failures.len().saturating_sub(3));
+                if repair_failures.len() > 3 {
+                    why.push(&more);
+                }
                 reason.push_str(&format!(
                     " (the mechanical repair failed: {})",
-                    repair_failures.join("; ")
+                    why.join("; ")
                 ));
             }
             let injected = errors
