@@ -8,7 +8,10 @@
 //! background it really sits on (the cascade over its ancestors); a rule that colours text the
 //! scripts create later is checked against its own background, or, when it sets none, reported
 //! only when its colour fails against every background the page defines (it may sit on any;
-//! LLM pages only).
+//! LLM pages only), or fails on the page or one of its tints when it is meant for the page.
+//!
+//! `plan_repairs` (used by `repair.rs`, for the llm generator) moves the colour of each failing
+//! pair, in the declaration it comes from, to the nearest colour of the same hue that reaches AA.
 
 use std::collections::{HashMap, HashSet};
 

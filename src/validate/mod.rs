@@ -3,7 +3,8 @@
 //! Generated HTML (and LLM output in particular) is hostile input, so this module is a security
 //! boundary: it never panics and its findings are deterministic. `parse` builds the DOM with
 //! line numbers, `document` applies the DOM rules, `script` the JavaScript rules, `origin` the
-//! URL/CSP rules and `injection` the prompt-injection heuristics.
+//! URL/CSP rules and `injection` the prompt-injection heuristics. `repair` fixes what has a
+//! mechanical repair (contrast) for the llm generator, which repairs before it judges.
 //!
 //! Rule ids. Errors: `unrecoverable-html`, `html-too-deep`, `file-too-large`, `js-syntax-error`,
 //! `js-too-deep`, `invalid-json`, `external-script`, `external-stylesheet`, `external-font`,
