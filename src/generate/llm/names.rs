@@ -263,6 +263,28 @@ mod tests {
     }
 
     #[test]
+    fn a_hostile_title_stays_inside_its_attribute() {
+        let schema = json!({"properties": {"q": {"type": "string",
+            "title": "x\" onfocus=\"window.__xss=1\" data-a=\"<script>"}}});
+        let (out, notes) = name_controls("<form><input name=q></form>", &schema);
+        assert_eq!(notes.len(), 1);
+        let doc = Html::parse_document(&out);
+        let input = doc
+            .select(&Selector::parse("input").unwrap())
+            .next()
+            .unwrap();
+        assert_eq!(input.value().attrs().count(), 2, "{out}");
+        assert!(input.value().attr("onfocus").is_none(), "{out}");
+        assert!(
+            input
+                .value()
+                .attr("aria-label")
+                .is_some_and(|l| l.contains("onfocus")),
+            "{out}"
+        );
+    }
+
+    #[test]
     fn names_are_readable() {
         assert_eq!(humanize("start_time"), "Start time");
         assert_eq!(humanize("maxResults"), "Max results");
