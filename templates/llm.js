@@ -15,8 +15,11 @@
 //   - McpGenUi.notice(message): an in-page message (what alert() is rewritten to).
 //   - McpGenUi.confirm(message, {confirmLabel, cancelLabel}?) -> Promise<boolean>: an in-page,
 //     accessible dialog; true only when the person chooses the confirming button.
-//   - A result handler that throws: the result is rendered with renderResult anyway and the
-//     error goes to console.error.
+//   - A result handler that throws: the result is rendered with renderResult anyway, the error
+//     goes to console.error and to McpGenUi.handlerErrors (the page does not count as working).
+//   - Controls the page's scripts create, bound to an input-schema field by their name or id and
+//     without an accessible name, get one (aria-label) from the field's title or name, as the
+//     generator does for the controls in the markup.
 (function () {
   'use strict';
   var G = window.McpGenUi;
@@ -253,7 +256,9 @@
     if (failed) fallback(params, failed);
     return out;
   };
+  G.handlerErrors = [];
   function fallback(result, error) {
+    G.handlerErrors.push(String(error && error.message || error));
     console.error('mcp-gen-ui: the page could not show the tool result, shown with the builtin view instead:', error);
     var box = document.getElementById('mcp-gen-ui-result');
     if (!box) {
@@ -264,4 +269,50 @@
     if (G.renderResult) G.renderResult(box, result || {});
     else box.textContent = JSON.stringify(result);
   }
+
+  // ---- Accessible names for the controls the page creates ------------------------------------
+  var fields = null;
+  function human(k) {
+    var w = k.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_\-.\s]+/g, ' ').trim().toLowerCase();
+    return w.charAt(0).toUpperCase() + w.slice(1);
+  }
+  function flat(x) { return String(x).replace(/[^A-Za-z0-9]/g, '').toLowerCase(); }
+  function collect(s, d) {
+    if (!s || typeof s !== 'object' || d > 8) return;
+    var p = s.properties && typeof s.properties === 'object' ? s.properties : {};
+    Object.keys(p).forEach(function (k) {
+      var t = p[k] && typeof p[k].title === 'string' && p[k].title.trim();
+      if (!(flat(k) in fields)) fields[flat(k)] = t || human(k);
+      collect(p[k], d + 1);
+    });
+    collect(s.items, d + 1);
+    ['anyOf', 'oneOf', 'allOf'].forEach(function (x) { if (Array.isArray(s[x])) s[x].forEach(function (v) { collect(v, d + 1); }); });
+  }
+  function bound(a) {
+    if (!a) return null;
+    var last = a.split(/[.[]/).map(function (x) { return x.replace(/\]$/, ''); }).filter(function (x) { return x && !/^\d+$/.test(x); }).pop() || a;
+    if (fields[flat(a)]) return fields[flat(a)];
+    if (fields[flat(last)]) return fields[flat(last)];
+    var words = last.split(/[^A-Za-z0-9]+/).filter(Boolean);
+    var kept = words.filter(function (w) { return !/^(input|field|fld|inp|select|sel|txt|control|ctl)$/i.test(w); });
+    return kept.length && kept.length < words.length ? fields[kept.join('').toLowerCase()] || null : null;
+  }
+  var pending = false;
+  function nameControls() {
+    pending = false;
+    if (!fields) { fields = Object.create(null); var t = currentTool(null); collect(t && t.inputSchema, 0); }
+    document.querySelectorAll('input, select, textarea').forEach(function (el) {
+      if (el.tagName === 'INPUT' && /^(hidden|submit|button|reset|image)$/i.test(el.type)) return;
+      if ((el.labels && el.labels.length) || ['aria-label', 'aria-labelledby', 'title'].some(function (a) { return (el.getAttribute(a) || '').trim(); })) return;
+      var l = bound(el.getAttribute('name')) || bound(el.id);
+      if (l) el.setAttribute('aria-label', l);
+    });
+  }
+  if (typeof MutationObserver === 'function') {
+    new MutationObserver(function () {
+      if (!pending) { pending = true; Promise.resolve().then(nameControls); }
+    }).observe(document.documentElement, { childList: true, subtree: true });
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', nameControls);
+  else nameControls();
 })();

@@ -626,6 +626,105 @@ async fn one_repair_round_lets_the_model_fix_its_page() {
     );
 }
 
+/// Low contrast is repaired before the page is judged: no repair round, the page is kept and
+/// valid, and the change is reported.
+#[tokio::test]
+async fn low_contrast_is_repaired_before_judging_without_asking_the_model() {
+    let good = fixture("good_ui.html");
+    let page = good.replacen(
+        "</style>",
+        "  button.go { background: #60a5fa; color: #ffffff; }\n</style>",
+        1,
+    );
+    let page = page.replacen(
+        "<h1 id=\"title\">",
+        "<button class=\"go\" type=\"button\">Go</button><h1 id=\"title\">",
+        1,
+    );
+    assert!(
+        page.contains("button.go"),
+        "the fixture has a <style> and the title"
+    );
+    let fake = Fake::start(Api::OpenAi, two_step("rich", page)).await;
+    let o = generate_one(&fake.generator(|_| {}), request(forecast_tool())).await;
+    assert_accepted(&o);
+    assert_eq!(
+        fake.calls().len(),
+        2,
+        "classify and generate: no repair round"
+    );
+    assert_eq!(validator_errors(&o.html), Vec::<String>::new());
+    assert!(
+        !o.html.contains("button.go { background: #60a5fa"),
+        "the button's background moved"
+    );
+    assert!(
+        o.warnings
+            .iter()
+            .any(|w| w.starts_with("repaired: low contrast") && w.contains("background #60a5fa →")),
+        "{:?}",
+        o.warnings
+    );
+}
+
+/// A finding whose repair fails falls back (after the repair round), and the reason says why the
+/// mechanical repair failed.
+#[tokio::test]
+async fn a_contrast_finding_without_a_repair_falls_back_saying_why() {
+    let good = fixture("good_ui.html");
+    let page = good.replacen(
+        "<h1 id=\"title\">",
+        "<p style=\"color:#d0d0d0\">Pale note</p><h1 id=\"title\">",
+        1,
+    );
+    let fake = Fake::start(Api::OpenAi, two_step("rich", page)).await;
+    let o = generate_one(&fake.generator(|_| {}), request(forecast_tool())).await;
+    assert_fell_back(&o, "low-contrast", false);
+    let reason = o.fallback_reason.unwrap();
+    assert!(
+        reason.contains("the mechanical repair failed") && reason.contains("style attribute"),
+        "{reason}"
+    );
+}
+
+/// The repair prompt carries every finding (not the first three), each located in the model's
+/// own page: the line as the model sees it in `<previous_answer>`, and the code on that line.
+#[tokio::test]
+async fn the_repair_prompt_locates_every_finding_in_the_models_page() {
+    let good = fixture("good_ui.html");
+    let cut = good.rfind("</script>").unwrap();
+    let mut page = good[..cut].to_string();
+    for i in 1..=6 {
+        page.push_str(&format!(
+            "  if (confirm(\"step {i}?\")) {{ console.log({i}); }}\n"
+        ));
+    }
+    page.push_str(&good[cut..]);
+    let answer = format!("Here is the page:\n\n```html\n{page}\n```\n");
+    let fake = Fake::start(Api::OpenAi, two_step("rich", answer)).await;
+    let o = generate_one(&fake.generator(|_| {}), request(forecast_tool())).await;
+    assert_fell_back(&o, "blocked-dialog", false);
+    let calls = fake.calls();
+    let repair = calls[2].user();
+    let start = repair.find("<problems>").unwrap() + "<problems>".len();
+    let end = repair.find("</problems>").unwrap();
+    let problems: Vec<String> = serde_json::from_str(repair[start..end].trim()).unwrap();
+    let lines: Vec<&str> = page.trim().lines().collect();
+    for i in 1..=6 {
+        let want = lines
+            .iter()
+            .position(|l| l.contains(&format!("step {i}?")))
+            .unwrap()
+            + 1;
+        assert!(
+            problems.iter().any(|p| p.contains("[blocked-dialog]")
+                && p.contains(&format!("line {want}: `if (confirm(\"step {i}?\"))"))),
+            "finding {i} at line {want} of the model's page: {problems:#?}"
+        );
+    }
+    assert!(problems.len() >= 6, "{problems:#?}");
+}
+
 #[tokio::test]
 async fn a_page_still_broken_after_the_repair_round_falls_back() {
     let fake = Fake::start(
@@ -1197,6 +1296,7 @@ async fn corpus_answers_are_kept_or_replaced_as_expected() {
         }
         report.push(json!({
             "id": id, "tool": e["tool"], "style": e["style"], "kept": kept, "repaired": repaired,
+            "mechanical": e["mechanical"].as_bool().unwrap_or(false),
             "fallback_reason": o.fallback_reason, "repairs": o.warnings.iter().filter(|w| w.starts_with("repaired:")).count(),
         }));
     }

@@ -8,7 +8,10 @@
 //! background it really sits on (the cascade over its ancestors); a rule that colours text the
 //! scripts create later is checked against its own background, or, when it sets none, reported
 //! only when its colour fails against every background the page defines (it may sit on any;
-//! LLM pages only).
+//! LLM pages only), or fails on the page or one of its tints when it is meant for the page.
+//!
+//! `plan_repairs` (used by `repair.rs`, for the llm generator) moves the colour of each failing
+//! pair, in the declaration it comes from, to the nearest colour of the same hue that reaches AA.
 
 use std::collections::{HashMap, HashSet};
 
@@ -240,7 +243,11 @@ fn parse_color(value: &str) -> Option<Rgba> {
 struct Rule {
     selector: String,
     decls: Vec<(String, String)>,
+    /// Where each declaration's value is (index-aligned with `decls`).
+    locs: Vec<Loc>,
     dark: bool,
+    /// How the rule is made dark: "media" or the selector marker (for repairs to mirror).
+    dark_via: Option<String>,
     light_only: bool,
     line: Option<usize>,
     specificity: (usize, usize, usize),
@@ -265,22 +272,26 @@ const LIGHT_MARKERS: [&str; 4] = [
     ".light",
 ];
 
+/// Blanks out comments, keeping every byte offset and line (edits are made by offset).
 fn strip_comments(css: &str) -> String {
-    let mut out = String::with_capacity(css.len());
-    let mut rest = css;
-    while let Some(i) = rest.find("/*") {
-        out.push_str(&rest[..i]);
-        // Keep the line count right.
-        let after = &rest[i + 2..];
-        let end = after.find("*/").map_or(after.len(), |e| e + 2);
-        out.extend(after[..end].chars().filter(|c| *c == '\n'));
-        rest = &after[end..];
-        if end == after.len() {
-            rest = "";
+    let src = css.as_bytes();
+    let mut out = src.to_vec();
+    let mut i = 0;
+    while i + 1 < src.len() {
+        if src[i] == b'/' && src[i + 1] == b'*' {
+            let end = css[i + 2..].find("*/").map_or(src.len(), |e| i + 2 + e + 2);
+            for b in &mut out[i..end] {
+                if *b != b'\n' {
+                    *b = b' ';
+                }
+            }
+            i = end;
+        } else {
+            i += 1;
         }
     }
-    out.push_str(rest);
-    out
+    // Only ASCII bytes were written over whole UTF-8 sequences: still valid.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 fn specificity(sel: &str) -> (usize, usize, usize) {
@@ -303,8 +314,49 @@ fn specificity(sel: &str) -> (usize, usize, usize) {
     (ids, classes, types)
 }
 
+/// Where a declaration's value is: its sheet (the page's own `<style>` elements in document
+/// order; `usize::MAX` for a `style` attribute) and its byte range in that sheet's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Loc {
+    sheet: usize,
+    start: usize,
+    end: usize,
+}
+
+/// Where the current block sits: its sheet, its byte offset in that sheet, its first line.
+#[derive(Clone, Copy)]
+struct Block {
+    sheet: usize,
+    offset: usize,
+    line: Option<usize>,
+}
+
+/// The declarations of a block body, with the range of each value (trimmed) in the sheet.
+fn declarations(body: &str, offset: usize, sheet: usize) -> (Vec<(String, String)>, Vec<Loc>) {
+    let mut decls = Vec::new();
+    let mut locs = Vec::new();
+    let mut at = 0;
+    for part in body.split(';') {
+        let part_start = at;
+        at += part.len() + 1;
+        let Some((p, v)) = part.split_once(':') else {
+            continue;
+        };
+        let v_start = part_start + p.len() + 1 + (v.len() - v.trim_start().len());
+        let value = v.trim();
+        decls.push((p.trim().to_ascii_lowercase(), value.to_string()));
+        locs.push(Loc {
+            sheet,
+            start: offset + v_start,
+            end: offset + v_start + value.len(),
+        });
+    }
+    (decls, locs)
+}
+
 /// Reads the rules of one sheet (nested blocks: media, supports, layer).
-fn parse_rules(css: &str, base_line: Option<usize>, dark_media: bool, rules: &mut Vec<Rule>) {
+fn parse_rules(css: &str, at: Block, dark_media: bool, rules: &mut Vec<Rule>) {
+    let base_line = at.line;
     let bytes = css.as_bytes();
     let mut i = 0;
     let mut start = 0;
@@ -339,29 +391,33 @@ fn parse_rules(css: &str, base_line: Option<usize>, dark_media: bool, rules: &mu
                     let dark = lower.contains("prefers-color-scheme") && lower.contains("dark");
                     let light = lower.contains("prefers-color-scheme") && lower.contains("light");
                     if !light && !lower.contains("print") {
-                        let inner_line = base_line.map(|l| l + css[..=i].matches('\n').count());
-                        parse_rules(body, inner_line, dark_media || dark, rules);
+                        let inner = Block {
+                            sheet: at.sheet,
+                            offset: at.offset + i + 1,
+                            line: base_line.map(|l| l + css[..=i].matches('\n').count()),
+                        };
+                        parse_rules(body, inner, dark_media || dark, rules);
                     }
                 } else if lower.starts_with("@supports") || lower.starts_with("@layer") {
-                    let inner_line = base_line.map(|l| l + css[..=i].matches('\n').count());
-                    parse_rules(body, inner_line, dark_media, rules);
+                    let inner = Block {
+                        sheet: at.sheet,
+                        offset: at.offset + i + 1,
+                        line: base_line.map(|l| l + css[..=i].matches('\n').count()),
+                    };
+                    parse_rules(body, inner, dark_media, rules);
                 } else if !lower.starts_with('@') && !prelude.is_empty() {
-                    let decls: Vec<(String, String)> = body
-                        .split(';')
-                        .filter_map(|d| {
-                            let (p, v) = d.split_once(':')?;
-                            Some((p.trim().to_ascii_lowercase(), v.trim().to_string()))
-                        })
-                        .collect();
+                    let (decls, locs) = declarations(body, at.offset + i + 1, at.sheet);
                     for sel in prelude.split(',') {
                         let sel = sel.trim();
                         let mut s = sel.to_string();
                         let mut dark = dark_media;
+                        let mut dark_via = dark_media.then(|| "media".to_string());
                         let mut light_only = false;
                         for m in DARK_MARKERS {
                             if s.contains(m) {
                                 s = s.replace(m, " ");
                                 dark = true;
+                                dark_via.get_or_insert_with(|| m.to_string());
                             }
                         }
                         for m in LIGHT_MARKERS {
@@ -379,7 +435,9 @@ fn parse_rules(css: &str, base_line: Option<usize>, dark_media: bool, rules: &mu
                             specificity: specificity(&s),
                             selector: s,
                             decls: decls.clone(),
+                            locs: locs.clone(),
                             dark,
+                            dark_via,
                             light_only,
                             line,
                             order,
@@ -427,8 +485,11 @@ fn is_state_selector(sel: &str) -> bool {
 }
 
 struct Scenario<'r> {
+    dark: bool,
+    /// The page was written by an LLM (stricter: script-filled elements are checked too).
+    llm: bool,
     rules: Vec<&'r Rule>,
-    vars: HashMap<String, String>,
+    vars: HashMap<String, (String, Loc)>,
     default_fg: Rgba,
     default_bg: Rgba,
 }
@@ -446,9 +507,9 @@ impl<'r> Scenario<'r> {
         for scoped in [false, true] {
             for r in &rules {
                 if is_root_selector(&r.selector) == scoped {
-                    for (p, v) in &r.decls {
+                    for ((p, v), loc) in r.decls.iter().zip(&r.locs) {
                         if p.starts_with("--") {
-                            vars.insert(p.clone(), v.clone());
+                            vars.insert(p.clone(), (v.clone(), *loc));
                         }
                     }
                 }
@@ -460,6 +521,8 @@ impl<'r> Scenario<'r> {
             (LIGHT_FG, LIGHT_BG)
         };
         Scenario {
+            dark,
+            llm: false,
             rules,
             vars,
             default_fg,
@@ -498,7 +561,7 @@ impl<'r> Scenario<'r> {
             None => (inner.trim(), None),
         };
         let replaced = match self.vars.get(name) {
-            Some(v) => self.resolve(v, depth + 1)?,
+            Some((v, _)) => self.resolve(v, depth + 1)?,
             None => self.resolve(fallback?, depth + 1)?,
         };
         let whole = format!("{}{}{}", &value[..i], replaced, &value[end + 1..]);
@@ -507,6 +570,23 @@ impl<'r> Scenario<'r> {
 
     fn color_of(&self, value: &str) -> Option<Rgba> {
         parse_color(&self.resolve(value, 0)?)
+    }
+
+    /// The declaration a value's colour really comes from: the value itself, or, when it is
+    /// just `var(--x)`, the definition of `--x` this theme uses (followed through chains).
+    fn source_of(&self, value: &str, own: Loc, depth: usize) -> Loc {
+        let v = value.trim().trim_end_matches("!important").trim();
+        if depth > 8 {
+            return own;
+        }
+        let Some(inner) = v.strip_prefix("var(").and_then(|x| x.strip_suffix(')')) else {
+            return own;
+        };
+        let name = inner.split(',').next().unwrap_or("").trim();
+        match self.vars.get(name) {
+            Some((v, loc)) => self.source_of(v, *loc, depth + 1),
+            None => own,
+        }
     }
 
     /// The colour a `background`/`background-color` declaration paints, if it is one plain
@@ -532,6 +612,22 @@ impl<'r> Scenario<'r> {
         }
         found
     }
+
+    /// `background_of`, with the declaration the colour comes from.
+    fn background_with_src(
+        &self,
+        decls: &[(String, String)],
+        locs: &[Loc],
+    ) -> Option<(Option<Rgba>, Option<Loc>)> {
+        let colour = self.background_of(decls)?;
+        let src = decls
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, (p, _))| p == "background-color" || p == "background")
+            .and_then(|(k, (_, v))| locs.get(k).map(|l| self.source_of(v, *l, 0)));
+        Some((colour, src))
+    }
 }
 
 fn font_px(value: &str, parent: f64) -> Option<f64> {
@@ -552,6 +648,20 @@ fn font_px(value: &str, parent: f64) -> Option<f64> {
     }
 }
 
+/// Below this contrast with the page's background, a container's background is a tint of the
+/// page: text for the page may be put on it.
+const TINT_RATIO: f64 = 1.6;
+
+/// The contrast a repair aims at for text of this size (see [`Pair::target`]).
+fn repair_target(px: f64) -> f64 {
+    const MARGIN: f64 = 0.05;
+    if px >= 24.0 {
+        3.0 + MARGIN
+    } else {
+        4.5 + MARGIN
+    }
+}
+
 fn is_large(px: f64, bold: bool) -> bool {
     px >= 24.0 || (bold && px >= 18.66)
 }
@@ -560,7 +670,14 @@ fn is_large(px: f64, bold: bool) -> bool {
 #[derive(Clone, Copy)]
 struct Style {
     fg: Option<Rgba>,
+    /// The declaration the text colour comes from (`None`: a default or a style attribute).
+    fg_src: Option<Loc>,
+    /// The background the text sits on (composited), the colour that paints it as declared, what
+    /// that colour is laid over, and the declaration it comes from.
     bg: Rgba,
+    bg_raw: Rgba,
+    bg_under: Rgba,
+    bg_src: Option<Loc>,
     px: f64,
     bold: bool,
     /// The rule that set the colour or the background last, for the message.
@@ -568,27 +685,55 @@ struct Style {
     unknown: bool,
 }
 
-pub fn check(parsed: &Parsed, sheets: &[Sheet<'_>], llm: bool, out: &mut Vec<Finding>) {
+/// A text colour on a background that fails WCAG AA, with what a repair needs to move either.
+#[derive(Debug, Clone)]
+struct Pair {
+    dark: bool,
+    line: Option<usize>,
+    selector: String,
+    /// Composited text and background colours, their contrast and the ratio needed.
+    fg: Rgba,
+    bg: Rgba,
+    ratio: f64,
+    need: f64,
+    /// What a repair aims at: AA with a small margin, and 4.5:1 unless the text is large by
+    /// size alone (browsers and checkers disagree on what counts as bold).
+    target: f64,
+    fg_raw: Rgba,
+    fg_src: Option<Loc>,
+    bg_raw: Rgba,
+    bg_under: Rgba,
+    bg_src: Option<Loc>,
+    /// Text the scripts create may sit on any background the page defines: a repair of its
+    /// colour aims at all of them when it can.
+    other_bgs: Vec<Rgba>,
+}
+
+/// Every failing pair of the page, in the light theme and, when the page styles one, the dark
+/// theme (deduplicated by rule, theme and selector, as reported).
+fn analyse(parsed: &Parsed, sheets: &[Sheet<'_>], llm: bool) -> (Vec<Pair>, Vec<Rule>) {
     let mut rules = Vec::new();
-    for sheet in sheets {
-        parse_rules(&strip_comments(sheet.css), sheet.line, false, &mut rules);
+    for (n, sheet) in sheets.iter().enumerate() {
+        let at = Block {
+            sheet: n,
+            offset: 0,
+            line: sheet.line,
+        };
+        parse_rules(&strip_comments(sheet.css), at, false, &mut rules);
     }
     // Hostile input: keep the work bounded.
     rules.truncate(2000);
     let has_dark = rules.iter().any(|r| r.dark);
-    let severity = if llm {
-        Severity::Error
-    } else {
-        Severity::Warning
-    };
     let mut reported: HashSet<(Option<usize>, bool, String)> = HashSet::new();
     let mut themes = vec![false];
     // An LLM page whose styles know only the light theme is kept light by the post-processor.
     if has_dark {
         themes.push(true);
     }
+    let mut pairs = Vec::new();
     for dark in themes {
-        let sc = Scenario::new(&rules, dark);
+        let mut sc = Scenario::new(&rules, dark);
+        sc.llm = llm;
         let compiled: Vec<(&Rule, Option<Selector>)> = sc
             .rules
             .iter()
@@ -602,43 +747,82 @@ pub fn check(parsed: &Parsed, sheets: &[Sheet<'_>], llm: bool, out: &mut Vec<Fin
         let mut matched_rules: HashSet<usize> = HashSet::new();
         let root = Style {
             fg: Some(sc.default_fg),
+            fg_src: None,
             bg: sc.default_bg,
+            bg_raw: sc.default_bg,
+            bg_under: sc.default_bg,
+            bg_src: None,
             px: 16.0,
             bold: false,
             line: None,
             unknown: false,
         };
-        let mut findings = Vec::new();
+        let mut found = Vec::new();
         walk(
             parsed.html.root_element(),
             root,
             &sc,
             &compiled,
             &mut matched_rules,
-            &mut findings,
+            &mut found,
             0,
         );
         // Text the scripts create: rules no element in the markup matches.
-        let page_bgs: Vec<Rgba> = std::iter::once(page_background(&sc, &compiled))
+        // Where text the scripts create can sit: the page, and the containers the page paints
+        // without colouring their text (a rule that colours its own text, a button or a badge,
+        // is not where other text goes). One background per selector, as the cascade leaves it.
+        let page_bg = page_background(&sc, &compiled);
+        let mut by_selector: Vec<(&str, Rgba, bool)> = Vec::new();
+        // The last rule (in cascade order) that colours text, per selector: earlier ones are
+        // overridden (a dark theme's `.error` over the light one).
+        let mut last_colour: HashMap<&str, usize> = HashMap::new();
+        for (r, _) in &compiled {
+            if r.decls.iter().any(|(p, _)| p == "color") {
+                last_colour.insert(r.selector.as_str(), r.order);
+            }
+            if is_root_selector(&r.selector) || is_state_selector(&r.selector) {
+                continue;
+            }
+            let Some(Some(bg)) = sc.background_of(&r.decls) else {
+                continue;
+            };
+            let colours_text = r.decls.iter().any(|(p, _)| p == "color");
+            by_selector.retain(|(s, _, _)| *s != r.selector.as_str());
+            if bg.a > 0.0 {
+                by_selector.push((r.selector.as_str(), bg, colours_text));
+            }
+        }
+        // Every background, for judging (text that fails on all of them fails wherever it
+        // goes); the page and its containers, for repairing.
+        let every_bg: Vec<Rgba> = std::iter::once(page_bg)
+            .chain(by_selector.iter().map(|(_, bg, _)| bg.over(page_bg)))
+            .collect();
+        let hosts: Vec<Rgba> = std::iter::once(page_bg)
             .chain(
-                sc.rules
+                by_selector
                     .iter()
-                    .filter_map(|r| sc.background_of(&r.decls).flatten()),
+                    .filter(|(_, _, colours)| !colours)
+                    .map(|(_, bg, _)| bg.over(page_bg)),
             )
-            .filter(|c| c.a > 0.0)
             .collect();
         // (Only for LLM pages: a hand-written page's script-made text is its author's call, and
         // such rules often colour SVG strokes rather than text.)
         for (r, sel) in compiled.iter().filter(|_| llm) {
-            if sel.is_none() || matched_rules.contains(&r.order) {
+            if sel.is_none()
+                || matched_rules.contains(&r.order)
+                || last_colour
+                    .get(r.selector.as_str())
+                    .is_some_and(|last| *last != r.order)
+            {
                 continue;
             }
-            let Some(fg) = r
+            let Some((fg, fg_loc)) = r
                 .decls
                 .iter()
+                .zip(&r.locs)
                 .rev()
-                .find(|(p, _)| p == "color")
-                .and_then(|(_, v)| sc.color_of(v))
+                .find(|((p, _), _)| p == "color")
+                .and_then(|((_, v), loc)| Some((sc.color_of(v)?, sc.source_of(v, *loc, 0))))
             else {
                 continue;
             };
@@ -655,56 +839,94 @@ pub fn check(parsed: &Parsed, sheets: &[Sheet<'_>], llm: bool, out: &mut Vec<Fin
             });
             let need = if is_large(px, bold) { 3.0 } else { 4.5 };
             let page_bg = page_background(&sc, &compiled);
-            match sc.background_of(&r.decls) {
-                Some(Some(bg)) => {
-                    let bg = bg.over(page_bg);
-                    let fg = fg.over(bg);
-                    let q = ratio(fg, bg);
+            let mut pair =
+                |bg_raw: Rgba, bg_under: Rgba, bg_src: Option<Loc>, other_bgs: Vec<Rgba>| {
+                    let bg = bg_raw.over(bg_under);
+                    let fgc = fg.over(bg);
+                    let q = ratio(fgc, bg);
                     if q < need {
-                        findings.push((r.line, fg, bg, q, need, r.selector.clone()));
+                        found.push(Pair {
+                            dark,
+                            line: r.line,
+                            selector: r.selector.clone(),
+                            fg: fgc,
+                            bg,
+                            ratio: q,
+                            need,
+                            target: repair_target(px),
+                            fg_raw: fg,
+                            fg_src: Some(fg_loc),
+                            bg_raw,
+                            bg_under,
+                            bg_src,
+                            other_bgs,
+                        });
                     }
-                }
-                Some(None) => {}
+                };
+            match sc.background_with_src(&r.decls, &r.locs) {
+                Some((Some(bg), src)) => pair(bg, page_bg, src, Vec::new()),
+                Some((None, _)) => {}
                 None => {
-                    let worst = page_bgs
+                    // Text that reads well only on a surface unlike the page (light text for
+                    // a dark card on a light page) is meant for that surface. Other text goes
+                    // on the page and its tints (containers close to the page's colour), and
+                    // must read on all of them; it is repaired for all of them.
+                    let tint = |b: &Rgba| ratio(*b, page_bg) < TINT_RATIO;
+                    let best = every_bg
                         .iter()
-                        .map(|bg| {
-                            let bg = bg.over(page_bg);
-                            (ratio(fg.over(bg), bg), bg)
-                        })
-                        .fold(None::<(f64, Rgba)>, |best, x| match best {
+                        .map(|bg| (ratio(fg.over(*bg), *bg), *bg))
+                        .fold(None::<(f64, Rgba)>, |w, x| match w {
                             Some(b) if b.0 >= x.0 => Some(b),
                             _ => Some(x),
                         });
-                    if let Some((q, bg)) = worst
-                        && q < need
-                    {
-                        findings.push((r.line, fg.over(bg), bg, q, need, r.selector.clone()));
+                    let for_other_surface = best.is_some_and(|(q, bg)| q >= need && !tint(&bg));
+                    let tints: Vec<Rgba> = hosts.iter().copied().filter(|b| tint(b)).collect();
+                    let worst = tints.iter().map(|bg| (ratio(fg.over(*bg), *bg), *bg)).fold(
+                        None::<(f64, Rgba)>,
+                        |w, x| match w {
+                            Some(b) if b.0 <= x.0 => Some(b),
+                            _ => Some(x),
+                        },
+                    );
+                    if !for_other_surface && let Some((_, bg)) = worst {
+                        pair(bg, bg, None, tints);
                     }
                 }
             }
         }
-        for (line, fg, bg, q, need, selector) in findings {
-            if !reported.insert((line, dark, selector.clone())) {
-                continue;
+        for p in found {
+            if reported.insert((p.line, dark, p.selector.clone())) {
+                pairs.push(p);
             }
-            let theme = if dark { "dark" } else { "light" };
-            out.push(Finding {
-                severity,
-                rule: "low-contrast",
-                message: format!(
-                    "text colour {} on background {} has a contrast of {:.2}:1 in the {theme} \
-                     theme, below WCAG AA ({need}:1{}); darken or lighten the text or the \
-                     background (style rule `{}`)",
-                    fg.hex(),
-                    bg.hex(),
-                    q,
-                    if need < 4.0 { ", large text" } else { "" },
-                    super::finding::clip(&selector),
-                ),
-                line,
-            });
         }
+    }
+    (pairs, rules)
+}
+
+pub fn check(parsed: &Parsed, sheets: &[Sheet<'_>], llm: bool, out: &mut Vec<Finding>) {
+    let severity = if llm {
+        Severity::Error
+    } else {
+        Severity::Warning
+    };
+    for p in analyse(parsed, sheets, llm).0 {
+        let theme = if p.dark { "dark" } else { "light" };
+        out.push(Finding {
+            severity,
+            rule: "low-contrast",
+            message: format!(
+                "text colour {} on background {} has a contrast of {:.2}:1 in the {theme} \
+                 theme, below WCAG AA ({}:1{}); darken or lighten the text or the \
+                 background (style rule `{}`)",
+                p.fg.hex(),
+                p.bg.hex(),
+                p.ratio,
+                p.need,
+                if p.need < 4.0 { ", large text" } else { "" },
+                super::finding::clip(&p.selector),
+            ),
+            line: p.line,
+        });
     }
 }
 
@@ -720,15 +942,13 @@ fn page_background(sc: &Scenario<'_>, compiled: &[(&Rule, Option<Selector>)]) ->
     bg
 }
 
-type Found = (Option<usize>, Rgba, Rgba, f64, f64, String);
-
 fn walk(
     el: ElementRef<'_>,
     parent: Style,
     sc: &Scenario<'_>,
     rules: &[(&Rule, Option<Selector>)],
     matched: &mut HashSet<usize>,
-    out: &mut Vec<Found>,
+    out: &mut Vec<Pair>,
     depth: usize,
 ) {
     if depth > 200 {
@@ -754,14 +974,15 @@ fn walk(
     ) {
         st.bold = true;
     }
-    let mut own_bg: Option<Rgba> = None;
+    let mut own_bg: Option<(Rgba, Option<Loc>)> = None;
     let mut selector = String::new();
-    let mut apply = |decls: &[(String, String)], line: Option<usize>, sel: &str| {
-        for (p, v) in decls {
+    let mut apply = |decls: &[(String, String)], locs: &[Loc], line: Option<usize>, sel: &str| {
+        for (k, (p, v)) in decls.iter().enumerate() {
             match p.as_str() {
                 "color" => match sc.color_of(v) {
                     Some(c) => {
                         st.fg = Some(c);
+                        st.fg_src = locs.get(k).map(|l| sc.source_of(v, *l, 0));
                         st.unknown = false;
                         st.line = line;
                         selector = sel.to_string();
@@ -779,16 +1000,16 @@ fn walk(
                 _ => {}
             }
         }
-        match sc.background_of(decls) {
-            Some(Some(c)) => {
-                own_bg = Some(c);
+        match sc.background_with_src(decls, locs) {
+            Some((Some(c), src)) => {
+                own_bg = Some((c, src));
                 if st.line.is_none() || selector.is_empty() {
                     st.line = line;
                     selector = sel.to_string();
                 }
             }
             // A picture or gradient: what the text sits on is unknown.
-            Some(None) => st.unknown = true,
+            Some((None, _)) => st.unknown = true,
             None => {}
         }
     };
@@ -797,7 +1018,7 @@ fn walk(
             && sel.matches(&el)
         {
             matched.insert(r.order);
-            apply(&r.decls, r.line, &r.selector);
+            apply(&r.decls, &r.locs, r.line, &r.selector);
         }
     }
     if let Some(style) = el.value().attr("style") {
@@ -808,14 +1029,29 @@ fn walk(
                 Some((p.trim().to_ascii_lowercase(), v.trim().to_string()))
             })
             .collect();
-        apply(&decls, None, "style attribute");
+        // A style attribute is not a sheet (no locations): a repair moves the other colour.
+        apply(&decls, &[], None, "style attribute");
     }
-    if let Some(bg) = own_bg {
+    if let Some((bg, src)) = own_bg {
         st.bg = bg.over(parent.bg);
+        st.bg_raw = bg;
+        st.bg_under = parent.bg;
+        // The page's own background is never moved to suit one element.
+        st.bg_src = src.filter(|_| !matches!(name, "html" | "body"));
     }
     let has_text = el
         .children()
-        .any(|c| c.value().as_text().is_some_and(|t| !t.trim().is_empty()));
+        .any(|c| c.value().as_text().is_some_and(|t| !t.trim().is_empty()))
+        // An empty element a rule of its own colours is where a script puts text (LLM pages).
+        || (sc.llm
+            && !selector.is_empty()
+            && selector != "style attribute"
+            && el.children().all(|c| c.value().as_text().is_some_and(|t| t.trim().is_empty()))
+            && !matches!(
+                name,
+                "input" | "select" | "textarea" | "button" | "img" | "br" | "hr" | "canvas"
+                    | "video" | "audio" | "iframe" | "progress" | "meter"
+            ));
     // Form controls draw their own text, on their own background.
     let control = matches!(name, "input" | "select" | "textarea" | "button");
     if (has_text || control)
@@ -823,12 +1059,27 @@ fn walk(
         && let Some(fg) = st.fg
         && (st.line.is_some() || parent.line.is_some())
     {
-        let fg = fg.over(st.bg);
-        let q = ratio(fg, st.bg);
+        let fgc = fg.over(st.bg);
+        let q = ratio(fgc, st.bg);
         let need = if is_large(st.px, st.bold) { 3.0 } else { 4.5 };
         // Native controls keep the browser's colours unless the page set one.
         if q < need && !(control && own_bg.is_none() && selector.is_empty()) {
-            out.push((st.line, fg, st.bg, q, need, selector.clone()));
+            out.push(Pair {
+                dark: sc.dark,
+                line: st.line,
+                selector: selector.clone(),
+                fg: fgc,
+                bg: st.bg,
+                ratio: q,
+                need,
+                target: repair_target(st.px),
+                fg_raw: fg,
+                fg_src: st.fg_src,
+                bg_raw: st.bg_raw,
+                bg_under: st.bg_under,
+                bg_src: st.bg_src,
+                other_bgs: Vec::new(),
+            });
         }
     }
     for child in el.children() {
@@ -836,6 +1087,417 @@ fn walk(
             walk(c, st, sc, rules, matched, out, depth + 1);
         }
     }
+}
+
+// ---- Repair ------------------------------------------------------------------------------------
+
+/// One value to write into a sheet, and what it does (one human line).
+#[derive(Debug, Clone)]
+pub(super) struct ValueEdit {
+    pub sheet: usize,
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+    pub note: String,
+}
+
+/// What a repair round would change, and the pairs it cannot fix (why, one line each).
+#[derive(Debug, Default)]
+pub(super) struct Plan {
+    pub edits: Vec<ValueEdit>,
+    pub unrepairable: Vec<String>,
+    /// Failing pairs left for the next round (their colour was already being moved).
+    pub deferred: usize,
+}
+
+fn to_hsl(c: Rgba) -> (f64, f64, f64) {
+    let (r, g, b) = (c.r / 255.0, c.g / 255.0, c.b / 255.0);
+    let max = r.max(g).max(b);
+    let min = r.min(g).min(b);
+    let l = (max + min) / 2.0;
+    let d = max - min;
+    if d.abs() < 1e-12 {
+        return (0.0, 0.0, l);
+    }
+    let s = d / (1.0 - (2.0 * l - 1.0).abs()).max(1e-12);
+    let h = if (max - r).abs() < 1e-12 {
+        ((g - b) / d).rem_euclid(6.0)
+    } else if (max - g).abs() < 1e-12 {
+        (b - r) / d + 2.0
+    } else {
+        (r - g) / d + 4.0
+    };
+    (h * 60.0, s.clamp(0.0, 1.0), l)
+}
+
+fn from_hsl(h: f64, s: f64, l: f64, a: f64) -> Rgba {
+    let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
+    let hp = h.rem_euclid(360.0) / 60.0;
+    let x = c * (1.0 - (hp.rem_euclid(2.0) - 1.0).abs());
+    let (r, g, b) = match hp as u32 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let m = l - c / 2.0;
+    Rgba {
+        r: ((r + m) * 255.0).clamp(0.0, 255.0),
+        g: ((g + m) * 255.0).clamp(0.0, 255.0),
+        b: ((b + m) * 255.0).clamp(0.0, 255.0),
+        a,
+    }
+}
+
+/// As written into CSS: whole channels, alpha to three decimals.
+fn rounded(c: Rgba) -> Rgba {
+    Rgba {
+        r: c.r.round().clamp(0.0, 255.0),
+        g: c.g.round().clamp(0.0, 255.0),
+        b: c.b.round().clamp(0.0, 255.0),
+        a: (c.a * 1000.0).round() / 1000.0,
+    }
+}
+
+fn css_colour(c: Rgba) -> String {
+    if c.a >= 1.0 {
+        c.hex()
+    } else {
+        let a = format!("{:.3}", c.a);
+        let a = a.trim_end_matches('0').trim_end_matches('.');
+        format!("rgba({}, {}, {}, {a})", c.r, c.g, c.b)
+    }
+}
+
+/// CIE L*a*b* (D65), for measuring how much a colour moved.
+fn lab(c: Rgba) -> (f64, f64, f64) {
+    let lin = |v: f64| {
+        let v = v / 255.0;
+        if v <= 0.04045 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let (r, g, b) = (lin(c.r), lin(c.g), lin(c.b));
+    let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+    let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+    let f = |t: f64| {
+        if t > 0.008856 {
+            t.cbrt()
+        } else {
+            7.787 * t + 16.0 / 116.0
+        }
+    };
+    let (fx, fy, fz) = (f(x), f(y), f(z));
+    (116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz))
+}
+
+fn delta_e(a: Rgba, b: Rgba) -> f64 {
+    let (l1, a1, b1) = lab(a);
+    let (l2, a2, b2) = lab(b);
+    ((l1 - l2).powi(2) + (a1 - a2).powi(2) + (b1 - b2).powi(2)).sqrt()
+}
+
+/// The colour of the same hue and saturation (and alpha) as `raw`, with the lightness nearest
+/// to its own, for which `ok` holds as written into CSS. `ok` must be monotonic in lightness
+/// towards black and towards white (contrast against a fixed colour is).
+fn nearest_same_hue(raw: Rgba, ok: &dyn Fn(Rgba) -> bool) -> Option<Rgba> {
+    let (h, s, l) = to_hsl(raw);
+    let at = |x: f64| rounded(from_hsl(h, s, x.clamp(0.0, 1.0), raw.a));
+    let mut best: Option<(f64, Rgba)> = None;
+    for target in [0.0, 1.0] {
+        if !ok(at(target)) {
+            continue;
+        }
+        // `lo` fails (or is the start), `hi` passes.
+        let (mut lo, mut hi) = (l, target);
+        for _ in 0..48 {
+            let mid = (lo + hi) / 2.0;
+            if ok(at(mid)) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        let c = at(hi);
+        if ok(c) {
+            let d = (hi - l).abs();
+            if best.as_ref().is_none_or(|b| d < b.0) {
+                best = Some((d, c));
+            }
+        }
+    }
+    best.map(|b| b.1)
+}
+
+/// `value` with its colour replaced by `new` (the whole value, or the colour token of a
+/// `background` shorthand); `!important` is kept.
+fn replace_colour(value: &str, new: &str) -> Option<String> {
+    let lower = value.to_ascii_lowercase();
+    let (core, important) = match lower.find("!important") {
+        Some(i) => (&value[..i], &value[i..]),
+        None => (value, ""),
+    };
+    let sep = if important.is_empty() { "" } else { " " };
+    let core_t = core.trim();
+    if parse_color(core_t).is_some() || core_t.starts_with("var(") {
+        return Some(format!("{new}{sep}{important}"));
+    }
+    let token = core_t
+        .split_whitespace()
+        .find(|t| parse_color(t).is_some())?;
+    let mut at = None;
+    let mut from = 0;
+    while let Some(i) = core[from..].find(token) {
+        let s = from + i;
+        let e = s + token.len();
+        let before_ok = s == 0 || core.as_bytes()[s - 1].is_ascii_whitespace();
+        let after_ok = e == core.len() || core.as_bytes()[e].is_ascii_whitespace();
+        if before_ok && after_ok {
+            at = Some((s, e));
+            break;
+        }
+        from = e;
+    }
+    let (s, e) = at?;
+    Some(format!("{}{new}{}{important}", &core[..s], &core[e..]))
+}
+
+/// Whether a sheet's braces close (outside comments) and it swallowed no markup (an unclosed
+/// `<style>` runs to the end of the file): only then does a rule added at its end stand on its
+/// own, inside the element.
+fn balanced(css: &str) -> bool {
+    if css.contains("</") {
+        return false;
+    }
+    let mut depth = 0i64;
+    for b in strip_comments(css).bytes() {
+        match b {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
+/// A rule that applies `prop: value` to `selectors` in the dark theme only, made dark the way
+/// `via` says ("media", or a selector marker such as `[data-theme="dark"]`).
+fn dark_rule(via: &str, selectors: &[&str], prop: &str, value: &str) -> String {
+    let body = format!("{{ {prop}: {value}; }}");
+    if via == "media" {
+        return format!(
+            "\n@media (prefers-color-scheme: dark) {{ {} {body} }}\n",
+            selectors.join(", ")
+        );
+    }
+    let scoped: Vec<String> = selectors
+        .iter()
+        .flat_map(|sel| match *sel {
+            ":root" | "html" => vec![format!(":root{via}")],
+            "body" => vec![format!("body{via}"), format!("{via} body")],
+            _ => vec![format!("{via} {sel}")],
+        })
+        .collect();
+    format!("\n{} {body}\n", scoped.join(", "))
+}
+
+/// Plans one round of contrast repairs: for each failing pair, the text or the background
+/// colour (whichever moves least, in CIE L*a*b*) goes to the nearest colour of the same hue that
+/// reaches WCAG AA, in the declaration it comes from (a variable's definition in the failing
+/// theme, or the rule's own value). Colours set in `style` attributes or by defaults stay.
+pub(super) fn plan_repairs(parsed: &Parsed, sheets: &[Sheet<'_>]) -> Plan {
+    let mut plan = Plan::default();
+    let mut touched: HashSet<Loc> = HashSet::new();
+    let (pairs, rules) = analyse(parsed, sheets, true);
+    // How the page makes its dark theme (a repair for the dark theme only does the same).
+    let mut dark_via: Vec<String> = Vec::new();
+    for r in &rules {
+        if let Some(v) = &r.dark_via
+            && !dark_via.contains(v)
+        {
+            dark_via.push(v.clone());
+        }
+    }
+    for p in pairs {
+        let theme = if p.dark { "dark" } else { "light" };
+        let what = format!(
+            "text {} on {} ({:.2}:1 in the {theme} theme, rule `{}`)",
+            p.fg.hex(),
+            p.bg.hex(),
+            p.ratio,
+            super::finding::clip(&p.selector)
+        );
+        let editable = |l: &Option<Loc>| l.filter(|l| l.sheet < sheets.len());
+        let mut options: Vec<(f64, Loc, Rgba, Rgba, &str)> = Vec::new();
+        if let Some(loc) = editable(&p.fg_src) {
+            let ok = |c: Rgba| ratio(c.over(p.bg), p.bg) >= p.target;
+            let everywhere = |c: Rgba| {
+                ok(c)
+                    && p.other_bgs
+                        .iter()
+                        .all(|b| ratio(c.over(*b), *b) >= p.target)
+            };
+            // Text on any of several backgrounds: all of them, else the page's own (the first).
+            let on_page = |c: Rgba| {
+                let b = p.other_bgs.first().copied().unwrap_or(p.bg);
+                ratio(c.over(b), b) >= p.target
+            };
+            let found = if p.other_bgs.is_empty() {
+                nearest_same_hue(p.fg_raw, &ok)
+            } else {
+                nearest_same_hue(p.fg_raw, &everywhere)
+                    .or_else(|| nearest_same_hue(p.fg_raw, &on_page))
+            };
+            if let Some(c) = found {
+                options.push((delta_e(c.over(p.bg), p.fg), loc, c, p.fg_raw, "text"));
+            }
+        }
+        if let Some(loc) = editable(&p.bg_src) {
+            let ok = |c: Rgba| {
+                let b = c.over(p.bg_under);
+                ratio(p.fg_raw.over(b), b) >= p.target
+            };
+            if let Some(c) = nearest_same_hue(p.bg_raw, &ok) {
+                options.push((
+                    delta_e(c.over(p.bg_under), p.bg),
+                    loc,
+                    c,
+                    p.bg_raw,
+                    "background",
+                ));
+            }
+        }
+        options.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let Some((_, loc, new, old, side)) = options.into_iter().next() else {
+            let why = if editable(&p.fg_src).is_none() && editable(&p.bg_src).is_none() {
+                "neither colour is set by a rule of the page's own <style> (a style attribute or \
+                 a default)"
+            } else {
+                "no colour of the same hue reaches AA"
+            };
+            plan.unrepairable.push(format!("{what}: {why}"));
+            continue;
+        };
+        if !touched.insert(loc) {
+            plan.deferred += 1;
+            continue;
+        }
+        let css = sheets[loc.sheet].css;
+        let Some(value) = css.get(loc.start..loc.end) else {
+            plan.unrepairable
+                .push(format!("{what}: its declaration could not be located"));
+            continue;
+        };
+        let new_css = css_colour(new);
+        let Some(text) = replace_colour(value, &new_css) else {
+            plan.unrepairable.push(format!(
+                "{what}: the {side} colour in `{}` could not be rewritten",
+                super::finding::clip(value)
+            ));
+            continue;
+        };
+        // A declaration both themes use, failing only in the dark one: the repair goes into a
+        // dark-theme rule of its own, made the way the page makes its dark theme.
+        let owners: Vec<(&Rule, &String)> = rules
+            .iter()
+            .filter_map(|r| {
+                let k = r.locs.iter().position(|l| *l == loc)?;
+                Some((r, &r.decls[k].0))
+            })
+            .collect();
+        let shared = !owners.is_empty() && owners.iter().all(|(r, _)| !r.dark && !r.light_only);
+        if p.dark && shared && !dark_via.is_empty() && !balanced(css) {
+            plan.unrepairable.push(format!(
+                "{what}: the <style> it is in is not well-formed (unbalanced braces or no end \
+                 tag), so no rule can be added to it"
+            ));
+            continue;
+        }
+        let (start, end, text) = if p.dark && shared && !dark_via.is_empty() {
+            let prop = owners[0].1;
+            let selectors: Vec<&str> = owners.iter().map(|(r, _)| r.selector.as_str()).collect();
+            // Every way the page turns dark (a host may use either).
+            let rules: String = dark_via
+                .iter()
+                .map(|via| dark_rule(via, &selectors, prop, &text))
+                .collect();
+            (css.len(), css.len(), rules)
+        } else {
+            (loc.start, loc.end, text)
+        };
+        let after = if side == "text" {
+            ratio(new.over(p.bg), p.bg)
+        } else {
+            let b = new.over(p.bg_under);
+            ratio(p.fg_raw.over(b), b)
+        };
+        // A variable the page defines the same way twice for this theme (a dark media query and
+        // a dark selector, say): every twin moves with it, whichever of them a host applies.
+        if start == loc.start
+            && let Some((var, value)) = owners
+                .first()
+                .filter(|(_, prop)| prop.starts_with("--"))
+                .map(|(r, prop)| {
+                    (
+                        prop.as_str(),
+                        r.locs
+                            .iter()
+                            .position(|l| *l == loc)
+                            .map(|k| r.decls[k].1.as_str()),
+                    )
+                })
+        {
+            let theme_dark = owners.iter().any(|(r, _)| r.dark);
+            let mut twins: HashSet<Loc> = HashSet::new();
+            for r in rules
+                .iter()
+                .filter(|r| r.dark == theme_dark && is_root_selector(&r.selector))
+            {
+                for ((prop, v), l) in r.decls.iter().zip(&r.locs) {
+                    if prop == var
+                        && Some(v.as_str()) == value
+                        && *l != loc
+                        && twins.insert(*l)
+                        && touched.insert(*l)
+                    {
+                        let twin = sheets.get(l.sheet).and_then(|s| s.css.get(l.start..l.end));
+                        if let Some(t) = twin.and_then(|t| replace_colour(t, &new_css)) {
+                            plan.edits.push(ValueEdit {
+                                sheet: l.sheet,
+                                start: l.start,
+                                end: l.end,
+                                text: t,
+                                note: format!(
+                                    "low contrast: the same change to the twin definition of {var}"
+                                ),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        plan.edits.push(ValueEdit {
+            sheet: loc.sheet,
+            start,
+            end,
+            text,
+            note: format!(
+                "low contrast: {what}: {side} {} → {new_css} ({after:.2}:1)",
+                css_colour(rounded(old))
+            ),
+        });
+    }
+    plan
 }
 
 #[cfg(test)]
@@ -905,5 +1567,104 @@ mod tests {
         assert_eq!(f.len(), 1, "light only: the page has no dark theme: {f:?}");
         // Large text needs only 3:1.
         assert!(run("<style>h1{color:#888}</style><h1>Big</h1>", true).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod repair_props {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn hue_distance(a: f64, b: f64) -> f64 {
+        let d = (a - b).rem_euclid(360.0);
+        d.min(360.0 - d)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// Moving either colour of any pair: the result reaches AA (as written into CSS, i.e.
+        /// rounded), and keeps the hue of the colour it moved (where 8-bit channels can carry a
+        /// hue at all).
+        #[test]
+        fn any_repaired_pair_reaches_aa_and_keeps_its_hue(
+            fg in (any::<u8>(), any::<u8>(), any::<u8>()),
+            bg in (any::<u8>(), any::<u8>(), any::<u8>()),
+            alpha in prop_oneof![Just(1.0f64), 0.05f64..1.0],
+            large in any::<bool>(),
+            move_bg in any::<bool>(),
+        ) {
+            let need = if large { 3.0 } else { 4.5 };
+            let under = rgb(255, 255, 255);
+            let mut fg = rgb(fg.0, fg.1, fg.2);
+            let mut bg = rgb(bg.0, bg.1, bg.2);
+            let moved;
+            let result;
+            if move_bg {
+                // A tint over the page: only its colour moves, its alpha stays.
+                bg.a = alpha;
+                let ok = |c: Rgba| { let b = c.over(under); ratio(fg.over(b), b) >= need };
+                result = nearest_same_hue(bg, &ok);
+                moved = bg;
+                if let Some(c) = result {
+                    prop_assert!(ok(c));
+                    prop_assert!((c.a - rounded(bg).a).abs() < 1e-9);
+                }
+            } else {
+                fg.a = alpha;
+                let ok = |c: Rgba| ratio(c.over(bg), bg) >= need;
+                result = nearest_same_hue(fg, &ok);
+                moved = fg;
+                if let Some(c) = result {
+                    prop_assert!(ok(c));
+                }
+                // An opaque text colour can always be repaired (black or white reach 4.58:1).
+                if alpha >= 1.0 {
+                    prop_assert!(result.is_some(), "no repair for {:?} on {:?}", fg, bg);
+                }
+            }
+            if let Some(c) = result {
+                let (h0, s0, _) = to_hsl(moved);
+                let (h1, s1, l1) = to_hsl(c);
+                // Chroma an 8-bit colour can show: hue is meaningful above a few steps.
+                let chroma = c.r.max(c.g).max(c.b) - c.r.min(c.g).min(c.b);
+                if s0 > 0.05 && chroma >= 24.0 && l1 > 0.02 && l1 < 0.98 {
+                    prop_assert!(hue_distance(h0, h1) <= 4.0, "hue {h0} → {h1} ({:?} → {:?})", moved, c);
+                    prop_assert!((s0 - s1).abs() <= 0.2, "saturation {s0} → {s1}");
+                }
+                // Written as CSS and read back, it is the same colour.
+                let back = parse_color(&css_colour(c));
+                prop_assert!(back.is_some());
+                if let Some(b) = back {
+                    prop_assert!((b.r - c.r).abs() < 0.01 && (b.a - c.a).abs() < 0.002);
+                }
+            }
+        }
+
+        /// The least change: no colour of the same hue closer in lightness passes.
+        #[test]
+        fn the_repair_is_the_nearest_passing_lightness(
+            fg in (any::<u8>(), any::<u8>(), any::<u8>()),
+            bg in (any::<u8>(), any::<u8>(), any::<u8>()),
+        ) {
+            let fg = rgb(fg.0, fg.1, fg.2);
+            let bg = rgb(bg.0, bg.1, bg.2);
+            let ok = |c: Rgba| ratio(c.over(bg), bg) >= 4.5;
+            prop_assume!(!ok(fg));
+            let Some(c) = nearest_same_hue(fg, &ok) else { return Ok(()); };
+            let (h, s, l) = to_hsl(fg);
+            let d = (to_hsl(c).2 - l).abs();
+            // Every lightness strictly closer (by a margin for rounding) fails.
+            for k in 1..20 {
+                let x = d * f64::from(k) / 20.0 - 0.01;
+                if x <= 0.0 { continue; }
+                for cand in [l - x, l + x] {
+                    if (0.0..=1.0).contains(&cand) {
+                        prop_assert!(!ok(rounded(from_hsl(h, s, cand, 1.0))), "{cand} passes, closer than {d}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -18,7 +18,7 @@ use super::script::{self, Facts, ScriptCtx, ScriptKind};
 const MAX_SRCDOC_DEPTH: usize = 3;
 /// Estimated element nesting beyond which a document is refused unparsed (see
 /// `parse::estimated_depth`).
-const MAX_ELEMENT_DEPTH: usize = 1024;
+pub(super) const MAX_ELEMENT_DEPTH: usize = 1024;
 /// Individual html5ever parse errors reported before they are summarised.
 const MAX_PARSE_ERRORS: usize = 10;
 
@@ -310,8 +310,7 @@ pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
     injection::check(source, &parsed, ctx.opts.llm_output, out);
 }
 
-/// Marks what the llm generator injects (its runtime and the runtime's styles).
-const RUNTIME_ATTR: &str = "data-mcp-gen-ui-runtime";
+use super::RUNTIME_ATTR;
 
 fn parse_errors(parsed: &Parsed, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
     for (line, msg) in parsed.errors.iter().take(MAX_PARSE_ERRORS) {

@@ -3,7 +3,8 @@
 //! Generated HTML (and LLM output in particular) is hostile input, so this module is a security
 //! boundary: it never panics and its findings are deterministic. `parse` builds the DOM with
 //! line numbers, `document` applies the DOM rules, `script` the JavaScript rules, `origin` the
-//! URL/CSP rules and `injection` the prompt-injection heuristics.
+//! URL/CSP rules and `injection` the prompt-injection heuristics. `repair` fixes what has a
+//! mechanical repair (contrast) for the llm generator, which repairs before it judges.
 //!
 //! Rule ids. Errors: `unrecoverable-html`, `html-too-deep`, `file-too-large`, `js-syntax-error`,
 //! `js-too-deep`, `invalid-json`, `external-script`, `external-stylesheet`, `external-font`,
@@ -25,12 +26,14 @@ mod finding;
 mod injection;
 mod origin;
 mod parse;
+mod repair;
 mod script;
 
 pub use finding::{Finding, Severity};
+pub use repair::{ContrastRepair, repair_contrast};
 
 /// Bumped whenever a rule changes, so `check` knows to re-validate files that passed before.
-pub const VALIDATOR_VERSION: u32 = 3;
+pub const VALIDATOR_VERSION: u32 = 4;
 
 /// Largest file a host should be asked to load (SPEC 9).
 pub const MAX_FILE_BYTES: usize = 500 * 1024;
@@ -41,7 +44,7 @@ const MAX_ANALYSED_BYTES: usize = 1024 * 1024;
 
 /// The parser and tree walks recurse; a big private stack keeps deep (hostile) nesting from
 /// overflowing the caller's.
-const STACK_BYTES: usize = 256 * 1024 * 1024;
+pub(crate) const STACK_BYTES: usize = 256 * 1024 * 1024;
 
 /// Per-file context for the rules.
 #[derive(Debug, Clone, Default)]
@@ -52,6 +55,9 @@ pub struct Options {
     /// The file was written by an LLM: prompt-injection signs become errors (else warnings).
     pub llm_output: bool,
 }
+
+/// Marks what the llm generator injects (its runtime and the runtime's styles).
+pub(crate) const RUNTIME_ATTR: &str = "data-mcp-gen-ui-runtime";
 
 /// Runs every rule on one HTML document. Findings are sorted by (line, severity, rule).
 pub fn validate(html: &str, opts: &Options) -> Vec<Finding> {

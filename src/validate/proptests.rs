@@ -96,3 +96,41 @@ proptest! {
         check_stable(&mutate(base, &ops), llm)?;
     }
 }
+
+/// A page whose styles a mutation may have broken anywhere: colours, braces, comments.
+const STYLED: &str = "<!doctype html><html><head><style>/* c */ :root{--a:#4da3ff;--bg:#fff}\
+    @media (prefers-color-scheme: dark){:root{--a:#60a5fa;--bg:#111}}\
+    body{background:var(--bg);color:#222} .b{background:var(--a);color:#fff}\
+    .t{background:rgba(34,197,94,.15);color:#22c55e} .m{color:#aaa}</style></head>\
+    <body><button class=b>Go</button><span class=t>ok</span><p class=m>x</p></body></html>";
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The contrast repair never panics, is deterministic, and never adds findings of other
+    /// kinds: it only ever rewrites colours.
+    #[test]
+    fn contrast_repair_is_safe_on_mutated_styles(
+        ops in proptest::collection::vec((any::<u8>(), any::<usize>(), any::<usize>()), 0..6),
+    ) {
+        let page = mutate(STYLED, &ops);
+        let a = repair_contrast(&page);
+        let b = repair_contrast(&page);
+        prop_assert_eq!(&a, &b);
+        let opts = Options { llm_output: true, ..Options::default() };
+        let others = |html: &str| -> Vec<&'static str> {
+            let mut v: Vec<&'static str> = validate(html, &opts)
+                .into_iter()
+                .filter(|f| f.rule != "low-contrast" && f.rule != "html-parse-error")
+                .map(|f| f.rule)
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        prop_assert_eq!(others(&page), others(&a.html));
+        if a.changes.is_empty() {
+            prop_assert_eq!(&a.html, &page);
+        }
+    }
+}

@@ -4,7 +4,9 @@
 // the real AppBridge under the default MCP Apps CSP: handshake, no console or CSP error, result
 // values visible, labelled controls, a schema-valid tools/call, size, axe-core (0 serious or
 // critical violations, light and dark theme) and no script run by hostile strings in the tool's
-// definition or results. Prints one row per answer: kept / fell back / works.
+// definition or results; a page whose own result handler throws does not count as working (the
+// runtime then shows the builtin view: McpGenUi.handlerErrors says so). Prints one row per
+// answer: kept / fell back / works.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -90,6 +92,10 @@ async function checkPage(file, toolName) {
       return w.every((x) => t.includes(x));
     }, want, { timeout: 5000 }).then(() => true, () => false);
     if (!shown) fails.push(`result values not visible: ${kase.visible.join(', ')}`);
+    // The page's own result handler must show the result: when it throws, llm.js shows the
+    // builtin view instead and records the error, and the page does not count as working.
+    const thrown = await frame.evaluate(() => (window.McpGenUi && window.McpGenUi.handlerErrors) || []);
+    if (thrown.length) fails.push(`the page's own result handler threw: ${thrown.slice(0, 2).join(' | ')}`);
 
     // The form sends a schema-valid tools/call.
     for (const [re, value] of kase.fill) {
@@ -138,7 +144,7 @@ async function checkPage(file, toolName) {
   return { fails, xss };
 }
 
-test('every corpus answer ends with a working UI; ≥ 95 % of kept pages work; no XSS', async (t) => {
+test('every corpus answer ends with a working UI; ≥ 95 % of kept pages and ≥ 85 % of mechanically repairable answers work; no XSS', async (t) => {
   // MCP_GEN_UI_CORPUS_ONLY=regex checks only the matching answers (a debugging aid).
   const only = process.env.MCP_GEN_UI_CORPUS_ONLY ? new RegExp(process.env.MCP_GEN_UI_CORPUS_ONLY) : null;
   for (const r of report.filter((x) => !only || only.test(x.id))) {
@@ -158,13 +164,19 @@ test('every corpus answer ends with a working UI; ≥ 95 % of kept pages work; n
   const kept = rows.filter((r) => r.kept);
   const keptWorking = kept.filter((r) => r.works).length;
   const tools = rows.filter((r) => r.works).length;
-  out.push('', `kept ${kept.length}/${rows.length}, of which working ${keptWorking} (${(100 * keptWorking / kept.length).toFixed(1)} %); ` +
+  // Answers whose defects are all mechanically repairable must end kept and working.
+  const mech = rows.filter((r) => r.mechanical);
+  const mechGood = mech.filter((r) => r.kept && r.works).length;
+  const pct = (a, b) => (b ? (100 * a / b).toFixed(1) : '100.0');
+  out.push('', `kept ${kept.length}/${rows.length}, of which working ${keptWorking} (${pct(keptWorking, kept.length)} %); ` +
+    `mechanically repairable answers kept and working ${mechGood}/${mech.length} (${pct(mechGood, mech.length)} %); ` +
     `working UI ${tools}/${rows.length}; script executions from hostile strings: ${rows.reduce((a, r) => a + r.xss, 0)}`);
   console.log(out.join('\n'));
   if (process.env.MCP_GEN_UI_CORPUS_TABLE) fs.writeFileSync(process.env.MCP_GEN_UI_CORPUS_TABLE, out.join('\n') + '\n');
 
   assert.equal(rows.reduce((a, r) => a + r.xss, 0), 0, 'no script ran from a hostile string');
   assert.ok(keptWorking >= 0.95 * kept.length, `${keptWorking} of ${kept.length} kept pages work`);
+  if (!only) assert.ok(mechGood >= 0.85 * mech.length, `${mechGood} of ${mech.length} mechanically repairable answers are kept and work`);
   assert.ok(tools >= 0.95 * rows.length, `${tools} of ${rows.length} tools end with a working UI`);
   // The builtin UI that replaces a page must always work.
   for (const r of rows.filter((x) => !x.kept)) assert.ok(r.works, `${r.id} (builtin fallback): ${r.fails.join('; ')}`);

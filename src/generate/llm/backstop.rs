@@ -1,7 +1,7 @@
 //! The real backstop: the builtin generator (minimal UIs, fallbacks, the runtime) and the
 //! validator, behind the [`Backstop`] seam the pipeline is written against.
 
-use super::pipeline::{Backstop, Check, allowed_origins};
+use super::pipeline::{Backstop, Check, Repaired, allowed_origins};
 use super::{LlmGenerator, LlmOutcome, LlmRequest};
 use crate::generate::GenerateError;
 use crate::generate::builtin::{self, Templates};
@@ -37,11 +37,27 @@ impl Backstop for Builtin<'_> {
             .map(|f| Check {
                 error: f.severity == Severity::Error,
                 rule: f.rule.to_string(),
-                // Line numbers count the injected runtime, which neither the model nor the
-                // reader of a fallback reason has seen; the messages quote the markup instead.
+                // Line numbers count the injected runtime: the pipeline maps them back to the
+                // model's own page for the repair prompt.
                 message: f.message,
+                line: f.line,
             })
             .collect()
+    }
+
+    fn repair(&self, html: &str, checks: &[Check]) -> Repaired {
+        if !checks.iter().any(|c| c.rule == "low-contrast") {
+            return Repaired {
+                html: html.to_string(),
+                ..Repaired::default()
+            };
+        }
+        let r = validate::repair_contrast(html);
+        Repaired {
+            html: r.html,
+            changes: r.changes,
+            failed: r.unrepaired,
+        }
     }
 
     fn fingerprint(&self) -> String {

@@ -11,6 +11,7 @@ pub mod anthropic;
 pub mod backstop;
 pub mod budget;
 pub mod extract;
+pub mod names;
 pub mod ollama;
 pub mod openai;
 pub mod pipeline;

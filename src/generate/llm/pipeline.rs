@@ -18,6 +18,18 @@ pub struct Check {
     pub error: bool,
     pub rule: String,
     pub message: String,
+    /// The line in the page that was validated (the processed page, runtime included).
+    pub line: Option<usize>,
+}
+
+/// What the mechanical repairs of validator findings did to a page.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Repaired {
+    pub html: String,
+    /// One human line per change.
+    pub changes: Vec<String>,
+    /// Findings a repair was tried for and could not fix, with why.
+    pub failed: Vec<String>,
 }
 
 /// What the llm generator borrows from the rest of the crate: the builtin generator (for minimal
@@ -31,6 +43,9 @@ pub trait Backstop: Sync {
     fn builtin_page(&self, req: &LlmRequest) -> Result<String, GenerateError>;
     /// The validator's findings on an LLM-written page of this request.
     fn validate(&self, html: &str, req: &LlmRequest) -> Vec<Check>;
+    /// Mechanical repairs for the findings that have one (contrast); run before the page is
+    /// judged.
+    fn repair(&self, html: &str, checks: &[Check]) -> Repaired;
     /// The builtin generator's fingerprint (its output is part of ours).
     fn fingerprint(&self) -> String;
 }
@@ -42,6 +57,8 @@ const CLASSIFY_MAX_TOKENS: u32 = 1024;
 struct Problem {
     reason: String,
     page: Option<String>,
+    /// Every finding, located in the model's own page: what the repair prompt carries.
+    problems: Vec<String>,
 }
 
 struct Run<'a> {
@@ -147,7 +164,7 @@ impl LlmGenerator {
         else {
             return self.fallback(run, backstop, problem.reason, false);
         };
-        let user = match self.prompts.repair(&ask.user, &previous, &problem.reason) {
+        let user = match self.prompts.repair(&ask.user, &previous, &problem.problems) {
             Ok(u) => u,
             Err(e) => return self.fallback(run, backstop, e.to_string(), false),
         };
@@ -185,7 +202,11 @@ impl LlmGenerator {
         backstop: &dyn Backstop,
     ) -> Result<String, Problem> {
         let req = run.req;
-        let fatal = |reason: String| Problem { reason, page: None };
+        let fatal = |reason: String| Problem {
+            problems: vec![reason.clone()],
+            reason,
+            page: None,
+        };
         if let StopReason::Other(r) = &answer.stop {
             run.warnings.push(format!("the model stopped with `{r}`"));
         }
@@ -247,19 +268,42 @@ impl LlmGenerator {
                 .iter()
                 .map(|s| format!("\"{}\"", super::provider::clip(s, 80)))
                 .collect();
+            let reason = format!(
+                "the page imports modules no host can load: {}",
+                list.join(", ")
+            );
             return Err(Problem {
-                reason: format!(
-                    "the page imports modules no host can load: {}",
-                    list.join(", ")
-                ),
+                problems: vec![reason.clone()],
+                reason,
                 page: Some(page.html),
             });
         }
         for r in &processed.repairs {
             run.warnings.push(format!("repaired: {r}"));
         }
+        // Controls bound to a schema field get the accessible name the schema gives them.
+        let mut html = processed.html;
+        if let Some(schema) = req.tool.raw.get("inputSchema") {
+            let (named, notes) = super::names::name_controls(&html, schema);
+            html = named;
+            run.warnings
+                .extend(notes.into_iter().map(|n| format!("repaired: {n}")));
+        }
 
-        let checks = backstop.validate(&processed.html, req);
+        // Repair before judging (SPEC 14): every finding with a mechanical repair is repaired,
+        // then the page is validated again; only what is left decides.
+        let mut checks = backstop.validate(&html, req);
+        let mut repair_failures = Vec::new();
+        if checks.iter().any(|c| c.error && has_repair(&c.rule)) {
+            let repaired = backstop.repair(&html, &checks);
+            if repaired.html != html {
+                html = repaired.html;
+                checks = backstop.validate(&html, req);
+            }
+            run.warnings
+                .extend(repaired.changes.iter().map(|c| format!("repaired: {c}")));
+            repair_failures = repaired.failed;
+        }
         let errors: Vec<&Check> = checks.iter().filter(|c| c.error).collect();
         if !errors.is_empty() {
             let mut parts: Vec<String> = errors
@@ -270,18 +314,33 @@ impl LlmGenerator {
             if errors.len() > 3 {
                 parts.push(format!("and {} more", errors.len() - 3));
             }
+            let mut reason = format!("validation failed: {}", parts.join("; "));
+            if errors.iter().any(|c| has_repair(&c.rule)) && !repair_failures.is_empty() {
+                let mut why: Vec<&str> =
+                    repair_failures.iter().take(3).map(String::as_str).collect();
+                let more = format!("and {} more", repair_failures.len().saturating_sub(3));
+                if repair_failures.len() > 3 {
+                    why.push(&more);
+                }
+                reason.push_str(&format!(
+                    " (the mechanical repair failed: {})",
+                    why.join("; ")
+                ));
+            }
             let injected = errors
                 .iter()
                 .any(|c| crate::validate::is_injection_rule(&c.rule));
+            let located = locate_findings(&errors, &html, &page.html, &repair_failures);
             return Err(Problem {
-                reason: format!("validation failed: {}", parts.join("; ")),
+                reason,
                 page: (!injected).then_some(page.html),
+                problems: located,
             });
         }
         for c in checks.iter().filter(|c| !c.error) {
             run.warnings.push(format!("{}: {}", c.rule, c.message));
         }
-        Ok(processed.html)
+        Ok(html)
     }
 
     fn accepted(&self, run: Run<'_>, html: String) -> LlmOutcome {
@@ -381,6 +440,52 @@ impl LlmGenerator {
             calls: run.calls,
         })
     }
+}
+
+/// Rules whose findings the pipeline repairs itself before judging a page.
+fn has_repair(rule: &str) -> bool {
+    rule == "low-contrast"
+}
+
+/// Every finding as the repair prompt gives it: numbered, with the line of the model's own page
+/// (the page it is shown, before the runtime was injected) and the offending snippet there.
+fn locate_findings(
+    errors: &[&Check],
+    processed: &str,
+    model_page: &str,
+    repair_failures: &[String],
+) -> Vec<String> {
+    let processed_lines: Vec<&str> = processed.lines().collect();
+    let model_lines: Vec<&str> = model_page.lines().collect();
+    // The runtime is injected near the top: a line moves down by about the difference.
+    let shift = processed_lines.len().saturating_sub(model_lines.len());
+    let mut out = Vec::new();
+    for (i, c) in errors.iter().enumerate() {
+        let found = c.line.and_then(|l| {
+            let text = processed_lines.get(l.checked_sub(1)?)?.trim();
+            if text.is_empty() {
+                return None;
+            }
+            let guess = l.saturating_sub(shift);
+            model_lines
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.trim() == text)
+                .min_by_key(|(k, _)| (k + 1).abs_diff(guess))
+                .map(|(k, m)| (k + 1, m.trim().to_string()))
+        });
+        let at = match found {
+            Some((line, snippet)) => {
+                format!("line {line}: `{}`", super::provider::clip(&snippet, 160))
+            }
+            None => "(whole page)".to_string(),
+        };
+        out.push(format!("{}. [{}] {at}: {}", i + 1, c.rule, c.message));
+    }
+    for f in repair_failures {
+        out.push(format!("- could not be repaired automatically: {f}"));
+    }
+    out
 }
 
 /// "rich" only when the model clearly said so; anything else (an essay, "minimal", nothing) is

@@ -9,7 +9,29 @@ use serde_json::{Map, Value, json};
 use crate::model::sha256_hex;
 
 /// Bumped with every change to the embedded prompts (a test pins their hash to this version).
-pub const PROMPT_VERSION: &str = "2";
+pub const PROMPT_VERSION: &str = "3";
+
+/// The problem list a repair prompt carries: every finding, bounded for hostile pages.
+const MAX_PROBLEMS_CHARS: usize = 16_000;
+
+/// Every problem, each clipped, the whole list within [`MAX_PROBLEMS_CHARS`].
+fn bounded(problems: &[String]) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut used = 0;
+    for (i, p) in problems.iter().enumerate() {
+        let p = super::provider::clip(p, 1_200);
+        if used + p.len() > MAX_PROBLEMS_CHARS {
+            out.push(Value::String(format!(
+                "… and {} more problems of the same kinds",
+                problems.len() - i
+            )));
+            break;
+        }
+        used += p.len();
+        out.push(Value::String(p));
+    }
+    out
+}
 
 /// The prompt files, in the order they are hashed.
 pub const PROMPT_FILES: [&str; 5] = [
@@ -165,7 +187,7 @@ impl Prompts {
         &self,
         request: &str,
         previous: &str,
-        problems: &str,
+        problems: &[String],
     ) -> Result<String, PromptError> {
         let err = |e: minijinja::Error| PromptError::Template {
             file: "repair.md".into(),
@@ -175,7 +197,7 @@ impl Prompts {
         let ctx = minijinja::context! {
             request => request,
             previous => previous,
-            problems => as_data(&Value::String(super::provider::clip(problems, 2_000))),
+            problems => as_data(&Value::Array(bounded(problems))),
         };
         Ok(tmpl.render(ctx).map_err(err)?.trim().to_string())
     }
@@ -344,8 +366,8 @@ mod tests {
     /// sha256 of the embedded prompts at PROMPT_VERSION. When a prompt changes, this test fails:
     /// bump PROMPT_VERSION (and the version in each file's header), then update the hash here.
     const PINNED: (&str, &str) = (
-        "2",
-        "65b992bc3c10c72aa0784b860fad7edc9946c1de61915bddd1ddb5fb163aa6ce",
+        "3",
+        "11b1f69a8960553496b7926eeadb5287e28a2be861d4bb88fc676d5cb0625238",
     );
 
     #[test]
@@ -443,17 +465,24 @@ mod tests {
             .repair(
                 "Write the MCP App.",
                 "<html><body onclick=\"x()\"></body></html>",
-                "inline-event-handler: <body onclick>",
+                &(1..=7)
+                    .map(|i| format!("{i}. [inline-event-handler] line {i}: <body onclick>"))
+                    .collect::<Vec<_>>(),
             )
             .unwrap();
         assert!(text.starts_with("Write the MCP App."));
         assert!(text.contains(
             "<previous_answer>\n<html><body onclick=\"x()\"></body></html>\n</previous_answer>"
         ));
-        assert!(
-            text.contains("inline-event-handler: \\u003cbody onclick\\u003e"),
-            "{text}"
-        );
+        // Every problem, not the first three, each as escaped data.
+        for i in 1..=7 {
+            assert!(
+                text.contains(&format!(
+                    "\"{i}. [inline-event-handler] line {i}: \\u003cbody onclick\\u003e\""
+                )),
+                "{text}"
+            );
+        }
     }
 
     #[test]
@@ -461,7 +490,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("classify.md"), "Say minimal. {{ tool }}").unwrap();
         let p = Prompts::load(Some(dir.path())).unwrap();
-        assert!(p.version().starts_with("2+custom."));
+        assert!(p.version().starts_with("3+custom."));
         assert!(
             p.classify(&PromptData::default())
                 .unwrap()
