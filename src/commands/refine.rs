@@ -8,7 +8,9 @@ use crate::cli::{Context, Outcome};
 use crate::config::GeneratorKind;
 use crate::pipeline::refine::{Change, refine};
 use crate::pipeline::{self, State};
-use crate::report;
+use crate::report::{self, Format, Printer};
+use crate::review::Side;
+use crate::review::words::changes;
 use crate::write::{self, RunLock};
 
 #[derive(Debug, Args)]
@@ -33,6 +35,19 @@ pub struct RefineArgs {
     /// input and show the model the real result
     #[arg(long)]
     pub sample: bool,
+    /// Render the page before and after in a local Chromium or Chrome and write before.png,
+    /// after.png and diff.png into .mcp-gen-ui-review/ (git-ignored)
+    #[arg(long)]
+    pub visual: bool,
+    /// The browser for --visual [default: $MCP_GEN_UI_BROWSER, else chromium or chrome on the PATH]
+    #[arg(long, value_name = "PATH", requires = "visual")]
+    pub browser: Option<std::path::PathBuf>,
+    /// Print the full unified diff of the HTML (by default the inline runtime and stylesheet are
+    /// elided and no line is longer than 400 characters)
+    #[arg(long)]
+    pub html: bool,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
 }
 
 /// Runs `refine`. Feedback the builtin generator cannot read is kept and reported (success).
@@ -50,12 +65,25 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
             shell_words::quote(&args.tool)
         ),
     };
+    // Looked for before anything is done, so that a missing browser writes nothing.
+    let browser = if args.visual {
+        Some(crate::review::visual::find_browser(
+            args.browser.as_deref(),
+        )?)
+    } else {
+        None
+    };
     let cfg = ctx.config()?;
     let generator = pipeline::load_generator(&cfg, args.generator, None)?;
     let discovery = super::discover(ctx, &cfg)?;
     let _run_lock = RunLock::acquire(&cfg.out_dir)?;
     write::clean_temp_files(&cfg.out_dir);
     let state = State::read(&cfg)?;
+    let before_side = Side::new(
+        state.lock.clone(),
+        state.snapshot.as_deref().unwrap_or(&[]),
+        |p| std::fs::read_to_string(cfg.out_dir.join(p)).ok(),
+    );
     let samples = if args.sample && generator.llm.is_some() {
         super::collect_samples(ctx, &cfg, &discovery.tools, &[args.tool.as_str()])?
     } else {
@@ -84,6 +112,13 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
         .failed()
         .map(|row| row.error.clone().unwrap_or_default())
         .collect();
+    let after_side = before_side.overlaid(
+        Some(r.batch.lock.clone()),
+        &discovery.tools,
+        &r.batch.update.files,
+        &r.batch.update.remove,
+    );
+    let words = changes(&before_side, &after_side, std::slice::from_ref(&args.tool));
     if !r.batch.nothing_to_do {
         write::apply(&cfg.out_dir, r.batch.update, &r.batch.lock)
             .with_context(|| format!("writing {}", cfg.out_dir.display()))?;
@@ -91,12 +126,63 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
 
     let p = &ctx.printer;
     let name = report::display_name(&args.tool);
+    let plain = Printer {
+        color: false,
+        ..p.clone()
+    };
+    let mut files = Vec::new();
     for (path, before) in &r.before {
         let Some((_, after)) = new_files.iter().find(|(np, _)| np == path) else {
             continue;
         };
         let before = before.as_deref().unwrap_or("");
-        p.out(report::unified(p, before, after, path))?;
+        let printer = if args.format == Format::Json {
+            &plain
+        } else {
+            p
+        };
+        files.push((
+            path.clone(),
+            super::diff::file_diff(printer, args.html, before, after, path),
+        ));
+    }
+    if args.format == Format::Json {
+        let files: Vec<serde_json::Value> = files
+            .iter()
+            .map(|(path, diff)| serde_json::json!({"path": path, "diff": diff}))
+            .collect();
+        p.json(&serde_json::json!({
+            "tool": args.tool,
+            "history": r.history,
+            "changes": words,
+            "files": files,
+            "failed": failed,
+        }))?;
+    } else {
+        super::diff::print_changes(p, &words)?;
+        for (_, diff) in &files {
+            if !diff.is_empty() {
+                p.out(diff)?;
+            }
+        }
+    }
+    if let Some(browser) = &browser {
+        let pictured: Vec<(String, Option<String>, Option<String>)> = r
+            .before
+            .iter()
+            .filter_map(|(path, before)| {
+                let after = new_files.iter().find(|(np, _)| np == path)?;
+                Some((path.clone(), before.clone(), Some(after.1.clone())))
+            })
+            .collect();
+        super::diff::pictures(
+            p,
+            &cfg.out_dir,
+            browser,
+            &before_side,
+            &after_side,
+            &pictured,
+        )?;
     }
     if let Some(e) = &r.unreadable {
         p.warn(format!(

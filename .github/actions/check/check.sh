@@ -4,8 +4,12 @@
 # the report to INPUT_JUNIT_FILE, prints each finding (and an annotation on GitHub) and exits with
 # check's code: 0 clean, 1 findings, 2 error.
 #
+# With INPUT_REVIEW_BASE (a git revision, e.g. the pull request's base commit) it also runs
+# `mcp-gen-ui diff --base REV --format markdown` (offline) and appends the change lines, escaped
+# by mcp-gen-ui, to the job summary; a review that cannot run is a warning, never the job's fail.
+#
 # Inputs come from the environment: INPUT_VERSION, INPUT_CONFIG, INPUT_JUNIT_FILE, INPUT_ONLINE,
-# INPUT_BINARY, ACTION_REF (the action's own ref: a vX.Y.Z tag picks that version).
+# INPUT_BINARY, INPUT_REVIEW_BASE, ACTION_REF (the action's own ref: a vX.Y.Z tag picks that version).
 # MCP_GEN_UI_NPM_SPECS (space-separated) replaces the npm package to install, e.g. the tarballs
 # built by .github/scripts/package.sh when testing this script without a registry.
 set -euo pipefail
@@ -104,6 +108,25 @@ while IFS= read -r line; do
       "$(escape_data "$name: $message")"
   fi
 done <"$junit"
+
+# --- review --------------------------------------------------------------------------------
+
+review_base=${INPUT_REVIEW_BASE:-}
+if [ -n "$review_base" ] && [ "$review_base" != "none" ]; then
+  review_args=()
+  [ -n "${INPUT_CONFIG:-}" ] && review_args+=(--config "$INPUT_CONFIG")
+  review_args+=(diff --base "$review_base" --format markdown)
+  review_status=0
+  review=$("$bin" "${review_args[@]}") || review_status=$?
+  if [ "$review_status" -eq 0 ]; then
+    printf '%s\n' "$review"
+    if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+      printf '%s\n\n' "$review" >>"$GITHUB_STEP_SUMMARY"
+    fi
+  else
+    echo "::warning title=mcp-gen-ui review::could not compare ui/ with $(escape_data "$review_base") (exit $review_status): fetch the base commit (actions/checkout with fetch-depth: 0)"
+  fi
+fi
 
 case "$status" in
   0) summary="mcp-gen-ui check: clean" ;;
