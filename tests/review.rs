@@ -292,3 +292,123 @@ fn diff_base_reviews_a_branch_offline() {
         text(&out.stderr)
     );
 }
+
+/// The local Chromium or Chrome, as `--visual` would find it.
+fn browser() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("MCP_GEN_UI_BROWSER") {
+        return Some(PathBuf::from(p));
+    }
+    let path = std::env::var_os("PATH")?;
+    [
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+        "google-chrome-stable",
+    ]
+    .iter()
+    .flat_map(|n| std::env::split_paths(&path).map(move |d| d.join(n)))
+    .find(|p| p.is_file())
+}
+
+#[test]
+fn visual_needs_a_browser_before_anything_is_written() {
+    let dir = project();
+    let d = dir.path();
+    let lock = std::fs::read_to_string(d.join("ui/mcp-gen-ui.lock")).unwrap();
+    for args in [
+        &["refine", "get_forecast", "bar chart", "--visual"][..],
+        &["diff", "--visual"][..],
+    ] {
+        let out = bin()
+            .current_dir(d)
+            .args(args)
+            .env("PATH", "/nonexistent")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("--browser") && err.contains("MCP_GEN_UI_BROWSER"),
+            "{err}"
+        );
+        assert!(!d.join(".mcp-gen-ui-review").exists());
+        assert_eq!(
+            std::fs::read_to_string(d.join("ui/mcp-gen-ui.lock")).unwrap(),
+            lock,
+            "nothing written"
+        );
+    }
+    let out = run(d, &["diff", "--visual", "--browser", "/nonexistent/chrome"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("/nonexistent/chrome"));
+}
+
+#[test]
+fn visual_pictures_changed_pages_before_and_after() {
+    let Some(browser) = browser() else {
+        eprintln!("skipped: no Chromium or Chrome (set MCP_GEN_UI_BROWSER)");
+        return;
+    };
+    let dir = project();
+    let d = dir.path();
+    git(d, &["init", "-q", "-b", "main"]);
+    let mut t = tools();
+    t[0]["inputSchema"]["properties"]["days"] =
+        json!({"type": "integer", "title": "Days", "minimum": 1, "maximum": 14});
+    std::fs::write(d.join("tools.json"), t.to_string()).unwrap();
+    let out = bin()
+        .current_dir(d)
+        .args(["diff", "--visual"])
+        .env("MCP_GEN_UI_BROWSER", &browser)
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    let shots = d.join(".mcp-gen-ui-review/get_forecast");
+    for name in ["before.png", "after.png", "diff.png"] {
+        let shown = format!(
+            "{}",
+            Path::new(".mcp-gen-ui-review/get_forecast")
+                .join(name)
+                .display()
+        );
+        assert!(stdout.contains(&shown), "{shown} in {stdout}");
+    }
+    let read = |n: &str| mcp_gen_ui::review::visual::read_png(&shots.join(n)).unwrap();
+    let (before, after, diff) = (read("before.png"), read("after.png"), read("diff.png"));
+    assert_eq!((before.width, after.width, diff.width), (800, 800, 800));
+    assert_ne!(before.rgba, after.rgba, "the new field shows");
+    assert!(stdout.contains("pixels differ"), "{stdout}");
+    // The review folder is not for git.
+    let status = Command::new("git")
+        .args(["status", "--porcelain", "--untracked-files=all"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(
+        !text(&status.stdout).contains(".mcp-gen-ui-review"),
+        "{}",
+        text(&status.stdout)
+    );
+
+    // An unchanged page renders the same pixels, from the same synthetic input and result.
+    let page = std::fs::read_to_string(d.join("ui/get_forecast.html")).unwrap();
+    let tool = &t[0];
+    let input = mcp_gen_ui::review::visual::input_for(tool, None);
+    let result = mcp_gen_ui::review::visual::result_for(tool);
+    let shot = |name: &str| {
+        let f = d.join(name);
+        mcp_gen_ui::review::visual::render(&browser, &page, &input, &result, &f).unwrap();
+        mcp_gen_ui::review::visual::read_png(&f).unwrap()
+    };
+    let (one, two) = (shot("one.png"), shot("two.png"));
+    assert!(
+        one.rgba == two.rgba,
+        "the same page rendered different pixels"
+    );
+    let (_, changed) = mcp_gen_ui::review::visual::difference(&one, &two);
+    assert_eq!(changed, 0);
+    // The synthetic result is rendered: the page is not blank below its form.
+    let non_white = one.rgba.chunks(4).filter(|p| p[0] < 200).count();
+    assert!(non_white > 1000, "{non_white}");
+}

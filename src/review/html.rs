@@ -126,7 +126,7 @@ fn generator_version(html: &str) -> Option<String> {
 fn bounded(sign: char, text: &str) -> String {
     let escaped = clean(text, usize::MAX / 8);
     let n = escaped.chars().count();
-    if n + 1 <= MAX_LINE {
+    if n < MAX_LINE {
         return format!("{sign}{escaped}");
     }
     let keep = MAX_LINE - 60;

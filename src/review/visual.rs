@@ -350,7 +350,7 @@ pub fn input_for(tool: &Value, examples: Option<&Value>) -> Value {
     {
         return first.clone();
     }
-    match synth(&schema, &schema, 0, 0) {
+    match synth(&schema, &schema, 0, 0, 0, "") {
         v @ Value::Object(_) => v,
         _ => json!({}),
     }
@@ -361,7 +361,7 @@ pub fn input_for(tool: &Value, examples: Option<&Value>) -> Value {
 pub fn result_for(tool: &Value) -> Value {
     match tool.get("outputSchema") {
         Some(schema) => {
-            let data = synth(schema, schema, 0, 0);
+            let data = synth(schema, schema, 0, 0, 0, "");
             let text = serde_json::to_string(&data).unwrap_or_default();
             json!({"content": [{"type": "text", "text": text}], "structuredContent": data})
         }
@@ -370,8 +370,10 @@ pub fn result_for(tool: &Value) -> Value {
 }
 
 /// A value valid against `s` (as far as a synthetic one can be): examples, const, enum and
-/// defaults first, then by type; `i` varies the values of list rows so charts have a shape.
-fn synth(root: &Value, s: &Value, depth: usize, i: usize) -> Value {
+/// defaults first, then by type. `i` (the row of a list) and `k` (the property's position) vary
+/// the values so that a chart of rows has a shape and two series differ; `name` is the
+/// property's name (a `date` field without a format still gets a date).
+fn synth(root: &Value, s: &Value, depth: usize, i: usize, k: usize, name: &str) -> Value {
     let s = resolve(root, s);
     if depth > 6 {
         return Value::Null;
@@ -397,7 +399,7 @@ fn synth(root: &Value, s: &Value, depth: usize, i: usize) -> Value {
     if let Some(all) = s.get("allOf").and_then(Value::as_array) {
         let mut merged = Map::new();
         for part in all {
-            if let Value::Object(o) = synth(root, part, depth + 1, i) {
+            if let Value::Object(o) = synth(root, part, depth + 1, i, k, name) {
                 merged.extend(o);
             }
         }
@@ -412,7 +414,7 @@ fn synth(root: &Value, s: &Value, depth: usize, i: usize) -> Value {
                 .find(|x| resolve(root, x).get("type") != Some(&json!("null")))
         })
     {
-        return synth(root, first, depth + 1, i);
+        return synth(root, first, depth + 1, i, k, name);
     }
     let ty = match s.get("type") {
         Some(Value::String(t)) => t.as_str(),
@@ -430,8 +432,8 @@ fn synth(root: &Value, s: &Value, depth: usize, i: usize) -> Value {
         "object" => {
             let mut o = Map::new();
             if let Some(props) = s.get("properties").and_then(Value::as_object) {
-                for (k, v) in props {
-                    o.insert(k.clone(), synth(root, v, depth + 1, i));
+                for (pos, (key, v)) in props.iter().enumerate() {
+                    o.insert(key.clone(), synth(root, v, depth + 1, i, pos, key));
                 }
             }
             Value::Object(o)
@@ -441,13 +443,17 @@ fn synth(root: &Value, s: &Value, depth: usize, i: usize) -> Value {
             let min = num("minItems").unwrap_or(0.0) as usize;
             let max = num("maxItems").map_or(usize::MAX, |m| m as usize);
             let n = 5usize.max(min).min(max).min(50);
-            Value::Array((0..n).map(|j| synth(root, &items, depth + 1, j)).collect())
+            Value::Array(
+                (0..n)
+                    .map(|j| synth(root, &items, depth + 1, j, 0, name))
+                    .collect(),
+            )
         }
         "integer" | "number" => {
             let lo = num("minimum").or(num("exclusiveMinimum").map(|m| m + 1.0));
             let hi = num("maximum").or(num("exclusiveMaximum").map(|m| m - 1.0));
             // A wave, so a chart of rows has a visible shape.
-            let wave = [12.0, 17.0, 9.0, 21.0, 15.0, 11.0, 19.0][i % 7];
+            let wave = [12.0, 17.0, 9.0, 21.0, 15.0, 11.0, 19.0][(i + 3 * k) % 7];
             let mut v = match (lo, hi) {
                 (Some(l), Some(h)) if h >= l => l + ((h - l) * (wave / 25.0)),
                 (Some(l), _) => l + wave,
@@ -468,7 +474,14 @@ fn synth(root: &Value, s: &Value, depth: usize, i: usize) -> Value {
         "null" => Value::Null,
         _ => {
             let day = 1 + (i % 28);
-            let s_fmt = s.get("format").and_then(Value::as_str).unwrap_or("");
+            let lower = name.to_ascii_lowercase();
+            let s_fmt = s.get("format").and_then(Value::as_str).unwrap_or(
+                if lower == "date" || lower.ends_with("_date") {
+                    "date"
+                } else {
+                    ""
+                },
+            );
             let text = match s_fmt {
                 "date" => format!("2026-01-{day:02}"),
                 "date-time" => format!("2026-01-{day:02}T12:00:00Z"),
