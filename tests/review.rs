@@ -379,6 +379,24 @@ fn visual_pictures_changed_pages_before_and_after() {
     assert_eq!((before.width, after.width, diff.width), (800, 800, 800));
     assert_ne!(before.rgba, after.rgba, "the new field shows");
     assert!(stdout.contains("pixels differ"), "{stdout}");
+    // JSON output stays JSON, with the pictures in it.
+    let out = bin()
+        .current_dir(d)
+        .args(["diff", "--visual", "--format", "json"])
+        .env("MCP_GEN_UI_BROWSER", &browser)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["pictures"][0]["path"], "get_forecast.html", "{v}");
+    assert_eq!(
+        v["pictures"][0]["files"].as_array().unwrap().len(),
+        3,
+        "{v}"
+    );
+    assert!(
+        v["pictures"][0]["changed_pixels"].as_u64().unwrap() > 0,
+        "{v}"
+    );
     // The review folder is not for git.
     let status = Command::new("git")
         .args(["status", "--porcelain", "--untracked-files=all"])
@@ -411,4 +429,100 @@ fn visual_pictures_changed_pages_before_and_after() {
     // The synthetic result is rendered: the page is not blank below its form.
     let non_white = one.rgba.chunks(4).filter(|p| p[0] < 200).count();
     assert!(non_white > 1000, "{non_white}");
+}
+
+/// A server that is not in this repository: npm `@modelcontextprotocol/server-everything`.
+#[test]
+fn review_of_server_everything_in_words_and_pictures() {
+    let everything =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node_modules/.bin/mcp-server-everything");
+    assert!(
+        everything.exists(),
+        "{} is missing: run `npm ci` in tests/ first",
+        everything.display()
+    );
+    let server = format!("{} stdio", everything.display());
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = run(d, &["generate", "--server", &server]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    git(d, &["init", "-q", "-b", "main"]);
+    git(d, &["add", "."]);
+    git(d, &["commit", "-q", "-m", "ui"]);
+
+    // refine: the view change as an arrow line, then a readable diff.
+    let out = run(
+        d,
+        &[
+            "refine",
+            "get-structured-content",
+            "table, hide field humidity",
+            "--server",
+            &server,
+        ],
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("  get-structured-content: view: automatic → table\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  get-structured-content: result field humidity: shown → hidden\n"),
+        "{stdout}"
+    );
+    assert!(longest_line(&stdout) <= 400, "{stdout}");
+
+    // An upstream drift (the snapshot says `get-sum` had no `b` yet): diff names the new field.
+    let snap = d.join("ui/mcp-gen-ui.tools.json");
+    let original = std::fs::read_to_string(&snap).unwrap();
+    let mut tools: Value = serde_json::from_str(&original).unwrap();
+    for t in tools.as_array_mut().unwrap() {
+        if t["name"] == "get-sum" {
+            t["inputSchema"]["properties"]
+                .as_object_mut()
+                .unwrap()
+                .remove("b");
+            t["inputSchema"]["required"] = json!(["a"]);
+        }
+    }
+    std::fs::write(&snap, tools.to_string()).unwrap();
+    let out = run(d, &["diff", "--server", &server]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("  get-sum: added: field b (number, required)\n"),
+        "{stdout}"
+    );
+    assert!(longest_line(&stdout) <= 400, "{stdout}");
+    std::fs::write(&snap, original).unwrap();
+
+    // The branch reviewed offline, in pictures.
+    let Some(browser) = browser() else {
+        eprintln!("pictures skipped: no Chromium or Chrome (set MCP_GEN_UI_BROWSER)");
+        return;
+    };
+    let out = bin()
+        .current_dir(d)
+        .args([
+            "diff",
+            "--base",
+            "main",
+            "--visual",
+            "--server",
+            "/nonexistent/server",
+        ])
+        .env("MCP_GEN_UI_BROWSER", &browser)
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("  get-structured-content: result field humidity: shown → hidden\n"),
+        "{stdout}"
+    );
+    let shots = d.join(".mcp-gen-ui-review/get-structured-content");
+    let read = |n: &str| mcp_gen_ui::review::visual::read_png(&shots.join(n)).unwrap();
+    assert_ne!(read("before.png").rgba, read("after.png").rgba, "{stdout}");
+    assert_eq!(read("diff.png").width, 800);
 }

@@ -36,7 +36,8 @@ pub struct DiffArgs {
     /// The browser for --visual [default: $MCP_GEN_UI_BROWSER, else chromium or chrome on the PATH]
     #[arg(long, value_name = "PATH", requires = "visual")]
     pub browser: Option<std::path::PathBuf>,
-    /// `markdown`: the change lines for a pull request's job summary (tool strings escaped)
+    /// text; json (the same records); markdown (only the change lines, escaped, for a pull
+    /// request's job summary)
     #[arg(long, value_enum, default_value_t)]
     pub format: DiffFormat,
 }
@@ -108,7 +109,8 @@ pub fn file_diff(p: &Printer, full: bool, before: &str, after: &str, path: &str)
     }
 }
 
-/// Renders the changed pages (`--visual`) and prints where the pictures are.
+/// Renders the changed pages (`--visual`); prints where the pictures are when `text` (else only
+/// returns it, for JSON output).
 pub fn pictures(
     p: &Printer,
     out_dir: &std::path::Path,
@@ -116,7 +118,8 @@ pub fn pictures(
     before: &Side,
     after: &Side,
     files: &[(String, Option<String>, Option<String>)],
-) -> anyhow::Result<()> {
+    text: bool,
+) -> anyhow::Result<Vec<Value>> {
     let owner = |path: &str| -> Option<String> {
         [after, before].iter().find_map(|s| {
             s.lock.as_ref().and_then(|l| {
@@ -146,7 +149,7 @@ pub fn pictures(
     }
     if pages.is_empty() {
         p.status("No page changed: nothing to picture.");
-        return Ok(());
+        return Ok(Vec::new());
     }
     let review = visual::review_dir(out_dir);
     p.status(format!(
@@ -156,7 +159,10 @@ pub fn pictures(
         browser.display()
     ));
     let shots = visual::picture(browser, &review, &pages)?;
-    p.out(format!("Pictures ({}, git-ignored):", review.display()))?;
+    if text {
+        p.out(format!("Pictures ({}, git-ignored):", review.display()))?;
+    }
+    let mut records = Vec::new();
     for s in shots {
         let files: Vec<String> = s.files.iter().map(|f| f.display().to_string()).collect();
         let changed = match s.changed_pixels {
@@ -164,13 +170,15 @@ pub fn pictures(
             Some(n) => format!(" ({n} pixels differ)"),
             None => String::new(),
         };
-        p.out(format!(
-            "  {}: {}{changed}",
-            clean(&s.path, 200),
-            files.join(" ")
-        ))?;
+        if text {
+            p.out(format!("  {}{changed}:", clean(&s.path, 200)))?;
+            for f in &files {
+                p.out(format!("    {}", clean(f, 390)))?;
+            }
+        }
+        records.push(json!({"path": s.path, "dir": s.dir.display().to_string(), "files": files, "changed_pixels": s.changed_pixels}));
     }
-    Ok(())
+    Ok(records)
 }
 
 /// The change lines under their heading (nothing when there are none).
@@ -215,6 +223,30 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<Outcome> {
 
     let p = &ctx.printer;
     let differs = !d.is_empty();
+    let picture_files: Vec<(String, Option<String>, Option<String>)> = d
+        .files
+        .iter()
+        .map(|f| {
+            (
+                f.path.clone(),
+                (f.status != FileStatus::Added).then(|| f.before.clone()),
+                (f.status != FileStatus::Deleted).then(|| f.after.clone()),
+            )
+        })
+        .collect();
+    let text = args.format == DiffFormat::Text;
+    let mut shots = Vec::new();
+    if !text && let (Some(browser), Some((before, after))) = (&browser, &d.sides) {
+        shots = pictures(
+            p,
+            &cfg.out_dir,
+            browser,
+            before,
+            after,
+            &picture_files,
+            false,
+        )?;
+    }
     if args.format == DiffFormat::Markdown {
         p.out(markdown(&d.changes, args.base.as_deref()).trim_end())?;
     } else if args.format == DiffFormat::Json {
@@ -234,7 +266,7 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<Outcome> {
             .iter()
             .map(|r| json!({"tool": r.tool, "reason": report::status_with_reasons(&r.status, &r.reasons)}))
             .collect();
-        p.json(&json!({"differs": differs, "changes": d.changes, "upstream": d.upstream, "files": files_json, "llm_regenerate": regen}))?;
+        p.json(&json!({"differs": differs, "changes": d.changes, "upstream": d.upstream, "files": files_json, "llm_regenerate": regen, "pictures": shots}))?;
     } else {
         print_changes(p, &d.changes)?;
         for name in &d.upstream.added {
@@ -283,19 +315,16 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<Outcome> {
             p.status("No differences: the committed UIs are what `generate` would write.");
         }
     }
-    if let (Some(browser), Some((before, after))) = (&browser, &d.sides) {
-        let files: Vec<(String, Option<String>, Option<String>)> = d
-            .files
-            .iter()
-            .map(|f| {
-                (
-                    f.path.clone(),
-                    (f.status != FileStatus::Added).then(|| f.before.clone()),
-                    (f.status != FileStatus::Deleted).then(|| f.after.clone()),
-                )
-            })
-            .collect();
-        pictures(p, &cfg.out_dir, browser, before, after, &files)?;
+    if text && let (Some(browser), Some((before, after))) = (&browser, &d.sides) {
+        pictures(
+            p,
+            &cfg.out_dir,
+            browser,
+            before,
+            after,
+            &picture_files,
+            true,
+        )?;
     }
     Ok(Outcome::findings_if(differs && args.exit_code))
 }

@@ -146,6 +146,29 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
             super::diff::file_diff(printer, args.html, before, after, path),
         ));
     }
+    let pictured: Vec<(String, Option<String>, Option<String>)> = r
+        .before
+        .iter()
+        .filter_map(|(path, before)| {
+            let after = new_files.iter().find(|(np, _)| np == path)?;
+            Some((path.clone(), before.clone(), Some(after.1.clone())))
+        })
+        .collect();
+    let text = args.format == Format::Text;
+    let mut shots = Vec::new();
+    if let Some(browser) = &browser
+        && !text
+    {
+        shots = super::diff::pictures(
+            p,
+            &cfg.out_dir,
+            browser,
+            &before_side,
+            &after_side,
+            &pictured,
+            false,
+        )?;
+    }
     if args.format == Format::Json {
         let files: Vec<serde_json::Value> = files
             .iter()
@@ -157,6 +180,7 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
             "changes": words,
             "files": files,
             "failed": failed,
+            "pictures": shots,
         }))?;
     } else {
         super::diff::print_changes(p, &words)?;
@@ -165,24 +189,17 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
                 p.out(diff)?;
             }
         }
-    }
-    if let Some(browser) = &browser {
-        let pictured: Vec<(String, Option<String>, Option<String>)> = r
-            .before
-            .iter()
-            .filter_map(|(path, before)| {
-                let after = new_files.iter().find(|(np, _)| np == path)?;
-                Some((path.clone(), before.clone(), Some(after.1.clone())))
-            })
-            .collect();
-        super::diff::pictures(
-            p,
-            &cfg.out_dir,
-            browser,
-            &before_side,
-            &after_side,
-            &pictured,
-        )?;
+        if let Some(browser) = &browser {
+            super::diff::pictures(
+                p,
+                &cfg.out_dir,
+                browser,
+                &before_side,
+                &after_side,
+                &pictured,
+                true,
+            )?;
+        }
     }
     if let Some(e) = &r.unreadable {
         p.warn(format!(
