@@ -271,16 +271,26 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<Outcome> {
         print_changes(p, &d.changes)?;
         for name in &d.upstream.added {
             p.out(format!(
-                "{} tool `{}` (new upstream)",
+                "{} tool `{}` ({})",
                 p.paint("+", Color::Green),
-                report::display_name(name)
+                report::display_name(name),
+                if args.base.is_some() {
+                    "new on this branch"
+                } else {
+                    "new upstream"
+                }
             ))?;
         }
         for name in &d.upstream.removed {
             p.out(format!(
-                "{} tool `{}` (gone upstream)",
+                "{} tool `{}` ({})",
                 p.paint("-", Color::Red),
-                report::display_name(name)
+                report::display_name(name),
+                if args.base.is_some() {
+                    "gone on this branch"
+                } else {
+                    "gone upstream"
+                }
             ))?;
         }
         for (name, changes) in &d.upstream.changed {

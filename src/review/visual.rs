@@ -470,7 +470,7 @@ fn synth(root: &Value, s: &Value, depth: usize, i: usize, k: usize, name: &str) 
                 json!(v)
             }
         }
-        "boolean" => json!(i % 2 == 0),
+        "boolean" => json!(i.is_multiple_of(2)),
         "null" => Value::Null,
         _ => {
             let day = 1 + (i % 28);

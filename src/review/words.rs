@@ -196,6 +196,20 @@ fn tool_changes(
                 );
             }
             (Some(w), None) => lines.removed(format!("page {}", clean(&w.path, MAX_FIELD))),
+            // In the lock on both sides, but the file is missing on one (deleted by hand).
+            (Some(bw), Some(aw))
+                if before.pages.contains_key(&bw.path) != after.pages.contains_key(&aw.path) =>
+            {
+                if after.pages.contains_key(&aw.path) {
+                    let page = Page::of(after, name, aw);
+                    lines.added(
+                        format!("page {}", clean(&aw.path, MAX_FIELD)),
+                        Some(page.summary()),
+                    );
+                } else {
+                    lines.removed(format!("page {}", clean(&bw.path, MAX_FIELD)));
+                }
+            }
             (Some(bw), Some(aw)) => {
                 let bp = Page::of(before, name, bw);
                 let ap = Page::of(after, name, aw);
@@ -1003,6 +1017,17 @@ mod tests {
             ]
         );
         assert_eq!(changes(&b, &a, &["other".into()]).len(), 1);
+    }
+
+    #[test]
+    fn a_missing_file_is_a_removed_page() {
+        let b = side(&[("report", report(), json!({}), "builtin", None)], &[]);
+        let mut a = b.clone();
+        a.pages.clear();
+        assert_eq!(
+            texts(&changes(&b, &a, &[])),
+            ["  report: removed: page report.html"]
+        );
     }
 
     #[test]
