@@ -202,10 +202,15 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
         }
     }
     if let Some(e) = &r.unreadable {
+        // Two lines, each under the 400 characters of the review output (SPEC 14).
         p.warn(format!(
-            "{e}: it is kept in the history and the llm generator will read it (`mcp-gen-ui refine {} ... --generator llm`). The builtin generator understands phrases such as \"line chart\", \"bar chart of revenue by month\", \"table\", \"cards\", \"dark theme\", \"compact\", \"hide field x\", \"rename x to y\", \"sort by date descending\"",
-            shell_words::quote(&args.tool)
+            "{}: it is kept in the history and the llm generator will read it (`mcp-gen-ui refine {} ... --generator llm`).",
+            crate::review::clean(e, 160),
+            crate::review::clean(&shell_words::quote(&args.tool), 80)
         ));
+        p.warn(
+            "The builtin generator understands phrases such as \"line chart\", \"bar chart of revenue by month\", \"table\", \"cards\", \"dark theme\", \"compact\", \"hide field x\", \"rename x to y\", \"sort by date descending\"",
+        );
     }
     for e in &failed {
         p.error(format!("no new page for tool `{name}`: {e}"));
