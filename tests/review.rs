@@ -234,15 +234,25 @@ fn diff_base_reviews_a_branch_offline() {
     std::fs::write(d.join("tools.json"), t.to_string()).unwrap();
     assert!(run(d, &["generate"]).status.success());
     let summary = d.join("summary.md");
-    let out = Command::new("bash")
+    let outputs = d.join("outputs.txt");
+    let runner_temp = tempfile::tempdir().unwrap();
+    let mut action = Command::new("bash");
+    action
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(".github/actions/check/check.sh"))
         .current_dir(d)
         .env("INPUT_BINARY", env!("CARGO_BIN_EXE_mcp-gen-ui"))
         .env("INPUT_REVIEW_BASE", "main")
         .env("INPUT_JUNIT_FILE", "junit.xml")
         .env("GITHUB_STEP_SUMMARY", &summary)
-        .output()
-        .unwrap();
+        .env("GITHUB_OUTPUT", &outputs)
+        .env("RUNNER_TEMP", runner_temp.path());
+    let browser = browser();
+    if let Some(b) = &browser {
+        action
+            .env("INPUT_REVIEW_VISUAL", "true")
+            .env("MCP_GEN_UI_BROWSER", b);
+    }
+    let out = action.output().unwrap();
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -264,6 +274,17 @@ fn diff_base_reviews_a_branch_offline() {
         "{md}"
     );
     assert!(!md.contains("<img") && !md.contains("](https"), "{md}");
+    // The pictures, for upload-artifact.
+    let outs = std::fs::read_to_string(&outputs).unwrap();
+    if browser.is_some() {
+        let dir = runner_temp.path().join("mcp-gen-ui-review");
+        assert!(
+            outs.contains(&format!("review-dir={}", dir.display())),
+            "{outs}"
+        );
+        assert!(dir.join("get_forecast/diff.png").is_file(), "{outs}");
+    }
+    std::fs::remove_file(&outputs).unwrap();
     std::fs::remove_file(&summary).unwrap();
     std::fs::remove_file(d.join("junit.xml")).unwrap();
 
@@ -341,6 +362,42 @@ fn visual_needs_a_browser_before_anything_is_written() {
     let out = run(d, &["diff", "--visual", "--browser", "/nonexistent/chrome"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("/nonexistent/chrome"));
+
+    // A review folder that is not mcp-gen-ui's own is never emptied: `--review-dir .` keeps the
+    // project, and refine writes nothing.
+    for args in [
+        &[
+            "diff",
+            "--visual",
+            "--browser",
+            "/bin/sh",
+            "--review-dir",
+            ".",
+        ][..],
+        &[
+            "refine",
+            "get_forecast",
+            "bar chart",
+            "--visual",
+            "--browser",
+            "/bin/sh",
+            "--review-dir",
+            "ui",
+        ][..],
+    ] {
+        let out = run(d, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("not made by mcp-gen-ui"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert!(d.join("mcp-gen-ui.toml").is_file() && d.join("ui/get_forecast.html").is_file());
+        assert_eq!(
+            std::fs::read_to_string(d.join("ui/mcp-gen-ui.lock")).unwrap(),
+            lock
+        );
+    }
 }
 
 #[test]

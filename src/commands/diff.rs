@@ -36,6 +36,10 @@ pub struct DiffArgs {
     /// The browser for --visual [default: $MCP_GEN_UI_BROWSER, else chromium or chrome on the PATH]
     #[arg(long, value_name = "PATH", requires = "visual")]
     pub browser: Option<std::path::PathBuf>,
+    /// Where --visual writes its pictures [default: .mcp-gen-ui-review/ beside the output
+    /// directory]; the folder is emptied first and ignored by git
+    #[arg(long, value_name = "DIR", requires = "visual")]
+    pub review_dir: Option<std::path::PathBuf>,
     /// text; json (the same records); markdown (only the change lines, escaped, for a pull
     /// request's job summary)
     #[arg(long, value_enum, default_value_t)]
@@ -114,6 +118,7 @@ pub fn file_diff(p: &Printer, full: bool, before: &str, after: &str, path: &str)
 pub fn pictures(
     p: &Printer,
     out_dir: &std::path::Path,
+    review_dir: Option<&std::path::Path>,
     browser: &std::path::Path,
     before: &Side,
     after: &Side,
@@ -151,7 +156,8 @@ pub fn pictures(
         p.status("No page changed: nothing to picture.");
         return Ok(Vec::new());
     }
-    let review = visual::review_dir(out_dir);
+    let review =
+        review_dir.map_or_else(|| visual::review_dir(out_dir), std::path::Path::to_path_buf);
     p.status(format!(
         "Rendering {} page{} before and after with {}…",
         pages.len(),
@@ -203,6 +209,13 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<Outcome> {
         None
     };
     let cfg = ctx.config()?;
+    if browser.is_some() {
+        let review = args
+            .review_dir
+            .clone()
+            .unwrap_or_else(|| crate::review::visual::review_dir(&cfg.out_dir));
+        crate::review::visual::check_review_dir(&review)?;
+    }
     let d = match &args.base {
         Some(rev) => against_revision(&cfg, rev, &args.tools)?,
         None => {
@@ -240,6 +253,7 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<Outcome> {
         shots = pictures(
             p,
             &cfg.out_dir,
+            args.review_dir.as_deref(),
             browser,
             before,
             after,
@@ -329,6 +343,7 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<Outcome> {
         pictures(
             p,
             &cfg.out_dir,
+            args.review_dir.as_deref(),
             browser,
             before,
             after,

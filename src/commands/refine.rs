@@ -42,6 +42,10 @@ pub struct RefineArgs {
     /// The browser for --visual [default: $MCP_GEN_UI_BROWSER, else chromium or chrome on the PATH]
     #[arg(long, value_name = "PATH", requires = "visual")]
     pub browser: Option<std::path::PathBuf>,
+    /// Where --visual writes its pictures [default: .mcp-gen-ui-review/ beside the output
+    /// directory]; the folder is emptied first and ignored by git
+    #[arg(long, value_name = "DIR", requires = "visual")]
+    pub review_dir: Option<std::path::PathBuf>,
     /// Print the full unified diff of the HTML (by default the inline runtime and stylesheet are
     /// elided and no line is longer than 400 characters)
     #[arg(long)]
@@ -74,6 +78,13 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
         None
     };
     let cfg = ctx.config()?;
+    if browser.is_some() {
+        let review = args
+            .review_dir
+            .clone()
+            .unwrap_or_else(|| crate::review::visual::review_dir(&cfg.out_dir));
+        crate::review::visual::check_review_dir(&review)?;
+    }
     let generator = pipeline::load_generator(&cfg, args.generator, None)?;
     let discovery = super::discover(ctx, &cfg)?;
     let _run_lock = RunLock::acquire(&cfg.out_dir)?;
@@ -162,6 +173,7 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
         shots = super::diff::pictures(
             p,
             &cfg.out_dir,
+            args.review_dir.as_deref(),
             browser,
             &before_side,
             &after_side,
@@ -193,6 +205,7 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
             super::diff::pictures(
                 p,
                 &cfg.out_dir,
+                args.review_dir.as_deref(),
                 browser,
                 &before_side,
                 &after_side,

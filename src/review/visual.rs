@@ -525,6 +525,27 @@ pub fn review_dir(out_dir: &Path) -> PathBuf {
     parent.join(".mcp-gen-ui-review")
 }
 
+/// The first line of the `.gitignore` that marks a review folder as mcp-gen-ui's own.
+const MARK: &str = "# Written by `mcp-gen-ui diff --visual` / `refine --visual`: not for git.";
+
+/// A review folder may be emptied only when it is absent, empty, or mcp-gen-ui's own (marked by
+/// its `.gitignore`): `--review-dir .` must never delete a project.
+pub fn check_review_dir(review: &Path) -> anyhow::Result<()> {
+    if !review.exists() {
+        return Ok(());
+    }
+    let ours = std::fs::read_to_string(review.join(".gitignore"))
+        .is_ok_and(|t| t.lines().next() == Some(MARK));
+    let empty = std::fs::read_dir(review).is_ok_and(|mut d| d.next().is_none());
+    if ours || empty {
+        return Ok(());
+    }
+    bail!(
+        "{} exists and was not made by mcp-gen-ui --visual, so it is not emptied: choose another --review-dir (a new or empty folder)",
+        review.display()
+    );
+}
+
 /// One page to picture: its path and its text before and after (absent when added or removed),
 /// and the tool definition and examples to show it with.
 pub struct PageToRender {
@@ -551,17 +572,15 @@ pub fn picture(
     review: &Path,
     pages: &[PageToRender],
 ) -> anyhow::Result<Vec<Pictures>> {
+    check_review_dir(review)?;
     if review.exists() {
         std::fs::remove_dir_all(review)
             .with_context(|| format!("cannot empty the review folder {}", review.display()))?;
     }
     std::fs::create_dir_all(review)
         .with_context(|| format!("cannot create {}", review.display()))?;
-    std::fs::write(
-        review.join(".gitignore"),
-        "# Written by `mcp-gen-ui diff --visual` / `refine --visual`: not for git.\n*\n",
-    )
-    .with_context(|| format!("cannot write {}", review.join(".gitignore").display()))?;
+    std::fs::write(review.join(".gitignore"), format!("{MARK}\n*\n"))
+        .with_context(|| format!("cannot write {}", review.join(".gitignore").display()))?;
     let mut out = Vec::new();
     for p in pages {
         let stem = p.path.strip_suffix(".html").unwrap_or(&p.path);
