@@ -117,8 +117,7 @@ pub fn file_diff(p: &Printer, full: bool, before: &str, after: &str, path: &str)
 /// returns it, for JSON output).
 pub fn pictures(
     p: &Printer,
-    out_dir: &std::path::Path,
-    review_dir: Option<&std::path::Path>,
+    review: &std::path::Path,
     browser: &std::path::Path,
     before: &Side,
     after: &Side,
@@ -156,15 +155,13 @@ pub fn pictures(
         p.status("No page changed: nothing to picture.");
         return Ok(Vec::new());
     }
-    let review =
-        review_dir.map_or_else(|| visual::review_dir(out_dir), std::path::Path::to_path_buf);
     p.status(format!(
         "Rendering {} page{} before and after with {}…",
         pages.len(),
         if pages.len() == 1 { "" } else { "s" },
         browser.display()
     ));
-    let shots = visual::picture(browser, &review, &pages)?;
+    let shots = visual::picture(browser, review, &pages)?;
     if text {
         p.out(format!("Pictures ({}, git-ignored):", review.display()))?;
     }
@@ -209,11 +206,11 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<Outcome> {
         None
     };
     let cfg = ctx.config()?;
+    let review = args
+        .review_dir
+        .clone()
+        .unwrap_or_else(|| crate::review::visual::review_dir(&cfg.out_dir));
     if browser.is_some() {
-        let review = args
-            .review_dir
-            .clone()
-            .unwrap_or_else(|| crate::review::visual::review_dir(&cfg.out_dir));
         crate::review::visual::check_review_dir(&review)?;
     }
     let d = match &args.base {
@@ -250,16 +247,7 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<Outcome> {
     let text = args.format == DiffFormat::Text;
     let mut shots = Vec::new();
     if !text && let (Some(browser), Some((before, after))) = (&browser, &d.sides) {
-        shots = pictures(
-            p,
-            &cfg.out_dir,
-            args.review_dir.as_deref(),
-            browser,
-            before,
-            after,
-            &picture_files,
-            false,
-        )?;
+        shots = pictures(p, &review, browser, before, after, &picture_files, false)?;
     }
     if args.format == DiffFormat::Markdown {
         p.out(markdown(&d.changes, args.base.as_deref()).trim_end())?;
@@ -340,16 +328,7 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<Outcome> {
         }
     }
     if text && let (Some(browser), Some((before, after))) = (&browser, &d.sides) {
-        pictures(
-            p,
-            &cfg.out_dir,
-            args.review_dir.as_deref(),
-            browser,
-            before,
-            after,
-            &picture_files,
-            true,
-        )?;
+        pictures(p, &review, browser, before, after, &picture_files, true)?;
     }
     Ok(Outcome::findings_if(differs && args.exit_code))
 }

@@ -78,11 +78,11 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
         None
     };
     let cfg = ctx.config()?;
+    let review = args
+        .review_dir
+        .clone()
+        .unwrap_or_else(|| crate::review::visual::review_dir(&cfg.out_dir));
     if browser.is_some() {
-        let review = args
-            .review_dir
-            .clone()
-            .unwrap_or_else(|| crate::review::visual::review_dir(&cfg.out_dir));
         crate::review::visual::check_review_dir(&review)?;
     }
     let generator = pipeline::load_generator(&cfg, args.generator, None)?;
@@ -172,8 +172,7 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
     {
         shots = super::diff::pictures(
             p,
-            &cfg.out_dir,
-            args.review_dir.as_deref(),
+            &review,
             browser,
             &before_side,
             &after_side,
@@ -204,8 +203,7 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
         if let Some(browser) = &browser {
             super::diff::pictures(
                 p,
-                &cfg.out_dir,
-                args.review_dir.as_deref(),
+                &review,
                 browser,
                 &before_side,
                 &after_side,
