@@ -296,6 +296,11 @@ fn diff_base_reviews_a_branch_offline() {
         &[&["diff", "--base", "HEAD", "--exit-code"], &offline[..]].concat(),
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("as committed at HEAD"),
+        "{}",
+        text(&out.stderr)
+    );
 
     // An unknown revision or an option in disguise: exit 2, named.
     let out = run(d, &["diff", "--base", "nope"]);

@@ -324,7 +324,15 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<Outcome> {
             ))?;
         }
         if !differs {
-            p.status("No differences: the committed UIs are what `generate` would write.");
+            match &args.base {
+                Some(rev) => p.status(format!(
+                    "No differences: the output directory is as committed at {}.",
+                    clean(rev, 80)
+                )),
+                None => {
+                    p.status("No differences: the committed UIs are what `generate` would write.")
+                }
+            }
         }
     }
     if text && let (Some(browser), Some((before, after))) = (&browser, &d.sides) {
