@@ -20,6 +20,7 @@ pub mod pipeline;
 pub mod plan;
 pub mod preview;
 pub mod report;
+pub mod review;
 pub mod sample;
 pub mod secrets;
 pub mod serve;

@@ -180,18 +180,21 @@ pub fn read_snapshot(out_dir: &Path) -> Result<Option<Vec<crate::model::Tool>>, 
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(source) => return Err(LockError::Read { path, source }),
     };
+    parse_snapshot(&path, &text).map(Some)
+}
+
+/// Parses the text of a tools snapshot; `path` names it in errors.
+pub fn parse_snapshot(path: &Path, text: &str) -> Result<Vec<crate::model::Tool>, LockError> {
     let invalid = |message: String| LockError::Invalid {
-        path: path.clone(),
+        path: path.to_path_buf(),
         message,
     };
     let value: serde_json::Value =
-        crate::json::from_str(&text).map_err(|e| invalid(e.to_string()))?;
+        crate::json::from_str(text).map_err(|e| invalid(e.to_string()))?;
     let serde_json::Value::Array(items) = value else {
         return Err(invalid("expected a JSON array of tool definitions".into()));
     };
-    crate::model::tools_from_raw(items)
-        .map(Some)
-        .map_err(|e| invalid(e.to_string()))
+    crate::model::tools_from_raw(items).map_err(|e| invalid(e.to_string()))
 }
 
 /// The snapshot's bytes: each tool's hashed definition with keys sorted, tools sorted by name,

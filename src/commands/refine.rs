@@ -8,7 +8,9 @@ use crate::cli::{Context, Outcome};
 use crate::config::GeneratorKind;
 use crate::pipeline::refine::{Change, refine};
 use crate::pipeline::{self, State};
-use crate::report;
+use crate::report::{self, Format, Printer};
+use crate::review::Side;
+use crate::review::words::changes;
 use crate::write::{self, RunLock};
 
 #[derive(Debug, Args)]
@@ -33,6 +35,23 @@ pub struct RefineArgs {
     /// input and show the model the real result
     #[arg(long)]
     pub sample: bool,
+    /// Render the page before and after in a local Chromium or Chrome and write before.png,
+    /// after.png and diff.png into .mcp-gen-ui-review/ (git-ignored)
+    #[arg(long)]
+    pub visual: bool,
+    /// The browser for --visual [default: $MCP_GEN_UI_BROWSER, else chromium or chrome on the PATH]
+    #[arg(long, value_name = "PATH", requires = "visual")]
+    pub browser: Option<std::path::PathBuf>,
+    /// Where --visual writes its pictures [default: .mcp-gen-ui-review/ beside the output
+    /// directory]; the folder is emptied first and ignored by git
+    #[arg(long, value_name = "DIR", requires = "visual")]
+    pub review_dir: Option<std::path::PathBuf>,
+    /// Print the full unified diff of the HTML (by default the inline runtime and stylesheet are
+    /// elided and no line is longer than 400 characters)
+    #[arg(long)]
+    pub html: bool,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
 }
 
 /// Runs `refine`. Feedback the builtin generator cannot read is kept and reported (success).
@@ -50,12 +69,32 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
             shell_words::quote(&args.tool)
         ),
     };
+    // Looked for before anything is done, so that a missing browser writes nothing.
+    let browser = if args.visual {
+        Some(crate::review::visual::find_browser(
+            args.browser.as_deref(),
+        )?)
+    } else {
+        None
+    };
     let cfg = ctx.config()?;
+    let review = args
+        .review_dir
+        .clone()
+        .unwrap_or_else(|| crate::review::visual::review_dir(&cfg.out_dir));
+    if browser.is_some() {
+        crate::review::visual::check_review_dir(&review)?;
+    }
     let generator = pipeline::load_generator(&cfg, args.generator, None)?;
     let discovery = super::discover(ctx, &cfg)?;
     let _run_lock = RunLock::acquire(&cfg.out_dir)?;
     write::clean_temp_files(&cfg.out_dir);
     let state = State::read(&cfg)?;
+    let before_side = Side::new(
+        state.lock.clone(),
+        state.snapshot.as_deref().unwrap_or(&[]),
+        |p| std::fs::read_to_string(cfg.out_dir.join(p)).ok(),
+    );
     let samples = if args.sample && generator.llm.is_some() {
         super::collect_samples(ctx, &cfg, &discovery.tools, &[args.tool.as_str()])?
     } else {
@@ -84,6 +123,13 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
         .failed()
         .map(|row| row.error.clone().unwrap_or_default())
         .collect();
+    let after_side = before_side.overlaid(
+        Some(r.batch.lock.clone()),
+        &discovery.tools,
+        &r.batch.update.files,
+        &r.batch.update.remove,
+    );
+    let words = changes(&before_side, &after_side, std::slice::from_ref(&args.tool));
     if !r.batch.nothing_to_do {
         write::apply(&cfg.out_dir, r.batch.update, &r.batch.lock)
             .with_context(|| format!("writing {}", cfg.out_dir.display()))?;
@@ -91,18 +137,91 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
 
     let p = &ctx.printer;
     let name = report::display_name(&args.tool);
+    let plain = Printer {
+        color: false,
+        ..p.clone()
+    };
+    let mut files = Vec::new();
     for (path, before) in &r.before {
         let Some((_, after)) = new_files.iter().find(|(np, _)| np == path) else {
             continue;
         };
         let before = before.as_deref().unwrap_or("");
-        p.out(report::unified(p, before, after, path))?;
+        let printer = if args.format == Format::Json {
+            &plain
+        } else {
+            p
+        };
+        files.push((
+            path.clone(),
+            super::diff::file_diff(printer, args.html, before, after, path),
+        ));
+    }
+    let pictured: Vec<(String, Option<String>, Option<String>)> = r
+        .before
+        .iter()
+        .filter_map(|(path, before)| {
+            let after = new_files.iter().find(|(np, _)| np == path)?;
+            Some((path.clone(), before.clone(), Some(after.1.clone())))
+        })
+        .collect();
+    let text = args.format == Format::Text;
+    let mut shots = Vec::new();
+    if let Some(browser) = &browser
+        && !text
+    {
+        shots = super::diff::pictures(
+            p,
+            &review,
+            browser,
+            &before_side,
+            &after_side,
+            &pictured,
+            false,
+        )?;
+    }
+    if args.format == Format::Json {
+        let files: Vec<serde_json::Value> = files
+            .iter()
+            .map(|(path, diff)| serde_json::json!({"path": path, "diff": diff}))
+            .collect();
+        p.json(&serde_json::json!({
+            "tool": args.tool,
+            "history": r.history,
+            "changes": words,
+            "files": files,
+            "failed": failed,
+            "pictures": shots,
+        }))?;
+    } else {
+        super::diff::print_changes(p, &words)?;
+        for (_, diff) in &files {
+            if !diff.is_empty() {
+                p.out(diff)?;
+            }
+        }
+        if let Some(browser) = &browser {
+            super::diff::pictures(
+                p,
+                &review,
+                browser,
+                &before_side,
+                &after_side,
+                &pictured,
+                true,
+            )?;
+        }
     }
     if let Some(e) = &r.unreadable {
+        // Two lines, each under the 400 characters of the review output (SPEC 14).
         p.warn(format!(
-            "{e}: it is kept in the history and the llm generator will read it (`mcp-gen-ui refine {} ... --generator llm`). The builtin generator understands phrases such as \"line chart\", \"bar chart of revenue by month\", \"table\", \"cards\", \"dark theme\", \"compact\", \"hide field x\", \"rename x to y\", \"sort by date descending\"",
-            shell_words::quote(&args.tool)
+            "{}: it is kept in the history and the llm generator will read it (`mcp-gen-ui refine {} ... --generator llm`).",
+            crate::review::clean(e, 160),
+            crate::review::clean(&shell_words::quote(&args.tool), 80)
         ));
+        p.warn(
+            "The builtin generator understands phrases such as \"line chart\", \"bar chart of revenue by month\", \"table\", \"cards\", \"dark theme\", \"compact\", \"hide field x\", \"rename x to y\", \"sort by date descending\"",
+        );
     }
     for e in &failed {
         p.error(format!("no new page for tool `{name}`: {e}"));

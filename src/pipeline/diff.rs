@@ -16,6 +16,8 @@ use crate::generate::Generator;
 use crate::model::Tool;
 use crate::plan::{StaleReason, Status};
 use crate::report;
+use crate::review::Side;
+use crate::review::words::{ChangeLine, changes};
 
 /// One changed value in a tool's definition.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -152,6 +154,10 @@ pub struct LlmRegeneration {
 /// Everything `diff` reports.
 #[derive(Debug, Default)]
 pub struct Differences {
+    /// What changes for the person, in words (SPEC 14).
+    pub changes: Vec<ChangeLine>,
+    /// The committed state and the state `generate` would leave (for `--visual`).
+    pub sides: Option<(Side, Side)>,
     pub upstream: Drift,
     pub files: Vec<FileChange>,
     pub llm_regenerate: Vec<LlmRegeneration>,
@@ -159,7 +165,10 @@ pub struct Differences {
 
 impl Differences {
     pub fn is_empty(&self) -> bool {
-        self.upstream.is_empty() && self.files.is_empty() && self.llm_regenerate.is_empty()
+        self.upstream.is_empty()
+            && self.files.is_empty()
+            && self.llm_regenerate.is_empty()
+            && self.changes.is_empty()
     }
 }
 
@@ -200,6 +209,11 @@ pub fn differences(
         ..Differences::default()
     };
     let keep = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
+    let before = Side::new(
+        state.lock.clone(),
+        state.snapshot.as_deref().unwrap_or(&[]),
+        |p| std::fs::read_to_string(cfg.out_dir.join(p)).ok(),
+    );
     if generator.llm.is_some() {
         let plan = state.plan(cfg, Some(&discovery.tools), &generator.fingerprint())?;
         for tp in plan.tools.iter().filter(|t| t.needs_generation()) {
@@ -214,6 +228,11 @@ pub fn differences(
                 });
             }
         }
+        // The llm generator is not called: its pages stay as they are, and the words say what the
+        // tools' changes mean for them.
+        let after = before.overlaid(state.lock.clone(), &discovery.tools, &[], &[]);
+        out.changes = changes(&before, &after, only);
+        out.sides = Some((before, after));
         return Ok(out);
     }
     let batch = batch::build(
@@ -252,6 +271,62 @@ pub fn differences(
         }
     }
     out.files.sort_by(|a, b| a.path.cmp(&b.path));
+    let after = before.overlaid(
+        Some(batch.lock.clone()),
+        &discovery.tools,
+        &batch.update.files,
+        &batch.update.remove,
+    );
+    out.changes = changes(&before, &after, only);
+    out.sides = Some((before, after));
+    Ok(out)
+}
+
+/// What changed in the output directory since git revision `rev` (`diff --base`): offline, the
+/// committed lock, tool definitions and pages at `rev` against the working tree's.
+pub fn against_revision(cfg: &Config, rev: &str, only: &[String]) -> anyhow::Result<Differences> {
+    let before = crate::review::git::side_at(&cfg.out_dir, rev)?;
+    let after = Side::from_dir(&cfg.out_dir)?;
+    let keep = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
+    let tools_of = |side: &Side| -> Vec<Tool> {
+        side.tools
+            .values()
+            .filter_map(|v| Tool::from_raw(v.clone()).ok())
+            .collect()
+    };
+    let mut out = Differences {
+        changes: changes(&before, &after, only),
+        upstream: drift(&tools_of(&before), &tools_of(&after), only),
+        ..Differences::default()
+    };
+    // Pages of the selected tools, on either side.
+    let mut paths = std::collections::BTreeSet::new();
+    for side in [&before, &after] {
+        if let Some(l) = &side.lock {
+            for (tool, w) in l.files() {
+                if keep(tool) {
+                    paths.insert(w.path.clone());
+                }
+            }
+        }
+    }
+    for path in paths {
+        let b = before.pages.get(&path);
+        let a = after.pages.get(&path);
+        let status = match (b, a) {
+            (None, Some(_)) => FileStatus::Added,
+            (Some(_), None) => FileStatus::Deleted,
+            (Some(x), Some(y)) if x != y => FileStatus::Modified,
+            _ => continue,
+        };
+        out.files.push(FileChange {
+            path,
+            status,
+            before: b.cloned().unwrap_or_default(),
+            after: a.cloned().unwrap_or_default(),
+        });
+    }
+    out.sides = Some((before, after));
     Ok(out)
 }
 

@@ -4,8 +4,13 @@
 # the report to INPUT_JUNIT_FILE, prints each finding (and an annotation on GitHub) and exits with
 # check's code: 0 clean, 1 findings, 2 error.
 #
+# With INPUT_REVIEW_BASE (a git revision, e.g. the pull request's base commit) it also runs
+# `mcp-gen-ui diff --base REV --format markdown` (offline) and appends the change lines, escaped
+# by mcp-gen-ui, to the job summary; a review that cannot run is a warning, never the job's fail.
+# INPUT_REVIEW_VISUAL=true adds --visual: the pictures go to the `review-dir` output.
+#
 # Inputs come from the environment: INPUT_VERSION, INPUT_CONFIG, INPUT_JUNIT_FILE, INPUT_ONLINE,
-# INPUT_BINARY, ACTION_REF (the action's own ref: a vX.Y.Z tag picks that version).
+# INPUT_BINARY, INPUT_REVIEW_BASE, INPUT_REVIEW_VISUAL, ACTION_REF (the action's own ref: a vX.Y.Z tag picks that version).
 # MCP_GEN_UI_NPM_SPECS (space-separated) replaces the npm package to install, e.g. the tarballs
 # built by .github/scripts/package.sh when testing this script without a registry.
 set -euo pipefail
@@ -105,6 +110,30 @@ while IFS= read -r line; do
   fi
 done <"$junit"
 
+# --- review --------------------------------------------------------------------------------
+
+review_base=${INPUT_REVIEW_BASE:-}
+if [ -n "$review_base" ] && [ "$review_base" != "none" ]; then
+  review_args=()
+  [ -n "${INPUT_CONFIG:-}" ] && review_args+=(--config "$INPUT_CONFIG")
+  review_args+=(diff --base "$review_base" --format markdown)
+  review_dir=""
+  if [ "${INPUT_REVIEW_VISUAL:-false}" = "true" ]; then
+    review_dir="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/mcp-gen-ui-review"
+    review_args+=(--visual --review-dir "$review_dir")
+  fi
+  review_status=0
+  review=$("$bin" "${review_args[@]}") || review_status=$?
+  if [ "$review_status" -eq 0 ]; then
+    printf '%s\n' "$review"
+    if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+      printf '%s\n\n' "$review" >>"$GITHUB_STEP_SUMMARY"
+    fi
+  else
+    echo "::warning title=mcp-gen-ui review::could not compare ui/ with $(escape_data "$review_base") (exit $review_status): fetch the base commit (actions/checkout with fetch-depth: 0)"
+  fi
+fi
+
 case "$status" in
   0) summary="mcp-gen-ui check: clean" ;;
   1) summary="mcp-gen-ui check: $findings finding(s); run \`mcp-gen-ui list\` and \`mcp-gen-ui generate\` locally, then commit ui/" ;;
@@ -119,6 +148,7 @@ if [ -n "${GITHUB_OUTPUT:-}" ]; then
   {
     echo "junit-file=$junit"
     echo "exit-code=$status"
+    if [ -n "${review_dir:-}" ] && [ -d "$review_dir" ]; then echo "review-dir=$review_dir"; fi
   } >>"$GITHUB_OUTPUT"
 fi
 exit "$status"
