@@ -46,9 +46,12 @@ else
   echo "up to date"
 fi
 
-step "chromium"
-if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
-  install=(apt-get install -y -qq --no-install-recommends chromium)
+# Installs Debian's package $1 (its program at $2) when missing: as root, or through sudo without
+# a password; otherwise says how and stops. $3 names the suites that need it.
+apt_need() {
+  local pkg=$1 bin=$2 who=$3
+  if command -v "$pkg" >/dev/null 2>&1 || [ -x "$bin" ]; then return 0; fi
+  local install=(apt-get install -y -qq --no-install-recommends "$pkg")
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
@@ -57,29 +60,18 @@ if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
     sudo -n env DEBIAN_FRONTEND=noninteractive apt-get update -qq
     sudo -n env DEBIAN_FRONTEND=noninteractive "${install[@]}" >/dev/null
   else
-    echo "error: the browser suites need Debian's chromium at /usr/bin/chromium; install it with:" >&2
-    echo "  sudo apt-get install --no-install-recommends chromium" >&2
+    echo "error: $who need Debian's $pkg at $bin; install it with:" >&2
+    echo "  sudo apt-get install --no-install-recommends $pkg" >&2
     exit 2
   fi
-fi
+}
+
+step "chromium"
+apt_need chromium /usr/bin/chromium "the browser suites"
 /usr/bin/chromium --version
 
 step "nginx"
-if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
-  install=(apt-get install -y -qq --no-install-recommends nginx)
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    "${install[@]}" >/dev/null
-  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && command -v apt-get >/dev/null 2>&1; then
-    sudo -n env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    sudo -n env DEBIAN_FRONTEND=noninteractive "${install[@]}" >/dev/null
-  else
-    echo "error: the replica suite needs Debian's nginx at /usr/sbin/nginx; install it with:" >&2
-    echo "  sudo apt-get install --no-install-recommends nginx" >&2
-    exit 2
-  fi
-fi
+apt_need nginx /usr/sbin/nginx "the replica suite"
 "$(command -v nginx || echo /usr/sbin/nginx)" -v
 
 # --- The tests -------------------------------------------------------------------------------
