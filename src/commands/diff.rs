@@ -25,6 +25,17 @@ pub struct DiffArgs {
     /// working tree's, offline: the upstream is not contacted
     #[arg(long, value_name = "REF")]
     pub base: Option<String>,
+    #[command(flatten)]
+    pub review: ReviewArgs,
+    /// text; json (the same records); markdown (only the change lines, escaped, for a pull
+    /// request's job summary)
+    #[arg(long, value_enum, default_value_t)]
+    pub format: DiffFormat,
+}
+
+/// How `diff` and `refine` show a change: the HTML diff's detail and the pictures of `--visual`.
+#[derive(Debug, Args)]
+pub struct ReviewArgs {
     /// Print the full unified diff of the HTML (by default the inline runtime and stylesheet are
     /// elided and no line is longer than 400 characters)
     #[arg(long)]
@@ -40,10 +51,26 @@ pub struct DiffArgs {
     /// directory]; the folder is emptied first and ignored by git
     #[arg(long, value_name = "DIR", requires = "visual")]
     pub review_dir: Option<std::path::PathBuf>,
-    /// text; json (the same records); markdown (only the change lines, escaped, for a pull
-    /// request's job summary)
-    #[arg(long, value_enum, default_value_t)]
-    pub format: DiffFormat,
+}
+
+impl ReviewArgs {
+    /// With `--visual`: the browser and the review folder, both checked before anything is
+    /// written (no browser, or a folder mcp-gen-ui did not make, is an error here).
+    pub fn visual_setup(
+        &self,
+        out_dir: &std::path::Path,
+    ) -> anyhow::Result<Option<(std::path::PathBuf, std::path::PathBuf)>> {
+        if !self.visual {
+            return Ok(None);
+        }
+        let browser = visual::find_browser(self.browser.as_deref())?;
+        let review = self
+            .review_dir
+            .clone()
+            .unwrap_or_else(|| visual::review_dir(out_dir));
+        visual::check_review_dir(&review)?;
+        Ok(Some((browser, review)))
+    }
 }
 
 /// How `diff` prints.
@@ -199,20 +226,9 @@ pub fn print_changes(p: &Printer, changes: &[ChangeLine]) -> std::io::Result<()>
 /// Runs `diff`: findings with `--exit-code` when anything differs.
 pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<Outcome> {
     ctx.require_server_value()?;
-    // Looked for before anything is done, so that a missing browser writes nothing.
-    let browser = if args.visual {
-        Some(visual::find_browser(args.browser.as_deref())?)
-    } else {
-        None
-    };
     let cfg = ctx.config()?;
-    let review = args
-        .review_dir
-        .clone()
-        .unwrap_or_else(|| crate::review::visual::review_dir(&cfg.out_dir));
-    if browser.is_some() {
-        crate::review::visual::check_review_dir(&review)?;
-    }
+    // Looked for before anything is done, so that a missing browser writes nothing.
+    let visual = args.review.visual_setup(&cfg.out_dir)?;
     let d = match &args.base {
         Some(rev) => against_revision(&cfg, rev, &args.tools)?,
         None => {
@@ -246,8 +262,8 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<Outcome> {
         .collect();
     let text = args.format == DiffFormat::Text;
     let mut shots = Vec::new();
-    if !text && let (Some(browser), Some((before, after))) = (&browser, &d.sides) {
-        shots = pictures(p, &review, browser, before, after, &picture_files, false)?;
+    if !text && let (Some((browser, review)), Some((before, after))) = (&visual, &d.sides) {
+        shots = pictures(p, review, browser, before, after, &picture_files, false)?;
     }
     if args.format == DiffFormat::Markdown {
         p.out(markdown(&d.changes, args.base.as_deref()).trim_end())?;
@@ -260,7 +276,7 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<Outcome> {
             .files
             .iter()
             .map(|f| {
-                json!({"path": f.path, "status": f.status, "diff": file_diff(&plain, args.html, &f.before, &f.after, &f.path)})
+                json!({"path": f.path, "status": f.status, "diff": file_diff(&plain, args.review.html, &f.before, &f.after, &f.path)})
             })
             .collect();
         let regen: Vec<Value> = d
@@ -311,7 +327,7 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<Outcome> {
             }
         }
         for f in &d.files {
-            let text = file_diff(p, args.html, &f.before, &f.after, &f.path);
+            let text = file_diff(p, args.review.html, &f.before, &f.after, &f.path);
             if !text.is_empty() {
                 p.out(text)?;
             }
@@ -335,8 +351,8 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<Outcome> {
             }
         }
     }
-    if text && let (Some(browser), Some((before, after))) = (&browser, &d.sides) {
-        pictures(p, &review, browser, before, after, &picture_files, true)?;
+    if text && let (Some((browser, review)), Some((before, after))) = (&visual, &d.sides) {
+        pictures(p, review, browser, before, after, &picture_files, true)?;
     }
     Ok(Outcome::findings_if(differs && args.exit_code))
 }

@@ -35,21 +35,8 @@ pub struct RefineArgs {
     /// input and show the model the real result
     #[arg(long)]
     pub sample: bool,
-    /// Render the page before and after in a local Chromium or Chrome and write before.png,
-    /// after.png and diff.png into .mcp-gen-ui-review/ (git-ignored)
-    #[arg(long)]
-    pub visual: bool,
-    /// The browser for --visual [default: $MCP_GEN_UI_BROWSER, else chromium or chrome on the PATH]
-    #[arg(long, value_name = "PATH", requires = "visual")]
-    pub browser: Option<std::path::PathBuf>,
-    /// Where --visual writes its pictures [default: .mcp-gen-ui-review/ beside the output
-    /// directory]; the folder is emptied first and ignored by git
-    #[arg(long, value_name = "DIR", requires = "visual")]
-    pub review_dir: Option<std::path::PathBuf>,
-    /// Print the full unified diff of the HTML (by default the inline runtime and stylesheet are
-    /// elided and no line is longer than 400 characters)
-    #[arg(long)]
-    pub html: bool,
+    #[command(flatten)]
+    pub review: super::diff::ReviewArgs,
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
 }
@@ -69,22 +56,9 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
             shell_words::quote(&args.tool)
         ),
     };
-    // Looked for before anything is done, so that a missing browser writes nothing.
-    let browser = if args.visual {
-        Some(crate::review::visual::find_browser(
-            args.browser.as_deref(),
-        )?)
-    } else {
-        None
-    };
     let cfg = ctx.config()?;
-    let review = args
-        .review_dir
-        .clone()
-        .unwrap_or_else(|| crate::review::visual::review_dir(&cfg.out_dir));
-    if browser.is_some() {
-        crate::review::visual::check_review_dir(&review)?;
-    }
+    // Looked for before anything is done, so that a missing browser writes nothing.
+    let visual = args.review.visual_setup(&cfg.out_dir)?;
     let generator = pipeline::load_generator(&cfg, args.generator, None)?;
     let discovery = super::discover(ctx, &cfg)?;
     let _run_lock = RunLock::acquire(&cfg.out_dir)?;
@@ -154,7 +128,7 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
         };
         files.push((
             path.clone(),
-            super::diff::file_diff(printer, args.html, before, after, path),
+            super::diff::file_diff(printer, args.review.html, before, after, path),
         ));
     }
     let pictured: Vec<(String, Option<String>, Option<String>)> = r
@@ -167,12 +141,12 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
         .collect();
     let text = args.format == Format::Text;
     let mut shots = Vec::new();
-    if let Some(browser) = &browser
+    if let Some((browser, review)) = &visual
         && !text
     {
         shots = super::diff::pictures(
             p,
-            &review,
+            review,
             browser,
             &before_side,
             &after_side,
@@ -200,10 +174,10 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
                 p.out(diff)?;
             }
         }
-        if let Some(browser) = &browser {
+        if let Some((browser, review)) = &visual {
             super::diff::pictures(
                 p,
-                &review,
+                review,
                 browser,
                 &before_side,
                 &after_side,

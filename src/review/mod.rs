@@ -19,6 +19,14 @@ use serde_json::Value;
 use crate::lock::Lock;
 use crate::model::Tool;
 
+/// Tool name → the definition as the upstream sent it.
+fn by_name(tools: &[Tool]) -> BTreeMap<String, Value> {
+    tools
+        .iter()
+        .map(|t| (t.name.clone(), Value::Object(t.raw.clone())))
+        .collect()
+}
+
 /// One state of an output directory: what a review compares.
 #[derive(Debug, Clone, Default)]
 pub struct Side {
@@ -46,10 +54,7 @@ impl Side {
         }
         Side {
             lock,
-            tools: tools
-                .iter()
-                .map(|t| (t.name.clone(), Value::Object(t.raw.clone())))
-                .collect(),
+            tools: by_name(tools),
             pages,
         }
     }
@@ -72,10 +77,7 @@ impl Side {
         }
         Side {
             lock,
-            tools: tools
-                .iter()
-                .map(|t| (t.name.clone(), Value::Object(t.raw.clone())))
-                .collect(),
+            tools: by_name(tools),
             pages,
         }
     }
