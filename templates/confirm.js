@@ -15,8 +15,8 @@
       pending = resolve;
       var end = function (v) { box.hidden = true; pending = null; resolve(v); };
       var yes = h('button.btn.danger', { text: 'Yes, run it', onclick: function () { end(true); } });
-      box.append(model ? h('p', 'The assistant wants to run ', h('strong', name), ', which may change data. Run it with these inputs?')
-        : h('p', h('strong', name), ' may change or delete data. Run it with these inputs?'),
+      box.append(h('p', model ? ['The assistant wants to run ', h('strong', name), ', which may change data.']
+        : [h('strong', name), ' may change or delete data.'], ' Run it with these inputs?'),
         h('div.actions', yes, h('button.btn.ghost', { text: 'Cancel', onclick: function () { end(false); cancelled(); } })));
       box.hidden = false;
       yes.focus();

@@ -91,6 +91,7 @@
     applyHostFonts(ctx.styles?.css?.fonts);
   };
 
+  var NOT_CONNECTED = 'Not connected to an MCP host';
   var showNotice = (text) => {
     var n = byId('mcp-notice');
     if (!n) document.body.prepend(n = h('div', { id: 'mcp-notice', class: 'notice', role: 'status' }));
@@ -151,7 +152,7 @@
     _request(method, params, opts) {
       if (this.hostKind === 'openai' && !opts?.init) return this._openai(method, params);
       if (this.hostKind === 'mcpui') return G.hosts.request(this, method, params, opts);
-      if (!this._ready && method !== 'ui/initialize') return Promise.reject(new Error('Not connected to an MCP host: cannot send ' + method));
+      if (!this._ready && method !== 'ui/initialize') return Promise.reject(new Error(NOT_CONNECTED + ': cannot send ' + method));
       var id = ++this._n;
       return this._wait(id, method, opts, () => this._post({ id, method, params: params || {} }));
     }
@@ -236,9 +237,9 @@
         setTimeout(() => {
           if (done || this.hostKind) return;
           if (!inFrame) {
-            showNotice('Not connected to an MCP host. Open this UI from an MCP Apps client (or "mcp-gen-ui preview").');
+            showNotice(NOT_CONNECTED + '. Open this UI from an MCP Apps client (or "mcp-gen-ui preview").');
             done = true;
-            return reject(new Error('Not connected to an MCP host'));
+            return reject(new Error(NOT_CONNECTED));
           }
           showNotice('Waiting for the MCP host to answer…');
           // Neither MCP Apps nor window.openai answered: perhaps an MCP-UI host.

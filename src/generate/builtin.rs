@@ -1439,7 +1439,7 @@ mod tests {
                     runner: true,
                     ..none
                 },
-                ".confirm",
+                ".btn.danger",
             ),
             (
                 Parts {
