@@ -115,6 +115,21 @@ pub fn clean(s: &str, max: usize) -> String {
     cut
 }
 
+/// Follows local `$ref`s into the root schema, a bounded number of hops (so cycles end); a
+/// reference that points nowhere leaves the schema as it is.
+pub(crate) fn resolve<'a>(root: &'a Value, mut s: &'a Value) -> &'a Value {
+    for _ in 0..8 {
+        match s.get("$ref").and_then(Value::as_str) {
+            Some(r) => match r.strip_prefix('#').and_then(|p| root.pointer(p)) {
+                Some(t) => s = t,
+                None => return s,
+            },
+            None => return s,
+        }
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

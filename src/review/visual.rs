@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use super::resolve;
 use anyhow::{Context as _, bail};
 use serde_json::{Map, Value, json};
 
@@ -500,19 +501,6 @@ fn synth(root: &Value, s: &Value, depth: usize, i: usize, k: usize, name: &str) 
             Value::String(text.chars().take(max).collect())
         }
     }
-}
-
-fn resolve<'a>(root: &'a Value, mut s: &'a Value) -> &'a Value {
-    for _ in 0..8 {
-        match s.get("$ref").and_then(Value::as_str) {
-            Some(r) if r.starts_with('#') => match root.pointer(&r[1..]) {
-                Some(t) => s = t,
-                None => return s,
-            },
-            _ => return s,
-        }
-    }
-    s
 }
 
 /// The review folder: `.mcp-gen-ui-review/` beside the output directory, ignored by git through

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{Side, clean};
+use super::{Side, clean, resolve};
 use crate::lock::{DEFAULT_WIDGET, ToolEntry, WidgetEntry};
 use crate::model::{Density, Hints, ThemeHint, ViewKind};
 
@@ -621,20 +621,6 @@ fn fields(schema: Option<&Value>, set: FieldSet) -> BTreeMap<String, Field> {
         walk(s, s, "", depth, &mut budget, &mut out);
     }
     out
-}
-
-/// Follows local `$ref`s (a bounded number of hops: cycles end) and merges `allOf` properties.
-fn resolve<'a>(root: &'a Value, mut s: &'a Value) -> &'a Value {
-    for _ in 0..8 {
-        match s.get("$ref").and_then(Value::as_str) {
-            Some(r) if r.starts_with('#') => match root.pointer(&r[1..]) {
-                Some(t) => s = t,
-                None => return s,
-            },
-            _ => return s,
-        }
-    }
-    s
 }
 
 fn walk(
