@@ -6,10 +6,10 @@ use std::collections::HashSet;
 
 use scraper::{ElementRef, Node};
 
-use super::Options;
 use super::contrast;
 use super::finding::{Finding, Severity, clip};
 use super::injection;
+use super::options::{Options, RUNTIME_ATTR};
 use super::origin::{self, Target};
 use super::parse::{self, Parsed};
 use super::script::{self, Facts, ScriptCtx, ScriptKind};
@@ -309,8 +309,6 @@ pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
     contrast::check(&parsed, &sheets, ctx.opts.llm_output, out);
     injection::check(source, &parsed, ctx.opts.llm_output, out);
 }
-
-use super::RUNTIME_ATTR;
 
 fn parse_errors(parsed: &Parsed, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
     for (line, msg) in parsed.errors.iter().take(MAX_PARSE_ERRORS) {
