@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
-use super::{GENERATOR_VERSION, GenerateError, WidgetRequest};
+use super::request::{GENERATOR_VERSION, GenerateError, WidgetRequest};
 use crate::model::header_comment;
 
 /// The readable sources under `templates/` that a user's override directory may replace.
