@@ -1,5 +1,6 @@
 //! The transport-neutral `Connection` API: open, send, receive, shut down (see the module docs of
-//! `crate::mcp` for the contract).
+//! `crate::mcp` for the contract). It sits above the transports (`stdio`, `http`, `legacy_sse`)
+//! and dispatches to them; the types they share with it live in the leaf `transport`.
 
 use std::fmt;
 use std::sync::Arc;
