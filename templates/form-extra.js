@@ -3,6 +3,8 @@
 (function () {
   'use strict';
   var G = window.McpGenUi, h = G.h, S = G.schema, isObj = S.isObj, F = G.form;
+  // Short local names for the globals this file calls most (the minifier keeps member names).
+  var Str = String, isArr = Array.isArray, toJson = JSON.stringify;
   var field = F.field, group = F.group, setErr = F.setErr, fail = F.fail, jsonField = F.jsonField, nid = F.nid;
   // The null control of a nullable array (see form.js), in the fieldset's actions.
   var nulled = (s, fs, before, clear) => {
@@ -11,7 +13,7 @@
     fs.insertBefore(nb.el, before);
     return nb;
   };
-  var wrongType = (fs, errs, v, t) => fail(fs, errs, ['Expected ' + t + ', got ' + JSON.stringify(v).slice(0, 40) + '.']);
+  var wrongType = (fs, errs, v, t) => fail(fs, errs, ['Expected ' + t + ', got ' + toJson(v).slice(0, 40) + '.']);
 
   // A value of any type, typed as text: a JSON literal (42, true, null, [1], {"a": 1}, "quoted")
   // is that value, anything else is the text itself. Numbers with leading zeros stay text.
@@ -27,7 +29,7 @@
       try { return JSON.parse(t); } catch (e) { fail(box, errs, ['Not valid JSON: ' + e.message + ' (write plain text without a leading bracket or quote)']); return undefined; }
     };
     ctl.addEventListener('input', function () { read([]); });
-    return { el: box, read: read, write: function (v) { ctl.value = typeof v === 'string' && !LITERAL.test(v) && !/^\s*[[{"]/.test(v) ? v : JSON.stringify(v); } };
+    return { el: box, read: read, write: function (v) { ctl.value = typeof v === 'string' && !LITERAL.test(v) && !/^\s*[[{"]/.test(v) ? v : toJson(v); } };
   };
   var described = ['type', 'enum', 'const', 'oneOf', 'anyOf', 'allOf', 'not', 'properties', 'additionalProperties', 'items', 'prefixItems', '$ref', 'format', 'pattern'];
 
@@ -72,10 +74,10 @@
 
   var array = (s, c, o) => {
     var items = s.items;
-    if (Array.isArray(items) || Array.isArray(s.prefixItems)) return jsonField(s, c, o);
+    if (isArr(items) || isArr(s.prefixItems)) return jsonField(s, c, o);
     var is = S.norm(items, c.root);
-    var opts = Array.isArray(is.enum) ? is.enum
-      : Array.isArray(is.oneOf || is.anyOf) && (is.oneOf || is.anyOf).every(function (a) { return isObj(a) && 'const' in a; }) ? (is.oneOf || is.anyOf).map(function (a) { return a.const; }) : null;
+    var opts = isArr(is.enum) ? is.enum
+      : isArr(is.oneOf || is.anyOf) && (is.oneOf || is.anyOf).every(function (a) { return isObj(a) && 'const' in a; }) ? (is.oneOf || is.anyOf).map(function (a) { return a.const; }) : null;
     var fs = group(o, s, 'arr');
     if (opts) return multi(s, o, fs, opts, is);
     // An optional array is absent until the person adds a row; an empty list written into it (by
@@ -143,7 +145,7 @@
         if (s.minItems != null && out.length < s.minItems) m.push('Add at least ' + s.minItems + ' item(s).');
         if (s.maxItems != null && out.length > s.maxItems) m.push('Use at most ' + s.maxItems + ' item(s).');
         if (s.uniqueItems) {
-          var ks = out.map(function (x) { return JSON.stringify(x); });
+          var ks = out.map(function (x) { return toJson(x); });
           if (ks.some(function (x, i) { return ks.indexOf(x) !== i; })) m.push('Items must be unique.');
         }
         fail(fs, errs, m);
@@ -154,7 +156,7 @@
         clearRows();
         if (nb) nb.cb.checked = v === null && !!s.__null;
         if (v === null && s.__null) return;
-        if (!Array.isArray(v)) { wrong = v; return; }
+        if (!isArr(v)) { wrong = v; return; }
         empty = !v.length;
         v.slice(0, 500).forEach(function (x) { addRow(x); });
         sync();
@@ -168,7 +170,7 @@
       var id = nid();
       var cb = h('input', { type: 'checkbox', id: id });
       var t = (is.oneOf || is.anyOf || [])[i];
-      fs.append(h('div.fld.chk', cb, h('label', { for: id, text: (t && t.title) || names[i] || (typeof v === 'string' ? v : JSON.stringify(v)) })));
+      fs.append(h('div.fld.chk', cb, h('label', { for: id, text: (t && t.title) || names[i] || (typeof v === 'string' ? v : toJson(v)) })));
       return cb;
     });
     fs.append(fs.__tail);
@@ -195,7 +197,7 @@
         wrong = undefined;
         if (nb) nb.cb.checked = v === null && !!s.__null;
         if (v === null && s.__null) return;
-        if (!Array.isArray(v) || v.some(function (y) { return !opts.some(function (x) { return S.same(x, y); }); })) { wrong = v; return; }
+        if (!isArr(v) || v.some(function (y) { return !opts.some(function (x) { return S.same(x, y); }); })) { wrong = v; return; }
         empty = !v.length;
         opts.forEach(function (x, i) { boxes[i].checked = v.some(function (y) { return S.same(x, y); }); });
       }
@@ -226,7 +228,7 @@
     var fs = group(o, s, 'var');
     var sid = nid();
     var sel = h('select', { id: sid });
-    merged.forEach(function (a, i) { sel.append(h('option', { value: String(i), text: altName(a, i) })); });
+    merged.forEach(function (a, i) { sel.append(h('option', { value: Str(i), text: altName(a, i) })); });
     if (!o.required) { sel.insertBefore(h('option', { value: '', text: '(not set)' }), sel.firstChild); sel.value = ''; }
     // Nullable: a null choice (a required one starts there: it is what it would send).
     if (s.__null) { sel.append(h('option', { value: 'null', text: 'null' })); if (o.required) sel.value = 'null'; }
@@ -273,8 +275,8 @@
         // A value no variant takes stays in the first one that has its type, else the first one,
         // whose own checks then show what is wrong.
         if (i < 0) i = 0;
-        sel.value = String(i);
-        choose(String(i), v);
+        sel.value = Str(i);
+        choose(Str(i), v);
       }
     };
   };

@@ -9,6 +9,8 @@
 (function () {
   'use strict';
   var G = window.McpGenUi, h = G.h, S = G.schema, isObj = S.isObj, own = S.own, norm = S.norm;
+  // Short local names for the globals this file calls most (the minifier keeps member names).
+  var Str = String, isArr = Array.isArray, oKeys = Object.keys, toJson = JSON.stringify;
   var uid = 0;
   var nid = () => 'f' + (++uid);
   var none = () => {};
@@ -46,12 +48,12 @@
     cb.addEventListener('change', () => onSet(cb.checked));
     return { el: h('label.nul', cb, 'Set to null'), cb };
   };
-  var show = (v) => { var t = JSON.stringify(v); return t && t.length > 40 ? t.slice(0, 40) + '…' : t; };
+  var show = (v) => { var t = toJson(v); return t && t.length > 40 ? t.slice(0, 40) + '…' : t; };
   // What is wrong with a value written into a leaf (tool-input, a view tool): its type, its
   // choices, then the checks of a typed value.
   var valueErrors = (s, v) => {
-    var alts = s.oneOf || s.anyOf, consts = Array.isArray(alts) && alts.every((a) => isObj(a) && own(a, 'const')) ? alts.map((a) => a.const) : null;
-    var choices = Array.isArray(s.enum) ? s.enum : own(s, 'const') ? [s.const] : consts;
+    var alts = s.oneOf || s.anyOf, consts = isArr(alts) && alts.every((a) => isObj(a) && own(a, 'const')) ? alts.map((a) => a.const) : null;
+    var choices = isArr(s.enum) ? s.enum : own(s, 'const') ? [s.const] : consts;
     if (choices) return choices.some((x) => S.same(x, v)) || (v === null && s.__null) ? [] : ['Not one of the choices: ' + show(v) + '.'];
     if (v === null) return s.__null || s.type === 'null' ? [] : ['Cannot be null.'];
     var t = [].concat(s.type || []), k = typeof v;
@@ -77,8 +79,8 @@
     return f;
   };
   var placeholder = (s) => {
-    var ex = Array.isArray(s.examples) ? s.examples[0] : s.example;
-    return ex === undefined ? null : typeof ex === 'string' ? ex : JSON.stringify(ex);
+    var ex = isArr(s.examples) ? s.examples[0] : s.example;
+    return ex === undefined ? null : typeof ex === 'string' ? ex : toJson(ex);
   };
   var star = (o) => o.required ? h('span.req', { 'aria-hidden': 'true', text: ' *' }) : null;
   var errEl = (id) => h('p.err', { id, hidden: true, role: 'alert' });
@@ -118,16 +120,16 @@
 
   var pick = (s, c, o) => {
     var use = (name) => part(name, s, c, o);
-    var show = (v) => typeof v === 'string' ? v : JSON.stringify(v);
+    var show = (v) => typeof v === 'string' ? v : toJson(v);
     var names = s.enumNames || s['x-enumNames'], alts = s.oneOf || s.anyOf;
     if (own(s, 'const')) return use('constant')(s, o);
-    if (Array.isArray(s.enum)) return use('choice')(s, o, s.enum, (v, i) => Array.isArray(names) && names[i] != null ? String(names[i]) : show(v));
-    if (Array.isArray(alts) && alts.length) {
+    if (isArr(s.enum)) return use('choice')(s, o, s.enum, (v, i) => isArr(names) && names[i] != null ? Str(names[i]) : show(v));
+    if (isArr(alts) && alts.length) {
       var ns = alts.map((a) => norm(a, c.root));
       return ns.every((a) => own(a, 'const')) ? use('choice')(s, o, ns.map((a) => a.const), (v, i) => ns[i].title || show(v)) : use('variants')(s, ns, c, o);
     }
     var t = s.type || (s.properties || isObj(s.additionalProperties) ? 'object' : s.items ? 'array' : null);
-    if (Array.isArray(t)) {
+    if (isArr(t)) {
       var { __refs, ...base } = s;
       return use('variants')(s, t.map((x) => ({ ...base, type: x, title: x })), c, o);
     }
@@ -154,9 +156,9 @@
     var ph = placeholder(s) || (f === 'uuid' ? '00000000-0000-0000-0000-000000000000' : null);
     var number = (k) => typeof s[k] === 'number';
     if (!str) {
-      ctl.step = number('multipleOf') ? String(s.multipleOf) : t === 'integer' ? '1' : 'any';
-      if (number('minimum')) ctl.min = String(s.minimum);
-      if (number('maximum')) ctl.max = String(s.maximum);
+      ctl.step = number('multipleOf') ? Str(s.multipleOf) : t === 'integer' ? '1' : 'any';
+      if (number('minimum')) ctl.min = Str(s.minimum);
+      if (number('maximum')) ctl.max = Str(s.maximum);
       ctl.inputMode = t === 'integer' ? 'numeric' : 'decimal';
     }
     if (type === timed) ctl.step = '1';
@@ -193,7 +195,7 @@
       },
       write(v) {
         var w = v != null && zone ? tm.write(type, v) : null;
-        ctl.value = v == null ? '' : w ?? (typeof v === 'object' ? JSON.stringify(v) : String(v));
+        ctl.value = v == null ? '' : w ?? (typeof v === 'object' ? toJson(v) : Str(v));
         if (nb) nb.cb.checked = v === null;
       }
     };
@@ -205,8 +207,8 @@
   // until it has an entry (an empty object written into it is kept until someone changes it).
   // Keys it has no control for are kept as written.
   var object = (s, c, o) => {
-    var props = isObj(s.properties) ? s.properties : {}, req = Array.isArray(s.required) ? s.required : [];
-    var keys = Object.keys(props), ap = s.additionalProperties, rows = G.form.mapRows;
+    var props = isObj(s.properties) ? s.properties : {}, req = isArr(s.required) ? s.required : [];
+    var keys = oKeys(props), ap = s.additionalProperties, rows = G.form.mapRows;
     // An object with nothing declared (dict[str, Any]) is a map of any values: key/value rows.
     var anyMap = !keys.length && !isObj(ap) && ap !== false && !s.patternProperties && o.label;
     if (anyMap && !rows) return json(s, c, o);
@@ -263,9 +265,9 @@
         var m = map ? map.read(errs) : {};
         for (var k in m) out[k] = m[k];
         for (k in extra) if (ap === false) bad.push('Unexpected field ' + k + '.'); else if (!own(out, k)) out[k] = extra[k];
-        if (s.minProperties != null && Object.keys(out).length < s.minProperties) bad.push('Fill in at least ' + s.minProperties + ' field(s).');
+        if (s.minProperties != null && oKeys(out).length < s.minProperties) bad.push('Fill in at least ' + s.minProperties + ' field(s).');
         fail(fs, errs, bad);
-        return closable || o.required || blank || Object.keys(out).length ? out : undefined;
+        return closable || o.required || blank || oKeys(out).length ? out : undefined;
       },
       write(v) {
         if (v === undefined) return;
@@ -273,7 +275,7 @@
         if (!isObj(v)) { close(); if (!closable) open(); wrong = v; return; }
         open();
         if (nb) nb.cb.checked = false;
-        blank = !Object.keys(v).length;
+        blank = !oKeys(v).length;
         kids.forEach(([k, f]) => { if (own(v, k)) f.write(v[k]); });
         if (map) map.write(v);
         else for (var k in v) if (!own(props, k)) extra[k] = v[k];
@@ -288,7 +290,7 @@
     var root = isObj(schema) ? schema : { type: 'object' };
     var ctx = { root, stack: [], depth: 0 };
     var s = norm(root, root);
-    if (!Object.keys(isObj(s.properties) ? s.properties : {}).length && !isObj(s.additionalProperties) && !s.oneOf && !s.anyOf) return text('This tool takes no input.');
+    if (!oKeys(isObj(s.properties) ? s.properties : {}).length && !isObj(s.additionalProperties) && !s.oneOf && !s.anyOf) return text('This tool takes no input.');
     // Shared $refs can make a small schema an exponentially large form: past a budget of fields
     // (validate.js counts them) it is one JSON editor. The generator leaves validate.js out only
     // when it has counted the fields itself and found them within the budget.

@@ -13,6 +13,8 @@
 (function () {
   'use strict';
   var G = window.McpGenUi, S = G.schema, isObj = S.isObj, same = S.same;
+  // Short local names for the globals this file calls most (the minifier keeps member names).
+  var isArr = Array.isArray, toJson = JSON.stringify;
   var EMBED_KEY = 'mcp-gen-ui/embedded';
   var post = (msg) => window.parent.postMessage(msg, '*');
   var unsupported = (method) => Promise.reject(new Error(method + ' is not supported by this host'));
@@ -20,14 +22,14 @@
 
   // A CallToolResult from whatever a host hands over (a result, or bare structured data).
   function asResult(r) {
-    if (isObj(r) && (Array.isArray(r.content) || 'structuredContent' in r || r.isError)) {
+    if (isObj(r) && (isArr(r.content) || 'structuredContent' in r || r.isError)) {
       // Our own embedded copy of the page is for the host to render, not for the page to show.
-      var c = Array.isArray(r.content) && r.content.filter((x) => !x?._meta?.[EMBED_KEY]);
+      var c = isArr(r.content) && r.content.filter((x) => !x?._meta?.[EMBED_KEY]);
       return c && c.length !== r.content.length ? { ...r, content: c } : r;
     }
     return { structuredContent: r, content: [] };
   }
-  var text = (content) => (Array.isArray(content) ? content : []).map((c) => c?.text || '').join('\n');
+  var text = (content) => (isArr(content) ? content : []).map((c) => c?.text || '').join('\n');
 
   function openai(app, win) {
     var started = false, lastIn, lastOut, tries = 0;
@@ -120,7 +122,7 @@
     var key = 'ui:' + m.messageId, cb = app._pending[key];
     if (!cb || type === 'ui-message-received') return;
     delete app._pending[key];
-    if (p.error != null) cb(new Error('The host could not do it: ' + (p.error.message || JSON.stringify(p.error))));
+    if (p.error != null) cb(new Error('The host could not do it: ' + (p.error.message || toJson(p.error))));
     else cb(null, p.response);
   }
   // Requests as MCP-UI actions. The host acknowledges with ui-message-received and answers with
@@ -130,7 +132,7 @@
     p = p || {};
     var action = (type, payload) => ({ type, payload });
     if (method === 'ui/notifications/size-changed') return post(action('ui-size-change', { width: p.width, height: p.height }));
-    if (method === 'notifications/message') return post(action('notify', { message: typeof p.data === 'string' ? p.data : JSON.stringify(p.data) }));
+    if (method === 'notifications/message') return post(action('notify', { message: typeof p.data === 'string' ? p.data : toJson(p.data) }));
     var a = method === 'tools/call' ? action('tool', { toolName: p.name, params: p.arguments || {} })
       : method === 'ui/message' ? action('prompt', { prompt: text(p.content) })
       : method === 'ui/open-link' ? action('link', { url: p.url })

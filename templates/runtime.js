@@ -43,6 +43,8 @@
 (function () {
   'use strict';
   var PROTOCOL = '2026-01-26';
+  // Short local names for the globals this file calls most (the minifier keeps member names).
+  var M = Math, Str = String, isArr = Array.isArray;
   // ext-apps renamed two host->app requests after 2.0.4 (the released AppBridge still sends the
   // old names): both names reach the same handler.
   var RENAMED = { 'ui/call-view-tool': 'tools/call', 'ui/list-view-tools': 'tools/list' };
@@ -53,7 +55,7 @@
   var run = (point, ...a) => (hooks[point] || []).map((f) => f(...a));
   var html = document.documentElement;
   var byId = (id) => document.getElementById(id);
-  var message = (e) => String(e?.message || e);
+  var message = (e) => Str(e?.message || e);
 
   // h('tag.class1.class2', attrs?, ...children): attrs is a plain object (text, on*, class and
   // attributes); anything else in its place is the first child. Strings become text nodes.
@@ -65,23 +67,23 @@
       : document.createElement(t);
     if (cls.length) el.setAttribute('class', cls.join(' '));
     if (t === 'button') el.type = 'button';
-    if (attrs == null || typeof attrs !== 'object' || attrs.nodeType || Array.isArray(attrs)) kids.unshift(attrs);
+    if (attrs == null || typeof attrs !== 'object' || attrs.nodeType || isArr(attrs)) kids.unshift(attrs);
     else for (var k in attrs) {
       var v = attrs[k];
       if (v == null || v === false) continue;
-      if (k === 'text') el.textContent = String(v);
+      if (k === 'text') el.textContent = Str(v);
       else if (k.startsWith('on')) { if (typeof v === 'function') el.addEventListener(k.slice(2), v); }
       else if (k === 'class') el.setAttribute('class', v);
       else if (k in el && typeof v !== 'string' && !(el instanceof SVGElement)) el[k] = v;
-      else el.setAttribute(k, v === true ? '' : String(v));
+      else el.setAttribute(k, v === true ? '' : Str(v));
     }
     add(el, kids);
     return el;
   };
   var add = (el, c) => {
     if (c == null || c === false) return;
-    if (Array.isArray(c)) c.forEach((x) => add(el, x));
-    else el.append(typeof c === 'object' ? c : String(c));
+    if (isArr(c)) c.forEach((x) => add(el, x));
+    else el.append(typeof c === 'object' ? c : Str(c));
   };
 
   var applyDocumentTheme = (theme) => {
@@ -124,7 +126,7 @@
     constructor(appInfo, capabilities, options) {
       var info = appInfo && typeof appInfo === 'object' ? appInfo : {};
       // The reference host rejects ui/initialize without appInfo.version (-32602).
-      this.appInfo = { name: String(info.name || 'mcp-gen-ui app'), version: String(info.version || '1.0.0') };
+      this.appInfo = { name: Str(info.name || 'mcp-gen-ui app'), version: Str(info.version || '1.0.0') };
       this.capabilities = capabilities || {};
       this.options = options || {};
       this.hostKind = null;
@@ -166,7 +168,7 @@
       return new Promise((resolve, reject) => {
         var t = setTimeout(() => {
           delete this._pending[key];
-          reject(new Error(method + ' timed out after ' + Math.round(ms / 1000) + ' s: the host did not answer'));
+          reject(new Error(method + ' timed out after ' + M.round(ms / 1000) + ' s: the host did not answer'));
         }, ms);
         this._pending[key] = (err, res) => {
           clearTimeout(t);
@@ -297,9 +299,9 @@
           busy = false;
           var old = html.style.height;
           html.style.height = 'max-content';
-          var height = Math.ceil(html.getBoundingClientRect().height);
+          var height = M.ceil(html.getBoundingClientRect().height);
           html.style.height = old;
-          var width = Math.ceil(window.innerWidth);
+          var width = M.ceil(window.innerWidth);
           if (width !== lw || height !== lh) { lw = width; lh = height; this.sendSizeChanged({ width, height }); }
         });
       };

@@ -5,9 +5,11 @@
 (function () {
   'use strict';
   var G = window.McpGenUi;
+  // Short local names for the globals this file calls most (the minifier keeps member names).
+  var Str = String, isArr = Array.isArray, toJson = JSON.stringify;
   var own = (o, k) => ({}).hasOwnProperty.call(o, k);
-  var isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-  var same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  var isObj = (v) => v !== null && typeof v === 'object' && !isArr(v);
+  var same = (a, b) => toJson(a) === toJson(b);
 
   var pointer = (root, ref) => {
     if (typeof ref !== 'string' || ref[0] !== '#') return null;
@@ -44,16 +46,16 @@
     }
     ({ $ref, ...s } = s);
     s.__refs = [...refs, ...s0?.__refs || []];
-    if (Array.isArray(s.allOf) && depth < 16) {
+    if (isArr(s.allOf) && depth < 16) {
       var parts = s.allOf;
       delete s.allOf;
       parts.forEach((p) => merge(s, norm(p, root, depth + 1)));
     }
-    if (Array.isArray(s.type)) {
+    if (isArr(s.type)) {
       var nn = s.type.filter((x) => x !== 'null');
       if (nn.length < s.type.length && nn.length) { s.__null = true; s.type = nn.length === 1 ? nn[0] : nn; }
     }
-    var key = Array.isArray(s.anyOf) ? 'anyOf' : Array.isArray(s.oneOf) ? 'oneOf' : null;
+    var key = isArr(s.anyOf) ? 'anyOf' : isArr(s.oneOf) ? 'oneOf' : null;
     if (key) {
       var alts = s[key].filter((a) => !(isObj(a) && a.type === 'null' && Object.keys(a).length <= 2));
       if (alts.length < s[key].length && alts.length) {
@@ -73,8 +75,8 @@
   // Words for a property name with no title: "customer_id" and "customerId" become "Customer ID".
   var ACRO = /^(id|ids|url|uri|api|ip|uuid|json|html|sql|http|https|csv|pdf|sku|vat|iso|utc|gps|os|ui|db)$/i;
   var words = (k) => {
-    var w = String(k).replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_\-.\s]+/g, ' ').trim().split(' ');
-    return !w[0] ? String(k) : w.map((x, i) => ACRO.test(x) ? x.toUpperCase() : i ? x.toLowerCase() : x[0].toUpperCase() + x.slice(1)).join(' ');
+    var w = Str(k).replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_\-.\s]+/g, ' ').trim().split(' ');
+    return !w[0] ? Str(k) : w.map((x, i) => ACRO.test(x) ? x.toUpperCase() : i ? x.toLowerCase() : x[0].toUpperCase() + x.slice(1)).join(' ');
   };
 
   // The host's locale and time zone (HostContext.locale / timeZone), else the browser's.
@@ -86,7 +88,7 @@
     return { locale: loc || undefined, timeZone: tz || 'UTC' };
   };
   var fmtNum = (v) => {
-    try { return new Intl.NumberFormat(where().locale, { maximumFractionDigits: 20, useGrouping: 'min2' }).format(v); } catch (e) { return String(v); }
+    try { return new Intl.NumberFormat(where().locale, { maximumFractionDigits: 20, useGrouping: 'min2' }).format(v); } catch (e) { return Str(v); }
   };
   var ISO_DT = /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d(:\d\d(\.\d+)?)?([Zz]|[+-]\d\d:?\d\d)$/;
   // A date or date-time string for people (host locale and time zone), or null when it is not one.

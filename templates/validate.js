@@ -5,9 +5,11 @@
 (function () {
   'use strict';
   var G = window.McpGenUi, S = G.schema, own = S.own, isObj = S.isObj, same = S.same, norm = S.norm, scalarErrors = S.scalarErrors;
+  // Short local names for the globals this file calls most (the minifier keeps member names).
+  var isArr = Array.isArray, toJson = JSON.stringify;
 
-  var typeOf = (v) => v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v;
-  var show = (v) => { var s = JSON.stringify(v); return s?.length > 40 ? s.slice(0, 40) + '…' : s; };
+  var typeOf = (v) => v === null ? 'null' : isArr(v) ? 'array' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v;
+  var show = (v) => { var s = toJson(v); return s?.length > 40 ? s.slice(0, 40) + '…' : s; };
 
   // Full (recursive) validation: a list of {path, message}.
   var validate = (s0, v, root = s0, path = '', out = [], depth = 0) => {
@@ -22,19 +24,19 @@
       if (!ts.some((t) => t === a || (t === 'number' && a === 'integer'))) { err('Expected ' + ts.join(' or ') + ', got ' + a + '.'); return out; }
     }
     if (own(s, 'const') && !same(s.const, v)) err('Must be ' + show(s.const) + '.');
-    if (Array.isArray(s.enum) && !s.enum.some((x) => same(x, v))) err('Must be one of ' + s.enum.map(show).join(', ') + '.');
+    if (isArr(s.enum) && !s.enum.some((x) => same(x, v))) err('Must be one of ' + s.enum.map(show).join(', ') + '.');
     scalarErrors(s, v).forEach(err);
     var alts = s.oneOf || s.anyOf;
-    if (Array.isArray(alts) && alts.length && !alts.some((x) => !validate(x, v, root, path, [], depth + 1).length)) err('Does not match any of the allowed variants.');
-    if (Array.isArray(v)) {
+    if (isArr(alts) && alts.length && !alts.some((x) => !validate(x, v, root, path, [], depth + 1).length)) err('Does not match any of the allowed variants.');
+    if (isArr(v)) {
       if (s.minItems != null && v.length < s.minItems) err('Add at least ' + s.minItems + ' item(s).');
       if (s.maxItems != null && v.length > s.maxItems) err('Use at most ' + s.maxItems + ' item(s).');
-      var seen = s.uniqueItems ? v.map((x) => JSON.stringify(x)) : [];
+      var seen = s.uniqueItems ? v.map((x) => toJson(x)) : [];
       if (seen.some((x, i) => seen.indexOf(x) !== i)) err('Items must be unique.');
       if (isObj(s.items) || s.items === false) v.forEach((x, i) => deeper(s.items, x, path + '[' + i + ']'));
     } else if (isObj(v)) {
       var props = isObj(s.properties) ? s.properties : {}, ap = s.additionalProperties;
-      (Array.isArray(s.required) ? s.required : []).forEach((k) => { if (!own(v, k)) err('Missing required field ' + k + '.'); });
+      (isArr(s.required) ? s.required : []).forEach((k) => { if (!own(v, k)) err('Missing required field ' + k + '.'); });
       for (var k in v) {
         var sub = path ? path + '.' + k : k;
         if (own(props, k)) deeper(props[k], v[k], sub);
@@ -58,7 +60,7 @@
       return m.length ? fail(box, errs, m.slice(0, 3)) : v;
     };
     ta.addEventListener('input', () => parse([]));
-    return { el: box, read: parse, write(v) { ta.value = v === undefined ? '' : JSON.stringify(v, null, 2); } };
+    return { el: box, read: parse, write(v) { ta.value = v === undefined ? '' : toJson(v, null, 2); } };
   };
 
   // How many fields a schema expands to, counted up to just past "cap": shared $refs (a DAG, not a

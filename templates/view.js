@@ -4,6 +4,8 @@
 (function () {
   'use strict';
   var G = window.McpGenUi, h = G.h, S = G.schema, isObj = S.isObj, fmtNum = S.fmtNum, fmtDate = S.fmtDate;
+  // Short local names for the globals this file calls most (the minifier keeps member names).
+  var M = Math, Str = String, isArr = Array.isArray, oKeys = Object.keys, toJson = JSON.stringify;
   var ROWS = 50, TEXT = 1200, RAW = 20000;
   var URL_RE = /^(https?:\/\/|mailto:)[^\s<>"]+$/i;
   var TIMEY = /(^|_)(date|time|day|week|month|quarter|year|hour|minute|period|timestamp|ts|t|x)$/i;
@@ -17,7 +19,7 @@
   var hidden = (k, o) => o.hidden?.includes?.(k);
   var num = (v) => typeof v === 'number' && isFinite(v);
   var str = (v) => typeof v === 'string';
-  var json = (v) => JSON.stringify(v);
+  var json = (v) => toJson(v);
   var empty = (text) => h('p.help.empty', text);
   var btn = (text, onclick, cls) => h('button.btn.sm' + (cls || ''), { text, onclick });
   var pre = (t) => h('pre.raw', h('code', t));
@@ -45,7 +47,7 @@
     if (v == null) return h('span.nil', v === null ? 'null' : '—');
     if (num(v) && !(k && CODE.test(k))) {
       var f = fmtNum(v);
-      return h('span.number', { text: f, title: f === String(v) ? null : String(v) });
+      return h('span.number', { text: f, title: f === Str(v) ? null : Str(v) });
     }
     if (str(v)) {
       if (URL_RE.test(v)) return link(v);
@@ -53,7 +55,7 @@
       return d ? h('time', { datetime: v, title: v, text: d }) : more(v, 300, (t) => h('span.str', t));
     }
     if (typeof v === 'object') return more(json(v), 200, (t) => h('code', t));
-    return h('span', { class: typeof v, text: String(v) });
+    return h('span', { class: typeof v, text: Str(v) });
   };
 
   // Light markdown: headings, lists, code fences, **bold**, inline code, [links](url) and bare URLs.
@@ -132,16 +134,16 @@
 
   // Round axis ticks: steps of 1, 2 or 5 × 10ⁿ covering [lo, hi].
   var ticks = (lo, hi, want) => {
-    var raw = (hi - lo) / Math.max(want - 1, 1), p = Math.pow(10, Math.floor(Math.log10(raw))), f = raw / p;
+    var raw = (hi - lo) / M.max(want - 1, 1), p = M.pow(10, M.floor(M.log10(raw))), f = raw / p;
     var step = (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * p;
-    var a = Math.floor(lo / step) * step, b = Math.ceil(hi / step) * step, out = [];
-    for (var t = a; t <= b + step / 2 && out.length < 50; t += step) out.push(Math.round(t / step) * step);
+    var a = M.floor(lo / step) * step, b = M.ceil(hi / step) * step, out = [];
+    for (var t = a; t <= b + step / 2 && out.length < 50; t += step) out.push(M.round(t / step) * step);
     return { lo: a, hi: b, step, ticks: out };
   };
   var tickFmt = (step) => {
     var nf;
-    try { nf = new Intl.NumberFormat(S.where().locale, { maximumFractionDigits: Math.max(0, Math.min(20, -Math.floor(Math.log10(step) + 1e-9))), notation: step >= 1e6 ? 'compact' : 'standard', useGrouping: 'min2' }); } catch (e) { /* plain */ }
-    return (v) => nf ? nf.format(v) : String(v);
+    try { nf = new Intl.NumberFormat(S.where().locale, { maximumFractionDigits: M.max(0, M.min(20, -M.floor(M.log10(step) + 1e-9))), notation: step >= 1e6 ? 'compact' : 'standard', useGrouping: 'min2' }); } catch (e) { /* plain */ }
+    return (v) => nf ? nf.format(v) : Str(v);
   };
 
   var renderChart = (el, ser, o) => {
@@ -149,8 +151,8 @@
     var bar = o.view === 'bar', rows = ser.rows.slice(0, 1000), ys = ser.ys, sx = ser.x, W = 640, H = 260, L = 56, R = 12, T = 12, B = 34;
     var all = [];
     rows.forEach((r) => ys.forEach((k) => { if (num(r[k])) all.push(r[k]); }));
-    var lo = Math.min(...all), hi = Math.max(...all);
-    if (bar) { lo = Math.min(lo, 0); hi = Math.max(hi, 0); }
+    var lo = M.min(...all), hi = M.max(...all);
+    if (bar) { lo = M.min(lo, 0); hi = M.max(hi, 0); }
     if (lo === hi) { lo -= 1; hi += 1; }
     var tk = ticks(lo, hi, 5), fmt = tickFmt(tk.step);
     lo = tk.lo; hi = tk.hi;
@@ -163,11 +165,11 @@
     var Y = (v) => T + ph - (v - lo) / (hi - lo) * ph;
     var fix = (v) => v.toFixed(1);
     var xl = (i, long) => {
-      if (!sx) return String(i + 1);
+      if (!sx) return Str(i + 1);
       var v = rows[i][sx];
-      if (num(v)) return CODE.test(sx) ? String(v) : fmtNum(v);
+      if (num(v)) return CODE.test(sx) ? Str(v) : fmtNum(v);
       if (/^\d{4}-\d\d$/.test(v)) try { return new Intl.DateTimeFormat(S.where().locale, { timeZone: 'UTC', year: 'numeric', month: long ? 'long' : 'short' }).format(new Date(v + '-01T00:00:00Z')); } catch (e) { return v; }
-      return fmtDate(v, !long) || String(v);
+      return fmtDate(v, !long) || Str(v);
     };
     var title = (bar ? 'Bar' : 'Line') + ' chart of ' + ys.map((k) => lab(k, o)).join(', ') + (sx ? ' by ' + lab(sx, o) : '');
     // Points carry their own names (a role=img chart would hide them from screen readers), up to
@@ -179,7 +181,7 @@
       var y = Y(v);
       svg.append(h('svg:line', { x1: L, x2: W - R, y1: y, y2: y, class: 'grid', ...quiet }), axis(L - 6, y + 4, 'end', fmt(v)));
     });
-    var xt = n <= 1 ? [0] : n <= 4 ? rows.map((r, i) => i) : [0, Math.round((n - 1) / 3), Math.round(2 * (n - 1) / 3), n - 1];
+    var xt = n <= 1 ? [0] : n <= 4 ? rows.map((r, i) => i) : [0, M.round((n - 1) / 3), M.round(2 * (n - 1) / 3), n - 1];
     xt.forEach((i, j) => {
       var end = j === xt.length - 1 && xt.length > 1;
       svg.append(axis(X(i), H - 10, !bar && j === 0 ? 'start' : !bar && end ? 'end' : 'middle', xl(i).slice(0, 24)));
@@ -194,10 +196,10 @@
         var name = lab(k, o) + ', ' + (sx ? lab(sx, o) + ' ' : '#');
         var a = named ? { role: 'img', 'aria-label': name + xl(i, true) + ': ' + fmtNum(v) } : quiet;
         // Hover shows the raw values; screen readers get them formatted.
-        var tip = h('svg:title', name + (sx ? String(r[sx]) : i + 1) + ': ' + v);
+        var tip = h('svg:title', name + (sx ? Str(r[sx]) : i + 1) + ': ' + v);
         if (bar) {
-          var y0 = Y(Math.max(0, v)), y1 = Y(Math.min(0, v));
-          svg.append(h('svg:rect', { x: fix(X(i) - pw / n / 2 + bw * (si + 0.25)), y: fix(y0), width: fix(Math.max(bw - 1, 1)), height: fix(Math.max(y1 - y0, 0.5)), class: 'bar' + cls, ...a }, tip));
+          var y0 = Y(M.max(0, v)), y1 = Y(M.min(0, v));
+          svg.append(h('svg:rect', { x: fix(X(i) - pw / n / 2 + bw * (si + 0.25)), y: fix(y0), width: fix(M.max(bw - 1, 1)), height: fix(M.max(y1 - y0, 0.5)), class: 'bar' + cls, ...a }, tip));
         } else if (n <= 400) svg.append(h('svg:circle', { cx: fix(X(i)), cy: fix(Y(v)), r: n > 120 ? 2 : 3, class: 'pt' + cls, ...a }, tip));
       });
     });
@@ -207,26 +209,26 @@
 
   var renderTable = (el, rows, o) => {
     o = o || {};
-    var cols = columns(rows, o), p = String(o.sort || '').split(/\s+/);
+    var cols = columns(rows, o), p = Str(o.sort || '').split(/\s+/);
     var sortKey = p[0] || null, dir = p[1] === 'desc' ? -1 : 1, q = '', limit = ROWS;
-    var fid = 'flt' + Math.random().toString(36).slice(2, 8);
+    var fid = 'flt' + M.random().toString(36).slice(2, 8);
     var filter = h('input', { type: 'search', id: fid, placeholder: 'Filter rows…' });
     var count = h('span.count', { 'aria-live': 'polite' });
     var ths = cols.map((k) => h('th', { scope: 'col' }, h('button.sort', { text: lab(k, o), onclick: () => { dir = sortKey === k ? -dir : 1; sortKey = k; draw(); } })));
     var tbody = h('tbody'), foot = h('div.tfoot');
     var cmp = (a, b) => {
       var x = a[sortKey], y = b[sortKey];
-      return x == null ? 1 : y == null ? -1 : (num(x) && num(y) ? x - y : String(x).localeCompare(String(y), undefined, { numeric: true })) * dir;
+      return x == null ? 1 : y == null ? -1 : (num(x) && num(y) ? x - y : Str(x).localeCompare(Str(y), undefined, { numeric: true })) * dir;
     };
     var draw = () => {
       var ql = q.toLowerCase();
-      var vis = rows.filter((r) => !ql || cols.some((k) => { var v = r[k]; return v != null && (typeof v === 'object' ? json(v) : String(v)).toLowerCase().includes(ql); }));
+      var vis = rows.filter((r) => !ql || cols.some((k) => { var v = r[k]; return v != null && (typeof v === 'object' ? json(v) : Str(v)).toLowerCase().includes(ql); }));
       if (sortKey) vis = vis.slice().sort(cmp);
       ths.forEach((th, i) => th.setAttribute('aria-sort', cols[i] === sortKey ? (dir > 0 ? 'ascending' : 'descending') : 'none'));
       tbody.replaceChildren(...vis.slice(0, limit).map((r) => h('tr', cols.map((k) => { var v = r[k]; return h('td', { class: num(v) ? 'n' : null }, scalar(v, k)); }))));
       count.textContent = vis.length + ' of ' + rows.length + ' rows';
-      if (!vis.length) tbody.append(h('tr', h('td', { colspan: String(cols.length), class: 'empty', text: 'No rows match "' + q + '".' })));
-      foot.replaceChildren(...vis.length > limit ? [btn('Show ' + Math.min(vis.length - limit, 200) + ' more rows', () => { limit += 200; draw(); })] : []);
+      if (!vis.length) tbody.append(h('tr', h('td', { colspan: Str(cols.length), class: 'empty', text: 'No rows match "' + q + '".' })));
+      foot.replaceChildren(...vis.length > limit ? [btn('Show ' + M.min(vis.length - limit, 200) + ' more rows', () => { limit += 200; draw(); })] : []);
     };
     filter.addEventListener('input', () => { q = filter.value; limit = ROWS; draw(); });
     draw();
@@ -242,10 +244,10 @@
       var pane = h('div', { hidden: i > 0 });
       var b = btn(name, () => panes.forEach((p, j) => {
         p.pane.hidden = j !== i;
-        p.b.setAttribute('aria-pressed', String(j === i));
+        p.b.setAttribute('aria-pressed', Str(j === i));
         if (j === i && !p.done) { p.done = true; p.fill(p.pane); }
       }));
-      b.setAttribute('aria-pressed', String(!i));
+      b.setAttribute('aria-pressed', Str(!i));
       panes.push({ pane, b, fill, done: !i });
       if (!i) fill(pane);
       bar.append(b);
@@ -258,11 +260,11 @@
     o = o || {};
     depth = depth || 0;
     var dl = h('dl.cards');
-    Object.keys(obj).forEach((k) => {
+    oKeys(obj).forEach((k) => {
       if (hidden(k, o)) return;
       var v = obj[k], dd = h('dd');
       if (v !== null && typeof v === 'object' && depth < 8) {
-        dd.append(h('details', { open: depth < 2 }, h('summary', lab(k, o) + (Array.isArray(v) ? ' (' + v.length + ')' : '')), node(v, sub(o), depth + 1)));
+        dd.append(h('details', { open: depth < 2 }, h('summary', lab(k, o) + (isArr(v) ? ' (' + v.length + ')' : '')), node(v, sub(o), depth + 1)));
         dl.append(h('div.kv.wide', h('dt.sr', lab(k, o)), dd));
       } else {
         dd.append(scalar(v, k));
@@ -278,7 +280,7 @@
 
   var list = (v, o, depth) => {
     // A short list of short values (tags, column names, ids) reads best as one line of chips.
-    var chips = v.length <= 24 && v.every((x) => x === null || (typeof x !== 'object' && String(x).length <= 40));
+    var chips = v.length <= 24 && v.every((x) => x === null || (typeof x !== 'object' && Str(x).length <= 40));
     var ul = h(chips ? 'ul.list.chips' : 'ul.list'), limit = ROWS;
     var draw = () => {
       ul.replaceChildren(...v.slice(0, limit).map((x) => h('li', isNode(x) ? node(x, sub(o), depth + 1) : scalar(x))));
@@ -289,7 +291,7 @@
   };
 
   var renderJson = (el, v) => {
-    el.append(more(JSON.stringify(v, null, 2) ?? 'undefined', RAW, pre));
+    el.append(more(toJson(v, null, 2) ?? 'undefined', RAW, pre));
     return el;
   };
 
@@ -304,13 +306,13 @@
       return box;
     };
     if (isObj(v) && view && view !== 'cards') {
-      var key = Object.keys(v).find((k) => Array.isArray(v[k]) && v[k].length);
+      var key = oKeys(v).find((k) => isArr(v[k]) && v[k].length);
       if (key) {
         var { [key]: _, ...rest } = v;
-        return inner(key, Object.keys(rest).length && rest);
+        return inner(key, oKeys(rest).length && rest);
       }
     }
-    if (Array.isArray(v)) {
+    if (isArr(v)) {
       if (!v.length) return empty('No items.');
       if (view === 'list') return list(v, o, depth);
       var objs = v.every(isObj);
@@ -324,8 +326,8 @@
     }
     if (isObj(v)) {
       // A wrapper around one array ({items: [...]}) shows the array itself.
-      var ks = Object.keys(v);
-      if (!depth && ks.length === 1 && v[ks[0]]?.length && Array.isArray(v[ks[0]])) return inner(ks[0]);
+      var ks = oKeys(v);
+      if (!depth && ks.length === 1 && v[ks[0]]?.length && isArr(v[ks[0]])) return inner(ks[0]);
       return renderCards(box, v, o, depth);
     }
     if (str(v)) return depth ? scalar(v) : v.trim() ? text(v) : empty('Empty text.');
@@ -336,7 +338,7 @@
   var render = (el, v, o) => { el.append(node(v, o || {}, 0)); return el; };
 
   var media = (c) => {
-    var mime = String(c.mimeType || ''), data = String(c.data || ''), src = 'data:' + mime + ';base64,' + data.replace(/\s/g, '');
+    var mime = Str(c.mimeType || ''), data = Str(c.data || ''), src = 'data:' + mime + ';base64,' + data.replace(/\s/g, '');
     var kind = c.type, skip = 'Skipped ' + kind + ' content';
     if (!/^[A-Za-z0-9+/=\s]*$/.test(data)) return h('p.warn', skip + ': its data is not base64.');
     if (!RegExp('^' + kind + '/[\\w.+-]+$').test(mime)) return h('p.warn', skip + ' of type ' + mime + '.');
@@ -345,7 +347,7 @@
   };
 
   var resource = (c, o) => {
-    var r = c.resource || c, uri = String(r.uri || ''), name = r.name || r.title || uri, t = r.text, j;
+    var r = c.resource || c, uri = Str(r.uri || ''), name = r.name || r.title || uri, t = r.text, j;
     var box = h('div.res', h('p.sub', URL_RE.test(uri) ? link(uri, name) : h('code', name)));
     if (r.description) box.append(h('p.help', r.description));
     if (str(t)) box.append((j = /json/.test(r.mimeType || '') || /^[[{]/.test(t.trim()) ? tryJson(t) : undefined) !== undefined ? node(j, o, 0) : more(t, TEXT, pre));
@@ -371,14 +373,14 @@
   // content item, then the raw JSON toggle and copy button.
   var renderResult = (el, r, o) => {
     o = o || {};
-    r = r && typeof r === 'object' ? r : { content: [{ type: 'text', text: String(r) }] };
+    r = r && typeof r === 'object' ? r : { content: [{ type: 'text', text: Str(r) }] };
     el.textContent = '';
     var body = h('div', { class: 'result' + (r.isError ? ' is-error' : '') });
-    var content = Array.isArray(r.content) ? r.content : [];
+    var content = isArr(r.content) ? r.content : [];
     var sc = r.structuredContent, has = sc !== undefined;
     if (r.isError) {
       var panel = h('div.error', { role: 'alert' }, h('strong', 'The tool reported an error'));
-      content.forEach((c) => { if (c?.type === 'text') panel.append(text(String(c.text))); });
+      content.forEach((c) => { if (c?.type === 'text') panel.append(text(Str(c.text))); });
       if (has) panel.append(node(sc, {}, 1));
       body.append(panel);
     } else {
@@ -395,16 +397,16 @@
           j = tryJson(c.text);
           // Servers often repeat structuredContent (or its one payload) as JSON text: show it once.
           if (has && j !== undefined && (S.same(j, sc) || (isObj(sc) && Object.values(sc).some((x) => S.same(x, j))))) return;
-          body.append(j !== undefined ? node(j, o, 0) : text(String(c.text ?? '')));
+          body.append(j !== undefined ? node(j, o, 0) : text(Str(c.text ?? '')));
         } else body.append(t === 'image' || t === 'audio' ? media(c) : t === 'resource_link' || t === 'resource' ? resource(c, o) : renderJson(h('div'), c));
       });
       if (!has && !content.length) body.append(empty('The tool returned no content.'));
     }
     var raw = h('div.rawbox', { hidden: true }), status = h('span.help', { role: 'status' });
-    var rawText = JSON.stringify(r, null, 2) || '';
+    var rawText = toJson(r, null, 2) || '';
     var rawBtn = btn('Raw JSON', () => {
       raw.hidden = !raw.hidden;
-      rawBtn.setAttribute('aria-expanded', String(!raw.hidden));
+      rawBtn.setAttribute('aria-expanded', Str(!raw.hidden));
       if (!raw.hidden && !raw.firstChild) renderJson(raw, r);
     }, '.ghost');
     rawBtn.setAttribute('aria-expanded', 'false');
@@ -415,13 +417,13 @@
 
   G.render = render;
   G.renderResult = renderResult;
-  G.renderTable = (el, rows, o) => renderTable(el, Array.isArray(rows) ? rows.filter(isObj) : [], o);
+  G.renderTable = (el, rows, o) => renderTable(el, isArr(rows) ? rows.filter(isObj) : [], o);
   G.renderChart = (el, data, o) => {
     o = o || {};
-    var ser = Array.isArray(data) ? series(data, o, true) : null;
+    var ser = isArr(data) ? series(data, o, true) : null;
     return ser ? renderChart(el, ser, o) : render(el, data, { view: 'table' });
   };
   G.renderCards = (el, obj, o) => isObj(obj) ? renderCards(el, obj, o || {}, 0) : render(el, obj, o);
   G.renderJson = renderJson;
-  G.renderText = (el, t) => { el.append(text(String(t))); return el; };
+  G.renderText = (el, t) => { el.append(text(Str(t))); return el; };
 })();

@@ -15,6 +15,8 @@
 (function () {
   'use strict';
   var G = window.McpGenUi, isObj = G.schema.isObj;
+  // Short local names for the globals this file calls most (the minifier keeps member names).
+  var isArr = Array.isArray, oKeys = Object.keys;
   var tools = [], fns = {}, form = null, schema = null, last = null;
   var noInput = { type: 'object', properties: {} }, readOnly = { readOnlyHint: true };
   var V = G.viewTools = {
@@ -57,8 +59,8 @@
   };
   // Whether the form took a value: equal, where objects may hold more (defaults the form shows).
   var taken = (v, now) => {
-    if (isObj(v)) return isObj(now) && Object.keys(v).every((k) => taken(v[k], now[k]));
-    if (Array.isArray(v)) return Array.isArray(now) && v.length === now.length && v.every((x, i) => taken(x, now[i]));
+    if (isObj(v)) return isObj(now) && oKeys(v).every((k) => taken(v[k], now[k]));
+    if (isArr(v)) return isArr(now) && v.length === now.length && v.every((x, i) => taken(x, now[i]));
     return G.schema.same(v, now);
   };
   // fill_form, all or none: the values merged into the form's are first written into a scratch
@@ -69,7 +71,7 @@
     probe.write(deep(readForm(true).values, values));
     var now = probe.read(errs);
     errs = errs.filter((e) => !e.req).map(label);
-    var refused = Object.keys(values).filter((k) => !taken(values[k], isObj(now) ? now[k] : undefined));
+    var refused = oKeys(values).filter((k) => !taken(values[k], isObj(now) ? now[k] : undefined));
     if (errs.length || refused.length) {
       var r = result({ values: readForm(true).values, refused, errors: errs }, 'Nothing was changed: the form does not take ' + (refused.length ? refused.join(', ') : 'these values') + (errs.length ? ' (' + errs.join('; ') + ')' : '') + '. It still holds:');
       r.isError = true;
