@@ -31,6 +31,29 @@ pub enum StaleReason {
     TransientFallback,
 }
 
+impl StaleReason {
+    /// The one wording of each reason a tool is stale, wherever it is printed.
+    pub fn label(self) -> &'static str {
+        match self {
+            StaleReason::ToolChanged => "tool changed upstream",
+            StaleReason::ConfigChanged => "tool settings or refinements changed",
+            StaleReason::GeneratorChanged => "generator changed",
+            StaleReason::WidgetsChanged => "widgets changed",
+            StaleReason::TransientFallback => "last LLM attempt fell back after a transient error",
+        }
+    }
+}
+
+/// `stale (tool changed upstream, generator changed)`: a status label with its reasons.
+pub fn status_with_reasons(status: &str, reasons: &[StaleReason]) -> String {
+    if reasons.is_empty() {
+        status.to_string()
+    } else {
+        let why: Vec<&str> = reasons.iter().map(|r| r.label()).collect();
+        format!("{status} ({})", why.join(", "))
+    }
+}
+
 /// The state of one tool.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "status", content = "reasons")]

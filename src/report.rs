@@ -6,7 +6,6 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::plan::StaleReason;
 pub use crate::secrets::redact;
 
 /// How a command prints its result.
@@ -162,27 +161,6 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
         line(row.iter().map(String::as_str).collect(), &mut out);
     }
     out.trim_end().to_string()
-}
-
-/// The one wording of each reason a tool is stale, wherever it is printed.
-pub fn stale_reason(r: StaleReason) -> &'static str {
-    match r {
-        StaleReason::ToolChanged => "tool changed upstream",
-        StaleReason::ConfigChanged => "tool settings or refinements changed",
-        StaleReason::GeneratorChanged => "generator changed",
-        StaleReason::WidgetsChanged => "widgets changed",
-        StaleReason::TransientFallback => "last LLM attempt fell back after a transient error",
-    }
-}
-
-/// `stale (tool changed upstream, generator changed)`: a status label with its reasons.
-pub fn status_with_reasons(status: &str, reasons: &[StaleReason]) -> String {
-    if reasons.is_empty() {
-        status.to_string()
-    } else {
-        let why: Vec<&str> = reasons.iter().map(|r| stale_reason(*r)).collect();
-        format!("{status} ({})", why.join(", "))
-    }
 }
 
 /// A unified diff of one file, coloured when the printer colours.

@@ -3,7 +3,7 @@
 
 use clap::Args;
 
-use crate::cli::{Context, Outcome};
+use super::context::{Context, Outcome};
 use crate::pipeline::check::{self, Finding};
 use crate::pipeline::{self, State};
 

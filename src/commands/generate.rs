@@ -3,7 +3,7 @@
 use anyhow::Context as _;
 use clap::Args;
 
-use crate::cli::{Context, Outcome};
+use super::context::{Context, Outcome};
 use crate::config::GeneratorKind;
 use crate::pipeline::batch::{self, Action, BatchOptions, Row};
 use crate::pipeline::{self, State};
@@ -222,7 +222,7 @@ pub fn print_rows(ctx: &Context, rows: &[Row]) -> anyhow::Result<()> {
             let why = if r.reasons.is_empty() {
                 String::new()
             } else {
-                let why: Vec<&str> = r.reasons.iter().map(|x| report::stale_reason(*x)).collect();
+                let why: Vec<&str> = r.reasons.iter().map(|x| x.label()).collect();
                 format!(" ({})", why.join(", "))
             };
             let why = match &r.llm {

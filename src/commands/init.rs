@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, bail};
 use clap::Args;
 
-use crate::cli::{Context, Outcome};
+use super::context::{Context, Outcome};
 use crate::config::{self, CONFIG_FILE, GeneratorKind};
 use crate::mcp::{HttpTransport, UpstreamSpec};
 

@@ -5,7 +5,7 @@ use anyhow::bail;
 use clap::Args;
 use serde_json::{Value, json};
 
-use crate::cli::{Context, Outcome};
+use super::context::{Context, Outcome};
 use crate::model::ui_uri;
 use crate::pipeline;
 use crate::report::{self, Format};
@@ -130,7 +130,7 @@ pub fn run(ctx: &Context, args: &InspectArgs) -> anyhow::Result<Outcome> {
         let first = d.lines().next().unwrap_or("");
         p.out(format!("description:  {}", report::display_name(first)))?;
     }
-    let status = report::status_with_reasons(&row.status, &row.reasons);
+    let status = crate::plan::status_with_reasons(&row.status, &row.reasons);
     p.out(format!("status:       {status}"))?;
     if !inputs.is_empty() {
         p.out(format!("inputs:       {}", inputs.join(", ")))?;

@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use crate::cli::{Context, Outcome};
+use super::context::{Context, Outcome};
 use crate::pipeline::{self, ToolRow, tool_row};
 use crate::report::{self, Format};
 
@@ -42,7 +42,7 @@ pub fn run(ctx: &Context, args: &ListArgs) -> anyhow::Result<Outcome> {
         .map(|r| {
             vec![
                 report::display_name(&r.tool),
-                report::status_with_reasons(&r.status, &r.reasons),
+                crate::plan::status_with_reasons(&r.status, &r.reasons),
                 r.generator.clone(),
                 r.ui_type.clone(),
                 r.refinements.to_string(),

@@ -1,9 +1,10 @@
 //! One function per subcommand, each thin: the pipeline (and below it the stages) computes, the
-//! command presents the result and returns an [`Outcome`](crate::cli::Outcome); `cli` alone
+//! command presents the result and returns an [`Outcome`](context::Outcome); `cli` alone
 //! turns that into the exit code. Helpers here are what several commands share: contacting the
 //! upstream with a spinner, and `--sample`.
 
 pub mod check;
+pub mod context;
 pub mod diff;
 pub mod generate;
 pub mod hook;
@@ -17,9 +18,9 @@ pub mod validate;
 
 use anyhow::Context as _;
 
-use crate::cli::Context;
 use crate::config::Config;
 use crate::discover::Discovery;
+use context::Context;
 
 /// Connects to the upstream and lists its tools, with a spinner on a terminal.
 pub fn discover(ctx: &Context, cfg: &Config) -> anyhow::Result<Discovery> {

@@ -4,7 +4,7 @@
 use anyhow::{Context as _, bail};
 use clap::Args;
 
-use crate::cli::{Context, Outcome};
+use super::context::{Context, Outcome};
 use crate::config::GeneratorKind;
 use crate::pipeline::refine::{Change, refine};
 use crate::pipeline::{self, State};

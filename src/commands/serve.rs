@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::cli::{Context, Outcome, RuntimeFlavor};
+use super::context::{Context, Outcome, RuntimeFlavor};
 use crate::config::Config;
 use crate::lock::Lock;
 use crate::mcp::{ConnectOptions, HttpTransport, UpstreamSpec};

@@ -5,7 +5,7 @@ use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
 
-use crate::cli::{Context, Outcome};
+use super::context::{Context, Outcome};
 use crate::report::Format;
 use crate::validate::{self, Severity};
 

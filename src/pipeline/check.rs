@@ -151,7 +151,7 @@ pub fn findings(cfg: &Config, state: &State, plan: &Plan, revalidate: bool) -> V
                         drift_kind(*r),
                         format!(
                             "tool `{name}` is stale ({}): run `mcp-gen-ui generate`",
-                            report::stale_reason(*r)
+                            r.label()
                         ),
                     );
                 }
