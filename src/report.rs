@@ -16,6 +16,38 @@ pub enum Format {
     Json,
 }
 
+/// How a command's output record is printed: every command's `--format` resolves to one of these
+/// (each command offers only the ones its record has).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    Text,
+    Json,
+    /// JUnit XML (`check`).
+    Junit,
+    /// Markdown for a pull request's job summary (`diff`).
+    Markdown,
+}
+
+impl From<Format> for Style {
+    fn from(f: Format) -> Style {
+        match f {
+            Format::Text => Style::Text,
+            Format::Json => Style::Json,
+        }
+    }
+}
+
+/// A command's output record: JSON is its serialisation, text (and the other styles it offers) is
+/// written here. The printer picks which ([`Printer::render`]); no command branches on the format.
+pub trait Render: Serialize {
+    /// The human text: results on stdout, notes and warnings on stderr.
+    fn text(&self, p: &Printer) -> anyhow::Result<()>;
+    /// The record in `style` when it is neither text nor JSON (`None`: not offered).
+    fn other(&self, _style: Style) -> Option<String> {
+        None
+    }
+}
+
 /// Where human output goes, and whether it may be decorated.
 #[derive(Debug, Clone)]
 pub struct Printer {
@@ -46,6 +78,26 @@ impl Printer {
     pub fn json<T: Serialize>(&self, value: &T) -> std::io::Result<()> {
         let text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)?;
         self.out(text)
+    }
+
+    /// Prints a command's output record in `style`.
+    pub fn render<R: Render>(&self, record: &R, style: Style) -> anyhow::Result<()> {
+        match style {
+            Style::Text => record.text(self),
+            Style::Json => Ok(self.json(record)?),
+            other => match record.other(other) {
+                Some(text) => Ok(self.out(text)?),
+                None => anyhow::bail!("this command has no {other:?} output; use text or json"),
+            },
+        }
+    }
+
+    /// The same printer without colour: for text inside JSON.
+    pub fn plain(&self) -> Printer {
+        Printer {
+            color: false,
+            ..self.clone()
+        }
     }
 
     /// A status line on stderr (suppressed by --quiet).

@@ -13,6 +13,8 @@ use anyhow::{Context as _, bail};
 use serde::Serialize;
 
 use super::State;
+use super::progress::Progress;
+use super::unknown::UnknownTool;
 use crate::config::Config;
 use crate::discover::Discovery;
 use crate::generate::{Generator, UiType, WidgetRequest, builtin};
@@ -227,31 +229,23 @@ fn wants_llm(tp: &ToolPlan, ask: Ask) -> bool {
         && (tp.needs_generation() || ask.force || ask.refining)
 }
 
-/// Computes the batch. Nothing is written. `rt` runs the llm generator's requests.
+/// Computes the batch from `plan` (planned against `discovery`'s tools with this generator's
+/// fingerprint). Nothing is written. `rt` runs the llm generator's requests.
+#[allow(clippy::too_many_arguments)]
 pub fn build(
     cfg: &Config,
     generator: &Generator,
     discovery: &Discovery,
     state: &State,
+    plan: Plan,
     opts: &BatchOptions<'_>,
-    pb: &indicatif::ProgressBar,
+    progress: &dyn Progress,
     rt: &tokio::runtime::Handle,
 ) -> anyhow::Result<Batch> {
     let fingerprint = generator.fingerprint();
-    let plan = state.plan(cfg, Some(&discovery.tools), &fingerprint)?;
-    let known: Vec<&str> = plan.tools.iter().map(|t| t.name.as_str()).collect();
+    let known = plan.tools.iter().map(|t| t.name.as_str());
     for name in opts.tools.iter().chain(opts.adopt.iter()) {
-        if !known.contains(&name.as_str()) {
-            bail!(
-                "no tool named `{}` upstream or in the lock; available: {}",
-                report::display_name(name),
-                known
-                    .iter()
-                    .map(|n| report::display_name(n))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-        }
+        UnknownTool::check(name, true, known.clone())?;
     }
     let server_name = cfg
         .file
@@ -280,6 +274,7 @@ pub fn build(
         template_version: generator.template_version(),
     };
 
+    progress.start(plan.tools.len());
     // The llm generator is slow and not deterministic: it runs only for tools that need it, all
     // at once (bounded by `jobs`), before the per-tool steps below.
     let mut llm_results = match &generator.llm {
@@ -297,9 +292,8 @@ pub fn build(
     let mut out = Assembly::default();
     // `plan` is moved into the batch at the end; the assembly only borrows its tools until then.
     let plan_ref = &plan;
-    pb.set_length(plan.tools.len() as u64);
     for tp in &plan_ref.tools {
-        pb.inc(1);
+        progress.tool_started(&tp.name);
         let ask = opts.ask(&tp.name, revalidate);
         match decide(tp, ask) {
             Decision::Keep => out.keep(&ctx, tp),
@@ -354,6 +348,7 @@ pub fn build(
             }
         }
     }
+    progress.finish();
     let (lock, update, rows, nothing_to_do) = out.finish(&ctx);
     Ok(Batch {
         lock,
