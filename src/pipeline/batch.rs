@@ -307,45 +307,7 @@ pub fn build(
                 out.rows.push(row(tp, Action::Pinned, Vec::new(), 0));
             }
             Decision::Adopt => out.adopt(&ctx, tp)?,
-            Decision::Render => {
-                let rendered = if generator.llm.is_some() {
-                    match llm_results.remove(&tp.name) {
-                        Some(Ok((pages, stats))) => Ok((pages, Some(stats))),
-                        Some(Err(e)) => Err(e),
-                        // Edited and not forced: nothing new to compare, so it is kept below.
-                        None if tp.status == Status::Edited => Ok((Vec::new(), None)),
-                        // Fresh: an llm page is never regenerated just to compare it.
-                        None => {
-                            out.keep(&ctx, tp);
-                            continue;
-                        }
-                    }
-                } else {
-                    render_tool(&ctx, tp).map(|pages| (pages, None))
-                };
-                match rendered {
-                    Ok((pages, stats)) => out.apply(&ctx, tp, pages, stats)?,
-                    Err(e) => {
-                        // SPEC 13: this tool keeps its previous page and lock entry; the run
-                        // goes on and ends with exit 1, naming it.
-                        out.keep(&ctx, tp);
-                        // The snapshot records the definition it failed on, so that `check`
-                        // (offline, against the snapshot) reports the tool stale until a run
-                        // succeeds.
-                        if let Some(t) = &tp.tool {
-                            out.snapshot(&ctx, t);
-                        }
-                        let mut r = row(
-                            tp,
-                            Action::Failed,
-                            tp.widgets.iter().map(|w| w.path.clone()).collect(),
-                            0,
-                        );
-                        r.error = Some(report::error_chain(&e));
-                        out.rows.push(r);
-                    }
-                }
-            }
+            Decision::Render => out.render(&ctx, tp, &mut llm_results)?,
         }
     }
     progress.finish();
@@ -457,6 +419,57 @@ impl<'a> Assembly<'a> {
         self.snapshot(ctx, tool);
         self.rows.push(row(tp, Action::Adopted, files, 0));
         Ok(())
+    }
+
+    /// A tool to render: its pages come from the llm generator's results (computed before) or
+    /// the builtin generator now; a tool whose pages cannot be produced fails alone.
+    fn render(
+        &mut self,
+        ctx: &ApplyContext<'a>,
+        tp: &'a ToolPlan,
+        llm_results: &mut LlmResults,
+    ) -> anyhow::Result<()> {
+        let rendered = if ctx.generator.llm.is_some() {
+            match llm_results.remove(&tp.name) {
+                Some(Ok((pages, stats))) => Ok((pages, Some(stats))),
+                Some(Err(e)) => Err(e),
+                // Edited and not forced: nothing new to compare, so it is kept by `apply`.
+                None if tp.status == Status::Edited => Ok((Vec::new(), None)),
+                // Fresh: an llm page is never regenerated just to compare it.
+                None => {
+                    self.keep(ctx, tp);
+                    return Ok(());
+                }
+            }
+        } else {
+            render_tool(ctx, tp).map(|pages| (pages, None))
+        };
+        match rendered {
+            Ok((pages, stats)) => self.apply(ctx, tp, pages, stats),
+            Err(e) => {
+                self.fail(ctx, tp, &e);
+                Ok(())
+            }
+        }
+    }
+
+    /// SPEC 13: a tool whose pages could not be produced keeps its previous page and lock entry;
+    /// the run goes on and ends with exit 1, naming it.
+    fn fail(&mut self, ctx: &ApplyContext<'a>, tp: &'a ToolPlan, e: &anyhow::Error) {
+        self.keep(ctx, tp);
+        // The snapshot records the definition it failed on, so that `check` (offline, against
+        // the snapshot) reports the tool stale until a run succeeds.
+        if let Some(t) = &tp.tool {
+            self.snapshot(ctx, t);
+        }
+        let mut r = row(
+            tp,
+            Action::Failed,
+            tp.widgets.iter().map(|w| w.path.clone()).collect(),
+            0,
+        );
+        r.error = Some(report::error_chain(e));
+        self.rows.push(r);
     }
 
     /// A rendered tool: kept when it overwrites a hand edit without `--force`, else written

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::discover::{PageError, list_pages};
 use crate::mcp::negotiate::{self, OpenError};
 use crate::mcp::{Client, ClientError, ConnectOptions, SendError, UpstreamSpec};
 use crate::model::Tool;
@@ -22,9 +23,6 @@ pub const FORWARDED_METHODS: &[&str] = &[
 
 /// How long one forwarded call may take; tools can be slow, a hung one should still end.
 pub const CALL_TIMEOUT: Duration = Duration::from_secs(300);
-
-/// More pages than any real server needs; stops a server that invents new cursors forever.
-const MAX_PAGES: usize = 1000;
 
 /// Why the upstream could not be started or asked.
 #[derive(Debug, thiserror::Error)]
@@ -200,45 +198,31 @@ async fn list_tools(
         reason,
     };
     let long = Duration::from_secs(24 * 3600);
-    let mut tools = Vec::new();
-    let mut cursor: Option<String> = None;
-    for _ in 0..MAX_PAGES {
-        let params = cursor.as_ref().map(|c| json!({"cursor": c}));
-        let page = client
-            .request("tools/list", params, long)
-            .await
-            .map_err(|e| {
-                // The stateless path of some servers is broken while their handshake works
-                // (SPEC 14): name the setting that picks the handshake.
-                let hint = match &e {
-                    ClientError::Rpc { code: -32603, .. } if stateless => {
-                        " (mcp-gen-ui spoke the stateless revision 2026-07-28 the server offered; \
-                         if its handshake works, pass --protocol handshake or set `protocol = \
-                         \"handshake\"` under [upstream])"
-                    }
-                    _ => "",
-                };
-                fail("tools/list", format!("{e}{hint}"))
-            })?;
-        let list = page
-            .get("tools")
-            .and_then(Value::as_array)
-            .ok_or_else(|| fail("tools/list", "the result has no `tools` array".into()))?;
-        for raw in list {
-            // A malformed entry only costs its own tool in a preview.
-            if let Ok(t) = Tool::from_raw(raw.clone()) {
-                tools.push(t);
-            }
-        }
-        let next = page
-            .get("nextCursor")
-            .and_then(Value::as_str)
-            .filter(|c| !c.is_empty())
-            .map(str::to_string);
-        if next.is_none() || next == cursor {
-            break;
-        }
-        cursor = next;
-    }
+    let request =
+        |params: Option<Value>| async move {
+            client.request("tools/list", params, long).await.map_err(|e| {
+            // The stateless path of some servers is broken while their handshake works
+            // (SPEC 14): name the setting that picks the handshake.
+            let hint = match &e {
+                ClientError::Rpc { code: -32603, .. } if stateless => {
+                    " (mcp-gen-ui spoke the stateless revision 2026-07-28 the server offered; \
+                     if its handshake works, pass --protocol handshake or set `protocol = \
+                     \"handshake\"` under [upstream])"
+                }
+                _ => "",
+            };
+            fail("tools/list", format!("{e}{hint}"))
+        })
+        };
+    // The paging rule is discovery's (see `list_pages`); only a malformed entry is forgiven here.
+    let raw = list_pages(request, |_| {}).await.map_err(|e| match e {
+        PageError::Request(e) => e,
+        PageError::Malformed(reason) | PageError::Pagination(reason) => fail("tools/list", reason),
+    })?;
+    // A malformed entry only costs its own tool in a preview.
+    let tools = raw
+        .into_iter()
+        .filter_map(|raw| Tool::from_raw(raw).ok())
+        .collect();
     Ok(tools)
 }
