@@ -481,6 +481,43 @@ where
     )))
 }
 
+/// Why the opening exchange with the upstream failed, in the one wording every client of ours
+/// uses when it has no richer report of its own (`--sample`, `preview`, `serve`'s readiness
+/// probe): the connection error, or the request that was not answered — with the upstream's exit
+/// status and stderr when it died, and the variables it may have lacked (SPEC 14). The client is
+/// shut down.
+pub async fn open_failure(spec: &UpstreamSpec, err: OpenError) -> String {
+    let upstream = spec.describe();
+    let (client, method, error) = match err {
+        OpenError::Connect(e) => return format!("cannot connect to {upstream}: {e}"),
+        OpenError::Request {
+            client,
+            method,
+            error,
+        } => (client, method, error),
+    };
+    // The exit status and stderr arrive a moment after a write fails.
+    let error = match error {
+        ClientError::Send(SendError::Closed | SendError::Io(_)) => {
+            match client.close_reason(Duration::from_secs(2)).await {
+                Some(r) => ClientError::Closed(r),
+                None => error,
+            }
+        }
+        other => other,
+    };
+    // A stdio upstream that exited before answering may lack a variable of ours: name it, or
+    // say what it got.
+    let env = match (spec, &error) {
+        (UpstreamSpec::Stdio(s), ClientError::Closed(r)) => {
+            crate::secrets::withheld_hint(s, &r.stderr_tail, true)
+        }
+        _ => String::new(),
+    };
+    client.shutdown().await;
+    format!("{upstream} did not answer `{method}`: {error}{env}")
+}
+
 fn short(v: &Value, max: usize) -> String {
     excerpt(&v.to_string(), max)
 }

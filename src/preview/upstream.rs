@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::discover::{PageError, list_pages};
-use crate::mcp::negotiate::{self, OpenError};
+use crate::discover::{PageError, list_pages, open_failure};
+use crate::mcp::negotiate;
 use crate::mcp::{Client, ClientError, ConnectOptions, SendError, UpstreamSpec};
 use crate::model::Tool;
 
@@ -29,6 +29,9 @@ pub const CALL_TIMEOUT: Duration = Duration::from_secs(300);
 pub enum UpstreamError {
     #[error("cannot start upstream {upstream}: {reason}")]
     Start { upstream: String, reason: String },
+    /// The opening exchange failed (`discover::open_failure` words it).
+    #[error("{0}")]
+    Open(String),
     #[error("upstream {upstream} failed `{method}`: {reason}")]
     Request {
         upstream: String,
@@ -72,42 +75,7 @@ impl Upstream {
                 match negotiate::open(spec, &opts, "mcp-gen-ui-preview", &Default::default()).await
                 {
                     Ok(pair) => pair,
-                    Err(OpenError::Connect(e)) => {
-                        return Err(UpstreamError::Start {
-                            upstream: describe.clone(),
-                            reason: e.to_string(),
-                        });
-                    }
-                    Err(OpenError::Request {
-                        client,
-                        method,
-                        error,
-                    }) => {
-                        // The exit status and stderr arrive a moment after a write fails.
-                        let error = match error {
-                            ClientError::Send(SendError::Closed | SendError::Io(_)) => {
-                                match client.close_reason(Duration::from_secs(2)).await {
-                                    Some(r) => ClientError::Closed(r),
-                                    None => error,
-                                }
-                            }
-                            other => other,
-                        };
-                        // A stdio upstream that exited before answering may lack a variable of
-                        // ours: name it, or say what it got (SPEC 14).
-                        let env = match (spec, &error) {
-                            (UpstreamSpec::Stdio(s), ClientError::Closed(r)) => {
-                                crate::secrets::withheld_hint(s, &r.stderr_tail, true)
-                            }
-                            _ => String::new(),
-                        };
-                        client.shutdown().await;
-                        return Err(UpstreamError::Request {
-                            upstream: describe.clone(),
-                            method: method.to_string(),
-                            reason: format!("{error}{env}"),
-                        });
-                    }
+                    Err(e) => return Err(UpstreamError::Open(open_failure(spec, e).await)),
                 };
             let server_name = negotiated.server_name().unwrap_or("upstream").to_string();
             let stateless = matches!(negotiated.era, negotiate::Era::Stateless(_));

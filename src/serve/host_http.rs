@@ -507,7 +507,7 @@ async fn probe_loop(app: Arc<App>) {
 /// Starts the upstream on a connection of its own, negotiates as mcp-gen-ui's own client does,
 /// and closes it again.
 async fn probe_upstream(shared: &Shared) -> Result<(), String> {
-    use crate::mcp::negotiate::{self, OpenError};
+    use crate::mcp::negotiate;
     let opts = crate::mcp::ConnectOptions {
         forward_stderr: false,
         raw_responses: false,
@@ -521,15 +521,7 @@ async fn probe_upstream(shared: &Shared) -> Result<(), String> {
             client.shutdown().await;
             Ok(())
         }
-        Ok(Err(OpenError::Connect(e))) => Err(e.to_string()),
-        Ok(Err(OpenError::Request {
-            client,
-            method,
-            error,
-        })) => {
-            client.shutdown().await;
-            Err(format!("{method} failed: {error}"))
-        }
+        Ok(Err(e)) => Err(crate::discover::open_failure(&shared.spec, e).await),
         Err(_) => {
             let stage = stage.lock().map(|s| s.clone()).unwrap_or_default();
             Err(format!(
