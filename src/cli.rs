@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use clap::{Parser, Subcommand};
 
 use crate::commands;
-use crate::commands::context::{Context, GlobalArgs, Outcome};
+use crate::context::{Context, GlobalArgs, Outcome};
 
 /// Drift or findings: the command worked and found something to fix.
 const EXIT_FINDINGS: u8 = 1;

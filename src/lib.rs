@@ -10,6 +10,7 @@
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod context;
 pub mod discover;
 pub mod generate;
 pub mod json;

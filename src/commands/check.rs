@@ -4,7 +4,7 @@
 use clap::Args;
 
 use super::Reporter;
-use super::context::{Context, Outcome};
+use crate::context::{Context, Outcome};
 use crate::pipeline::check::{Checked, Finding, check};
 use crate::report::{Printer, Render, Style};
 

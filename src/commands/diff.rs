@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::Reporter;
-use super::context::{Context, Outcome};
+use crate::context::{Context, Outcome};
 use crate::pipeline::diff::{Differences, FileStatus, diff};
 use crate::plan::status_with_reasons;
 use crate::report::{self, Color, Printer, Render, Style};

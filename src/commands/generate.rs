@@ -4,8 +4,8 @@
 use clap::Args;
 
 use super::Reporter;
-use super::context::{Context, Outcome};
 use crate::config::GeneratorKind;
+use crate::context::{Context, Outcome};
 use crate::pipeline::batch::{Action, Row};
 use crate::pipeline::generate::{GenerateSettings, Generated, generate};
 use crate::report::{self, Format, Printer, Render};

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, bail};
 use clap::Args;
 
-use super::context::{Context, Outcome};
 use crate::config::{self, CONFIG_FILE, GeneratorKind};
+use crate::context::{Context, Outcome};
 use crate::mcp::{HttpTransport, UpstreamSpec};
 
 #[derive(Debug, Args)]

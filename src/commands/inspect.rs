@@ -6,8 +6,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::Reporter;
-use super::context::{Context, Outcome};
 use crate::config::Config;
+use crate::context::{Context, Outcome};
 use crate::model::ui_uri;
 use crate::pipeline::{self, UnknownTool};
 use crate::plan::{StaleReason, ToolPlan};

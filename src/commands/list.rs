@@ -4,7 +4,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::Reporter;
-use super::context::{Context, Outcome};
+use crate::context::{Context, Outcome};
 use crate::pipeline::{self, ToolRow, tool_row};
 use crate::report::{self, Format, Printer, Render};
 

@@ -1,11 +1,10 @@
 //! One function per subcommand, each thin: it resolves its arguments, calls one pipeline function
 //! (which computes), and hands the result — the command's output record — to the printer, which
-//! renders it in the format asked for. It returns an [`Outcome`](context::Outcome); `cli` alone
-//! turns that into the exit code. What several commands share lives here: the terminal
+//! renders it in the format asked for. It returns an [`Outcome`](crate::context::Outcome); `cli`
+//! alone turns that into the exit code. What several commands share lives here: the terminal
 //! [`Reporter`] of the pipeline's progress, and whether an offline command goes online.
 
 pub mod check;
-pub mod context;
 pub mod diff;
 pub mod generate;
 pub mod hook;
@@ -20,9 +19,9 @@ pub mod validate;
 use std::cell::RefCell;
 
 use crate::config::Config;
+use crate::context::Context;
 use crate::pipeline::Progress;
 use crate::report::Printer;
-use context::Context;
 
 /// Whether an offline command should contact the upstream (`--online`, `--server`, `--url`).
 pub fn wants_online(ctx: &Context, cfg: &Config, online_flag: bool) -> bool {

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use anyhow::Context as _;
 use clap::Args;
 
-use super::context::{Context, Outcome};
+use crate::context::{Context, Outcome};
 use crate::lock::Lock;
 use crate::preview::{Preview, PreviewOptions, shutdown_signal};
 

@@ -6,9 +6,9 @@ use clap::Args;
 use serde::Serialize;
 
 use super::Reporter;
-use super::context::{Context, Outcome};
 use super::diff::{FileDiff, Pictures, file_diff, pictures, print_changes};
 use crate::config::GeneratorKind;
+use crate::context::{Context, Outcome};
 use crate::pipeline::refine::{Change, RefineSettings, Refined, refine};
 use crate::report::{self, Format, Printer, Render};
 

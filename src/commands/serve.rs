@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::context::{Context, Outcome, RuntimeFlavor};
 use crate::config::Config;
+use crate::context::{Context, Outcome, RuntimeFlavor};
 use crate::lock::Lock;
 use crate::mcp::{ConnectOptions, HttpTransport, UpstreamSpec};
 use crate::serve::host_http::{self, HttpOptions, TOKEN_ENV};

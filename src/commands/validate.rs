@@ -6,7 +6,7 @@ use anyhow::Context as _;
 use clap::Args;
 use serde::Serialize;
 
-use super::context::{Context, Outcome};
+use crate::context::{Context, Outcome};
 use crate::report::{Format, Printer, Render};
 use crate::validate::{self, Severity};
 

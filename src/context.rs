@@ -1,6 +1,7 @@
 //! What every command gets and returns: the [`Context`] (global options, printer, the one async
-//! runtime) and the [`Outcome`] that `cli` alone turns into an exit code. It lives below the
-//! commands, so that they import it without importing `cli` (which imports them).
+//! runtime) and the [`Outcome`] that `cli` alone turns into an exit code. It lives in the base
+//! layer, below the commands, so that they import it without importing `cli` (which imports
+//! them), as uv keeps its exit status and printer in leaves.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
