@@ -2,7 +2,6 @@
 //! terminal, JSON where a script wants it.
 
 use std::io::{IsTerminal, Write};
-use std::time::Duration;
 
 use serde::Serialize;
 
@@ -115,32 +114,6 @@ impl Printer {
     /// An error on stderr that does not end the command (it goes on, and ends with findings).
     pub fn error(&self, line: impl AsRef<str>) {
         eprintln!("error: {}", redact(line.as_ref()));
-    }
-
-    /// A spinner on a terminal; nothing otherwise. Finish it with `finish_and_clear`.
-    pub fn spinner(&self, message: impl Into<String>) -> indicatif::ProgressBar {
-        if self.quiet || !self.stderr_tty {
-            return indicatif::ProgressBar::hidden();
-        }
-        let pb = indicatif::ProgressBar::new_spinner();
-        pb.set_message(message.into());
-        pb.enable_steady_tick(Duration::from_millis(100));
-        pb
-    }
-
-    /// A progress bar over `len` items on a terminal; nothing otherwise.
-    pub fn progress(&self, len: u64, message: impl Into<String>) -> indicatif::ProgressBar {
-        if self.quiet || !self.stderr_tty {
-            return indicatif::ProgressBar::hidden();
-        }
-        let pb = indicatif::ProgressBar::new(len);
-        if let Ok(style) =
-            indicatif::ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len}")
-        {
-            pb.set_style(style.progress_chars("=> "));
-        }
-        pb.set_message(message.into());
-        pb
     }
 
     /// Wraps text in an ANSI colour when colour is on.

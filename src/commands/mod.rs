@@ -17,11 +17,39 @@ pub mod serve;
 pub mod validate;
 
 use std::cell::RefCell;
+use std::time::Duration;
 
 use crate::config::Config;
 use crate::context::Context;
 use crate::pipeline::Progress;
 use crate::report::Printer;
+
+/// A spinner on a terminal; nothing otherwise (with `--quiet` too). Finish it with
+/// `finish_and_clear`. Terminal widgets live here, at the commands: nothing below them draws.
+pub fn spinner(p: &Printer, message: impl Into<String>) -> indicatif::ProgressBar {
+    if p.quiet || !p.stderr_tty {
+        return indicatif::ProgressBar::hidden();
+    }
+    let pb = indicatif::ProgressBar::new_spinner();
+    pb.set_message(message.into());
+    pb.enable_steady_tick(Duration::from_millis(100));
+    pb
+}
+
+/// A progress bar over `len` items on a terminal; nothing otherwise.
+pub fn progress_bar(p: &Printer, len: u64, message: impl Into<String>) -> indicatif::ProgressBar {
+    if p.quiet || !p.stderr_tty {
+        return indicatif::ProgressBar::hidden();
+    }
+    let pb = indicatif::ProgressBar::new(len);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len}")
+    {
+        pb.set_style(style.progress_chars("=> "));
+    }
+    pb.set_message(message.into());
+    pb
+}
 
 /// Whether an offline command should contact the upstream (`--online`, `--server`, `--url`).
 pub fn wants_online(ctx: &Context, cfg: &Config, online_flag: bool) -> bool {
@@ -49,7 +77,7 @@ impl<'a> Reporter<'a> {
 
 impl Progress for Reporter<'_> {
     fn connecting(&self, upstream: &str) {
-        let pb = self.printer.spinner(format!("Listing tools of {upstream}"));
+        let pb = spinner(self.printer, format!("Listing tools of {upstream}"));
         if let Some(old) = self.spinner.replace(Some(pb)) {
             old.finish_and_clear();
         }
@@ -62,7 +90,7 @@ impl Progress for Reporter<'_> {
     }
 
     fn start(&self, total: usize) {
-        let pb = self.printer.progress(total as u64, "Generating");
+        let pb = progress_bar(self.printer, total as u64, "Generating");
         if let Some(old) = self.bar.replace(Some(pb)) {
             old.finish_and_clear();
         }
