@@ -254,6 +254,25 @@ mod tests {
     }
 
     #[test]
+    fn a_style_a_record_does_not_offer_is_an_error_not_a_silent_nothing() {
+        #[derive(Serialize)]
+        struct Only;
+        impl Render for Only {
+            fn text(&self, _p: &Printer) -> anyhow::Result<()> {
+                Ok(())
+            }
+        }
+        let p = Printer {
+            quiet: true,
+            stderr_tty: false,
+            color: false,
+        };
+        let err = p.render(&Only, Style::Junit).unwrap_err().to_string();
+        assert!(err.contains("Junit") && err.contains("json"), "{err}");
+        assert!(p.render(&Only, Style::Text).is_ok());
+    }
+
+    #[test]
     fn names_are_made_printable() {
         assert_eq!(display_name("a\nb\u{1b}[31m"), "a\\nb\\u{1b}[31m");
         assert!(display_name(&"x".repeat(300)).ends_with('…'));
