@@ -18,7 +18,15 @@ const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z
 const WAV: &str = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=";
 const HOSTILE: &str = "<img src=x onerror=\"parent.postMessage('pwned','*')\"><script>parent.postMessage('pwned','*')</script>\u{2028}</script>{{7*7}}";
 
+/// Every tool, forms first.
 fn tools() -> Vec<Value> {
+    let mut all = form_tools();
+    all.extend(result_tools());
+    all
+}
+
+/// Tools whose input schemas exercise the form: every scalar, nesting, variants.
+fn form_tools() -> Vec<Value> {
     vec![
         json!({
             "name": "all_types",
@@ -107,6 +115,13 @@ fn tools() -> Vec<Value> {
                 "required": ["shape", "tree"]
             }
         }),
+    ]
+}
+
+/// Tools whose results exercise the result view (tables, series, media, errors, huge and
+/// hostile output), and the confirmation of a destructive tool.
+fn result_tools() -> Vec<Value> {
+    vec![
         json!({
             "name": "list_users",
             "title": "List users",

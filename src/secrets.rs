@@ -136,7 +136,7 @@ pub fn child_environment(extra: &[String]) -> Vec<(String, String)> {
 
 /// The names of our variables a child started from `spec` does not get (names only; the values
 /// are never looked at).
-pub fn withheld_vars(spec: &crate::mcp::StdioSpec) -> std::collections::BTreeSet<String> {
+pub fn withheld_vars(spec: &crate::mcp::spec::StdioSpec) -> std::collections::BTreeSet<String> {
     let given: BTreeSet<String> = child_environment(&spec.inherit)
         .into_iter()
         .map(|(k, _)| k)
@@ -151,7 +151,11 @@ pub fn withheld_vars(spec: &crate::mcp::StdioSpec) -> std::collections::BTreeSet
 /// What to add to the error of a stdio upstream that failed before answering: the withheld
 /// variables its `stderr` names (names only), each with the way to pass it, or — when `always`
 /// and none is named — that it got only the allow-listed environment and how to pass more.
-pub fn withheld_hint(spec: &crate::mcp::StdioSpec, stderr: &[String], always: bool) -> String {
+pub fn withheld_hint(
+    spec: &crate::mcp::spec::StdioSpec,
+    stderr: &[String],
+    always: bool,
+) -> String {
     let words: BTreeSet<&str> = stderr
         .iter()
         .flat_map(|l| l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))

@@ -1,7 +1,8 @@
 // The per-value checks behind the form's inline messages (minLength, maxLength, pattern, format,
 // minimum, maximum, exclusive bounds, multipleOf), also used by validate.js. Embedded for input
-// schemas with any of those keywords and with validate.js; without it schema.js's scalarErrors
-// finds nothing to check, which is all a schema without them can have.
+// schemas with any of those keywords and with validate.js; it registers them as the 'check'
+// extension point of schema.js's scalarErrors (see runtime.js), which without it finds nothing to
+// check, which is all a schema without them can have.
 (function () {
   'use strict';
   var G = window.McpGenUi;
@@ -18,7 +19,7 @@
   }
 
   // Messages for one value, as plain sentences. Only what a form can act on is checked.
-  G.schema.scalarErrors = (s, v) => {
+  G._on('check', (s, v) => {
     var e = [], n = (k) => typeof s[k] === 'number';
     var check = (bad, text) => { if (bad) e.push(text + '.'); };
     if (typeof v === 'string') {
@@ -39,5 +40,5 @@
       check(n('multipleOf') && s.multipleOf > 0 && Math.abs(q - Math.round(q)) > 1e-9, 'Must be a multiple of ' + s.multipleOf);
     }
     return e;
-  };
+  });
 })();

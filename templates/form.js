@@ -282,7 +282,9 @@
   };
 
   G.form = { field, group, leaf, setErr, fail, need, nullBox, nid, placeholder };
-  G.buildForm = (schema) => {
+  // The form of a schema, as McpGenUi.buildForm builds it without telling the 'form' extension
+  // point (viewtools.js's scratch forms).
+  G.form._build = (schema) => {
     var root = isObj(schema) ? schema : { type: 'object' };
     var ctx = { root, stack: [], depth: 0 };
     var s = norm(root, root);
@@ -293,5 +295,10 @@
     var over = G.form.overBudget?.(root);
     if (over) return json(s, ctx, { label: 'Input (JSON)', required: true, desc: 'This input has more than ' + over + ' fields, too many for a form: write it as JSON.' });
     return field(root, ctx, { label: '', required: true, eager: true });
+  };
+  G.buildForm = (schema) => {
+    var form = G.form._build(schema);
+    G._run('form', form, schema);
+    return form;
   };
 })();

@@ -24,7 +24,6 @@
   'use strict';
   var G = window.McpGenUi;
   if (!G || !G.App) return;
-  var P = G.App.prototype;
   var S = G.schema || {};
   var h = G.h;
 
@@ -211,51 +210,28 @@
     return { value: value, errors: errs };
   };
 
-  var send = P.callServerTool;
-  P.callServerTool = function (params, opts) {
-    var t = currentTool(this);
+  // The runtime's 'call' extension point: a call that is still invalid throws, and the runtime
+  // rejects callServerTool's promise with it.
+  G._on('call', function (app, params) {
+    var t = currentTool(app);
     if (t && params && typeof params === 'object' && params.name === t.name) {
       var r = G.coerceArguments(params.arguments, t.inputSchema);
       if (r.errors.length) {
         var msg = 'Not sent: ' + r.errors.slice(0, 3).join('; ') + (r.errors.length > 3 ? ' (and ' + (r.errors.length - 3) + ' more)' : '');
         notice(msg, 'error');
-        return Promise.reject(new Error(msg));
+        throw new Error(msg);
       }
       var err = document.getElementById('mcp-gen-ui-error');
       if (err) err.hidden = true;
       params = Object.assign({}, params, { arguments: r.value });
     }
-    return send.call(this, params, opts);
-  };
+    return params;
+  });
 
   // ---- Results that a page's own handler cannot show ------------------------------------------
-  // The handlers are wrapped for the call (whatever else wraps _emit still runs), so that a throw
-  // is seen here instead of only logged.
-  var emit = P._emit;
-  P._emit = function (name, params) {
-    if (name !== 'toolresult') return emit.call(this, name, params);
-    var self = this, failed = null;
-    var wrap = function (f) {
-      return function (p) {
-        try {
-          var o = f.call(self, p);
-          if (o && typeof o.then === 'function') o.then(null, function (e) { fallback(p, e); });
-          return o;
-        } catch (e) { failed = e; }
-      };
-    };
-    var on = this.ontoolresult, ls = this._ls && this._ls.toolresult;
-    var onWrapped = typeof on === 'function' ? wrap(on) : on;
-    this.ontoolresult = onWrapped;
-    if (ls) this._ls.toolresult = ls.map(wrap);
-    var out;
-    try { out = emit.call(this, name, params); } finally {
-      if (this.ontoolresult === onWrapped) this.ontoolresult = on;
-      if (ls) this._ls.toolresult = ls;
-    }
-    if (failed) fallback(params, failed);
-    return out;
-  };
+  // The runtime's 'failed' extension point: a tool-result handler that throws (or whose promise
+  // rejects) is reported here instead of only logged.
+  G._on('failed', function (result, error) { fallback(result, error); });
   G.handlerErrors = [];
   function fallback(result, error) {
     G.handlerErrors.push(String(error && error.message || error));

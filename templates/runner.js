@@ -5,10 +5,10 @@
 // readOnlyHint or explicitly not destructiveHint (SPEC 14, "Who confirms").
 (function () {
   'use strict';
-  var G = window.McpGenUi, h = G.h, V = G.viewTools, P = G.App.prototype, app = null;
+  var G = window.McpGenUi, h = G.h, V = G.viewTools, app = null;
   if (!V) return;
-  var connect = P.connect;
-  P.connect = function () { app = app || this; return connect.call(this); };
+  // The page's App: the first one connected (the runtime's 'connect' extension point).
+  G._on('connect', (a) => { app = app || a; });
 
   var failure = (text) => { return { isError: true, content: [{ type: 'text', text: text }] }; };
   // The tool this page is for, as embedded: the builtin page's data, else llm.js's tool block.

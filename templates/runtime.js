@@ -26,6 +26,20 @@
 //     type=button unless attrs say otherwise
 //   render(el, value, opts) / renderTable / renderChart / renderCards / renderJson /
 //   renderResult(el, callToolResult, opts): the builtin result views (view.js)
+//
+// Extension points. The optional parts never replace one another's functions: each registers
+// with McpGenUi._on(point, fn) at load, and the part that owns the point runs what was registered,
+// in load order (RUNTIME_FILES in src/generate/builtin.rs; templates/README.md). The points:
+//   'connect' (app)               an App's connect() was called (runner.js: the page's App)
+//   'event'   (app, name, params) an event is about to reach its handlers (viewtools.js: the
+//                                 result shown)
+//   'call'    (app, params) -> params  before callServerTool sends; may return other params, or
+//                                 throw to refuse (the promise rejects) (llm.js: argument checks)
+//   'failed'  (result, error)     a tool-result handler threw or its promise rejected; with none
+//                                 registered such a throw is only logged (llm.js: builtin view)
+//   'form'    (form, schema)      McpGenUi.buildForm built a form (form.js runs it; viewtools.js)
+//   'check'   (schema, value) -> [message]  a per-value check of schema.scalarErrors (schema.js
+//                                 runs it; checks.js)
 (function () {
   'use strict';
   var PROTOCOL = '2026-01-26';
@@ -34,6 +48,9 @@
   var RENAMED = { 'ui/call-view-tool': 'tools/call', 'ui/list-view-tools': 'tools/list' };
   var EVENTS = ['toolinput', 'toolinputpartial', 'toolresult', 'toolcancelled', 'hostcontextchanged', 'teardown'];
   var G = window.McpGenUi = window.McpGenUi || {};
+  var hooks = {};
+  var on = (point, fn) => { (hooks[point] = hooks[point] || []).push(fn); };
+  var run = (point, ...a) => (hooks[point] || []).map((f) => f(...a));
   var html = document.documentElement;
   var byId = (id) => document.getElementById(id);
   var message = (e) => String(e?.message || e);
@@ -123,10 +140,19 @@
     addEventListener(name, fn) { (this._ls[name] = this._ls[name] || []).push(fn); }
     removeEventListener(name, fn) { this._ls[name] = (this._ls[name] || []).filter((f) => f !== fn); }
     _emit(name, params) {
-      var out;
+      var out, failed = null, watch = name === 'toolresult' && hooks.failed;
+      run('event', this, name, params);
       [this['on' + name], ...this._ls[name] || []].forEach((f) => {
-        try { if (f) out = f(params); } catch (e) { console.warn('mcp-gen-ui: ' + name + ' handler failed', e); }
+        if (!f) return;
+        try {
+          out = watch ? f.call(this, params) : f(params);
+          // A handler's promise that rejects failed too.
+          if (watch && typeof out?.then === 'function') out.then(null, (e) => run('failed', params, e));
+        } catch (e) {
+          if (watch) { failed = e; out = undefined; } else console.warn('mcp-gen-ui: ' + name + ' handler failed', e);
+        }
       });
+      if (failed) run('failed', params, failed);
       return out;
     }
     _post(msg) {
@@ -201,6 +227,7 @@
     }
 
     connect() {
+      run('connect', this);
       if (this._connecting) return this._connecting;
       window.addEventListener('message', this._onMessage);
       var inFrame = window.parent && window.parent !== window;
@@ -252,6 +279,11 @@
     // on both that and ui/log.
     sendLog(p) { return this._notify('notifications/message', p); }
     sendSizeChanged(p) { return this._notify('ui/notifications/size-changed', p); }
+    callServerTool(p, o) {
+      try { (hooks.call || []).forEach((f) => { p = f(this, p); }); } catch (e) { return Promise.reject(e); }
+      return this._request('tools/call', p, o);
+    }
+
     getHostContext() { return this._ctx; }
     getHostCapabilities() { return this._hostCaps; }
     getHostVersion() { return this._hostInfo; }
@@ -281,7 +313,7 @@
   }
   // Requests to the host: method(params, {timeout}?) -> Promise of the result.
   Object.entries({
-    callServerTool: 'tools/call', readServerResource: 'resources/read',
+    readServerResource: 'resources/read',
     listServerResources: 'resources/list', sendMessage: 'ui/message',
     updateModelContext: 'ui/update-model-context', openLink: 'ui/open-link',
     sendOpenLink: 'ui/open-link', requestDisplayMode: 'ui/request-display-mode'
@@ -299,6 +331,8 @@
   G.hideNotice = hideNotice;
   G.applyContext = applyContext;
   G.PROTOCOL_VERSION = PROTOCOL;
+  G._on = on;
+  G._run = run;
   G._byId = byId;
   G._message = message;
 })();

@@ -100,6 +100,7 @@
     } catch (e) { return null; }
   };
 
-  // checks.js replaces scalarErrors for schemas with constraints (the generator embeds it then).
-  G.schema = { words, where, fmtNum, fmtDate, norm, scalarErrors: () => [], pointer, isObj, same, own, _dateTime: ISO_DT };
+  // scalarErrors: the messages of every 'check' registered (checks.js, for schemas with
+  // constraints: the generator embeds it then); none without it.
+  G.schema = { words, where, fmtNum, fmtDate, norm, scalarErrors: (s, v) => G._run('check', s, v).flat(), pointer, isObj, same, own, _dateTime: ISO_DT };
 })();

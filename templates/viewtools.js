@@ -14,7 +14,7 @@
 // runner of their own (llm pages) get runner.js, which asks the person before it runs the tool.
 (function () {
   'use strict';
-  var G = window.McpGenUi, P = G.App.prototype, isObj = G.schema.isObj;
+  var G = window.McpGenUi, isObj = G.schema.isObj;
   var tools = [], fns = {}, form = null, schema = null, last = null;
   var noInput = { type: 'object', properties: {} }, readOnly = { readOnlyHint: true };
   var V = G.viewTools = {
@@ -65,7 +65,7 @@
   // form built from the same schema; only when it takes them all, with no message but "required",
   // are they written into the page's form.
   var fill = (values) => {
-    var probe = build(schema), errs = [];
+    var probe = G.form._build(schema), errs = [];
     probe.write(deep(readForm(true).values, values));
     var now = probe.read(errs);
     errs = errs.filter((e) => !e.req).map(label);
@@ -81,11 +81,10 @@
     return result(done, 'The form now holds:');
   };
 
-  // The page's form, whoever built it (the builtin page, or an llm page using the runtime's form).
-  var build = G.buildForm;
-  if (build) G.buildForm = (s) => { form = build(s); schema = isObj(s) ? s : null; return form; };
-  var emit = P._emit;
-  P._emit = function (name, params) { if (name === 'toolresult') last = params; return emit.call(this, name, params); };
+  // The page's form, whoever built it (the builtin page, or an llm page using the runtime's form),
+  // and the result it shows: through the runtime's extension points.
+  G._on('form', (f, s) => { form = f; schema = isObj(s) ? s : null; });
+  G._on('event', (app, name, params) => { if (name === 'toolresult') last = params; });
 
   var valuesSchema = (description) => {
     var s = { type: 'object', ...schema, description };

@@ -83,7 +83,7 @@ fn typical_tool_stays_small() {
 }
 
 /// The recorded pair (GENERATOR_VERSION, digest of every fixture's output). When the output
-/// changes, bump GENERATOR_VERSION in src/generate/mod.rs and re-record with
+/// changes, bump GENERATOR_VERSION in src/generate/request.rs and re-record with
 /// `UPDATE_GENERATOR_PIN=1 cargo test --test builtin`.
 const PIN_FILE: &str = "tests/snapshots/generator-version.pin";
 
@@ -112,7 +112,7 @@ fn generator_version_moves_with_output() {
     }
     if pd != digest && pv == GENERATOR_VERSION {
         panic!(
-            "the builtin output changed but GENERATOR_VERSION is still {pv}: bump it in src/generate/mod.rs, then run `UPDATE_GENERATOR_PIN=1 cargo test --test builtin`"
+            "the builtin output changed but GENERATOR_VERSION is still {pv}: bump it in src/generate/request.rs, then run `UPDATE_GENERATOR_PIN=1 cargo test --test builtin`"
         );
     }
     panic!(

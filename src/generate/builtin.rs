@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
-use super::{GENERATOR_VERSION, GenerateError, WidgetRequest};
+use super::request::{GENERATOR_VERSION, GenerateError, WidgetRequest};
 use crate::model::header_comment;
 
 /// The readable sources under `templates/` that a user's override directory may replace.
@@ -82,11 +82,13 @@ const INTERNAL_NAMES: &str = include_str!("../../templates/min/names.json");
 const FORM_FIELD_BUDGET: usize = 600;
 
 /// The scripts that make up `window.McpGenUi`, in load order (everything but the page glue).
-/// schema.js's helpers serve every later script; checks.js replaces schema.js's `scalarErrors`, which validate.js takes at load; the form's
-/// parts add themselves to form.js's exports; validate.js adds the JSON editor, which
-/// form-extra.js takes at load; viewtools.js wraps form.js's `buildForm`, so it comes after it, and
-/// runner.js adds to it; llm.js (llm pages only) wraps the App's `callServerTool` and result
-/// dispatch last.
+/// runtime.js comes first: it declares the extension points (`McpGenUi._on(point, fn)`, listed at
+/// its top) that the optional parts register into instead of replacing one another's functions.
+/// schema.js's helpers serve every later script; checks.js registers the `check` behind
+/// schema.js's `scalarErrors`; the form's parts add themselves to form.js's exports; validate.js
+/// adds the JSON editor, which form-extra.js takes at load; viewtools.js registers for the `form`
+/// and `event` points, and runner.js (which adds to viewtools.js) for `connect`; llm.js (llm pages
+/// only) registers for `call` and `failed`.
 const RUNTIME_FILES: [&str; 15] = [
     "runtime.js",
     "schema.js",

@@ -344,56 +344,11 @@ fn strip_any<'a>(s: &'a str, words: &[&str]) -> Option<&'a str> {
 }
 
 fn parse_clause(clause: &str) -> Option<Vec<Change>> {
-    let lower = clause.to_ascii_lowercase();
-    // Filler that changes nothing: "use a", "show as", "make it", "display as a" …
-    let mut c = clause.trim();
-    for filler in [
-        "please",
-        "show it as",
-        "show as",
-        "show me",
-        "use",
-        "make it",
-        "make",
-        "display",
-        "render",
-        "as",
-        "a",
-        "an",
-        "the",
-    ] {
-        if let Some(rest) = strip_word(c, filler)
-            && !rest.is_empty()
-        {
-            c = rest;
-        }
-    }
+    let c = strip_filler(clause);
     let l = c.to_ascii_lowercase();
 
     if let Some(rest) = strip_any(c, &["line", "bar"]) {
-        let view = if l.starts_with("line") {
-            ViewKind::Line
-        } else {
-            ViewKind::Bar
-        };
-        let rest = strip_any(rest, &["chart", "graph", "plot"]).unwrap_or(rest);
-        let mut out = vec![Change::View(view)];
-        if rest.is_empty() {
-            return Some(out);
-        }
-        let (ys, x) = split_by(rest);
-        if let Some(ys) = ys {
-            let ys = strip_word(ys, "of").unwrap_or(ys);
-            let ys = fields(ys);
-            if ys.is_empty() {
-                return None;
-            }
-            out.push(Change::Y(ys));
-        }
-        if let Some(x) = x {
-            out.push(Change::X(unquote(x)));
-        }
-        return Some(out);
+        return chart_clause(&l, rest);
     }
     let view = match l.as_str() {
         "table" | "tabular" | "table view" | "grid" => Some(ViewKind::Table),
@@ -454,29 +409,7 @@ fn parse_clause(clause: &str) -> Option<Vec<Change>> {
         return (!from.is_empty() && !to.is_empty()).then_some(vec![Change::Label(from, to)]);
     }
     if let Some(rest) = strip_word(c, "sort") {
-        let rest = strip_any(rest, &["by", "on"]).unwrap_or(rest);
-        let lr = rest.to_ascii_lowercase();
-        let (field, dir) = [
-            (" descending", "desc"),
-            (" desc", "desc"),
-            (" newest first", "desc"),
-            (" highest first", "desc"),
-            (" largest first", "desc"),
-            (" ascending", "asc"),
-            (" asc", "asc"),
-            (" oldest first", "asc"),
-            (" lowest first", "asc"),
-            (" smallest first", "asc"),
-        ]
-        .iter()
-        .find(|(suffix, _)| lr.ends_with(suffix))
-        .map(|(suffix, dir)| (&rest[..rest.len() - suffix.len()], *dir))
-        .unwrap_or((rest, "asc"));
-        let field = unquote(field);
-        if field.is_empty() || field.contains(' ') && !rest.contains('"') {
-            return None;
-        }
-        return Some(vec![Change::Sort(format!("{field} {dir}"))]);
+        return sort_clause(rest);
     }
     if let Some(rest) = strip_word(c, "x") {
         let rest = strip_any(rest, &["axis", "="]).unwrap_or(rest);
@@ -490,8 +423,90 @@ fn parse_clause(clause: &str) -> Option<Vec<Change>> {
         let f = fields(rest);
         return (!f.is_empty()).then_some(vec![Change::Y(f)]);
     }
-    let _ = lower;
     None
+}
+
+/// The clause without the filler that changes nothing: "use a", "show as", "make it",
+/// "display as a" …
+fn strip_filler(clause: &str) -> &str {
+    let mut c = clause.trim();
+    for filler in [
+        "please",
+        "show it as",
+        "show as",
+        "show me",
+        "use",
+        "make it",
+        "make",
+        "display",
+        "render",
+        "as",
+        "a",
+        "an",
+        "the",
+    ] {
+        if let Some(rest) = strip_word(c, filler)
+            && !rest.is_empty()
+        {
+            c = rest;
+        }
+    }
+    c
+}
+
+/// "line/bar [chart] [of Y…] [by X]": the view, then the axes it names. `l` is the clause in
+/// lower case, `rest` what follows "line" or "bar".
+fn chart_clause(l: &str, rest: &str) -> Option<Vec<Change>> {
+    let view = if l.starts_with("line") {
+        ViewKind::Line
+    } else {
+        ViewKind::Bar
+    };
+    let rest = strip_any(rest, &["chart", "graph", "plot"]).unwrap_or(rest);
+    let mut out = vec![Change::View(view)];
+    if rest.is_empty() {
+        return Some(out);
+    }
+    let (ys, x) = split_by(rest);
+    if let Some(ys) = ys {
+        let ys = strip_word(ys, "of").unwrap_or(ys);
+        let ys = fields(ys);
+        if ys.is_empty() {
+            return None;
+        }
+        out.push(Change::Y(ys));
+    }
+    if let Some(x) = x {
+        out.push(Change::X(unquote(x)));
+    }
+    Some(out)
+}
+
+/// "sort [by] FIELD [descending|newest first|…]".
+fn sort_clause(rest: &str) -> Option<Vec<Change>> {
+    let rest = strip_any(rest, &["by", "on"]).unwrap_or(rest);
+    let lr = rest.to_ascii_lowercase();
+    let (field, dir) = [
+        (" descending", "desc"),
+        (" desc", "desc"),
+        (" newest first", "desc"),
+        (" highest first", "desc"),
+        (" largest first", "desc"),
+        (" ascending", "asc"),
+        (" asc", "asc"),
+        (" oldest first", "asc"),
+        (" lowest first", "asc"),
+        (" smallest first", "asc"),
+    ]
+    .iter()
+    .find(|(suffix, _)| lr.ends_with(suffix))
+    .map(|(suffix, dir)| (&rest[..rest.len() - suffix.len()], *dir))
+    .unwrap_or((rest, "asc"));
+    let field = unquote(field);
+    if field.is_empty() || field.contains(' ') && !rest.contains('"') {
+        return None;
+    }
+    Some(vec![Change::Sort(format!("{field} {dir}"))])
 }
 
 /// `of high and low by date` → (Some("of high and low"), Some("date")).

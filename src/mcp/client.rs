@@ -9,9 +9,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::sync::{oneshot, watch};
 
-use super::connection::{
-    CloseReason, Closer, Connection, Incoming, InvalidMessage, MessageSender, SendError, excerpt,
-};
+use super::connection::{Closer, Connection, MessageReceiver, MessageSender};
+use super::transport::{CloseReason, Incoming, InvalidMessage, SendError, excerpt};
 
 /// Why a request got no usable answer.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -232,11 +231,7 @@ impl Client {
     }
 }
 
-async fn dispatch(
-    mut receiver: super::connection::MessageReceiver,
-    sender: MessageSender,
-    shared: Arc<Shared>,
-) {
+async fn dispatch(mut receiver: MessageReceiver, sender: MessageSender, shared: Arc<Shared>) {
     while let Some(item) = receiver.recv().await {
         match item {
             Incoming::Message(Value::Array(batch)) => {

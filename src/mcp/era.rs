@@ -6,6 +6,43 @@
 
 use serde_json::Value;
 
+/// Which era our own client speaks (`[upstream] protocol`, `--protocol`). serve never uses it:
+/// each host request reaches the upstream in the host's own era.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Deserialize,
+    serde::Serialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    // (Plain comments, not doc comments: clap would print them as per-value help and switch
+    // every command's help to the long layout.)
+    // The newest revision both sides speak: the stateless 2026-07-28 revision when the server
+    // offers it in `server/discover`, else the 2025 handshake.
+    #[default]
+    Auto,
+    // Always the 2025 handshake (`initialize`), even with a server that offers 2026-07-28.
+    Handshake,
+    // Only the stateless 2026-07-28 revision; a server that does not offer it is an error.
+    Stateless,
+}
+
+impl std::fmt::Display for Protocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Protocol::Auto => "auto",
+            Protocol::Handshake => "handshake",
+            Protocol::Stateless => "stateless",
+        })
+    }
+}
+
 /// The stateless revision this build speaks.
 pub const MODERN_VERSION: &str = "2026-07-28";
 /// Handshake-era versions, newest first. The first is what our own client asks for.

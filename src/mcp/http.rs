@@ -12,22 +12,17 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
 
-use super::HttpSpec;
-use super::connection::{
-    CloseKind, CloseReason, ConnectError, ConnectOptions, Incoming, InvalidMessage, SendError,
-    excerpt, parse_incoming,
-};
 use super::era;
+use super::spec::HttpSpec;
+use super::transport::{
+    CloseKind, CloseReason, ConnectError, ConnectOptions, Incoming, InvalidMessage, SendError,
+    build_client, content_type, describe_error, error_reply, event_stream, header_map,
+    parse_incoming, parse_url,
+};
 use crate::json::{IdScanner, Probe};
-
-use super::sse::{SseEvent, SseParser, SseTooLarge};
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
-/// How much of an error body goes into a message.
-const ERROR_BODY_MAX: usize = 300;
-/// How much of an error body is read to find a JSON-RPC error in it.
-const ERROR_RPC_MAX: usize = 64 * 1024;
 /// How long a `notifications/initialized` send waits for the GET stream to be open.
 const GET_STREAM_WAIT: Duration = Duration::from_secs(10);
 
@@ -171,49 +166,6 @@ impl Shared {
     }
 }
 
-/// Build the configured header map; a bad name or value is named (never the value itself).
-pub(crate) fn header_map(
-    headers: &std::collections::BTreeMap<String, String>,
-) -> Result<HeaderMap, ConnectError> {
-    let mut map = HeaderMap::new();
-    for (k, v) in headers {
-        let bad = || ConnectError::InvalidHeader { name: k.clone() };
-        let name = HeaderName::from_bytes(k.as_bytes()).map_err(|_| bad())?;
-        let mut value = HeaderValue::from_str(v).map_err(|_| bad())?;
-        value.set_sensitive(true);
-        map.insert(name, value);
-    }
-    Ok(map)
-}
-
-pub(crate) fn parse_url(url: &str) -> Result<Url, ConnectError> {
-    let parsed = Url::parse(url).map_err(|e| ConnectError::InvalidUrl {
-        url: url.to_string(),
-        reason: e.to_string(),
-    })?;
-    if !matches!(parsed.scheme(), "http" | "https") {
-        return Err(ConnectError::InvalidUrl {
-            url: url.to_string(),
-            reason: "only http:// and https:// URLs are supported".into(),
-        });
-    }
-    Ok(parsed)
-}
-
-pub(crate) fn build_client(opts: &ConnectOptions) -> Result<reqwest::Client, ConnectError> {
-    // No overall timeout: event streams live as long as the session. No redirects: a POST
-    // turned into a GET fails obscurely, and configured secret headers must not follow a
-    // redirect to another host; the error names the new location instead.
-    // TCP_NODELAY: a JSON-RPC request is one small write; Nagle's algorithm would hold it until
-    // the peer's delayed ACK (up to 40 ms) whenever a previous segment is unacknowledged.
-    reqwest::Client::builder()
-        .connect_timeout(opts.connect_timeout)
-        .tcp_nodelay(true)
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .map_err(|e| ConnectError::Request(describe_error(&e)))
-}
-
 pub(crate) fn open(
     spec: &HttpSpec,
     opts: &ConnectOptions,
@@ -303,98 +255,6 @@ pub(crate) async fn send(shared: &Arc<Shared>, msg: &Value) -> Result<(), SendEr
     Ok(())
 }
 
-fn content_type(resp: &reqwest::Response) -> String {
-    resp.headers()
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_ascii_lowercase()
-}
-
-/// The start of an error response's body for a message, and the JSON-RPC error response it
-/// holds, if any.
-pub(crate) async fn error_reply(resp: reqwest::Response) -> (String, Option<Box<Value>>) {
-    if resp.status().is_redirection() {
-        return (error_body(resp).await, None);
-    }
-    let is_sse = content_type(&resp).starts_with("text/event-stream");
-    let mut stream = resp.bytes_stream();
-    let mut buf = Vec::new();
-    while let Some(Ok(chunk)) = stream.next().await {
-        buf.extend_from_slice(&chunk);
-        if buf.len() > ERROR_RPC_MAX {
-            break;
-        }
-    }
-    let text = String::from_utf8_lossy(&buf);
-    let json_text = if is_sse {
-        text.lines()
-            .filter_map(|l| l.strip_prefix("data:"))
-            .map(str::trim)
-            .find(|d| !d.is_empty())
-            .unwrap_or("")
-            .to_string()
-    } else {
-        text.trim().to_string()
-    };
-    let rpc = crate::json::from_str(&json_text)
-        .ok()
-        .filter(|v| v.pointer("/error/code").is_some_and(Value::is_i64))
-        .map(Box::new);
-    (excerpt(text.trim(), ERROR_BODY_MAX), rpc)
-}
-
-/// The start of an error response's body, for the message.
-pub(crate) async fn error_body(resp: reqwest::Response) -> String {
-    if resp.status().is_redirection() {
-        let to = resp
-            .headers()
-            .get(reqwest::header::LOCATION)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("?");
-        return format!(
-            "redirects to {}; configure that URL instead",
-            excerpt(to, 200)
-        );
-    }
-    let mut stream = resp.bytes_stream();
-    let mut buf = Vec::new();
-    while let Some(Ok(chunk)) = stream.next().await {
-        buf.extend_from_slice(&chunk);
-        if buf.len() > ERROR_BODY_MAX * 4 {
-            break;
-        }
-    }
-    excerpt(String::from_utf8_lossy(&buf).trim(), ERROR_BODY_MAX)
-}
-
-/// What went wrong, without the URL (callers name the upstream already, and a URL may carry a
-/// token in its query): reqwest's Display stops at "error sending request", the cause
-/// ("Connection refused") is in the source chain.
-pub(crate) fn describe_error(e: &reqwest::Error) -> String {
-    let mut msg = String::from(if e.is_connect() {
-        "cannot connect"
-    } else if e.is_timeout() {
-        "timed out"
-    } else if e.is_body() || e.is_decode() {
-        "reading the response failed"
-    } else if e.is_redirect() {
-        "too many redirects"
-    } else {
-        "the HTTP request failed"
-    });
-    let mut src = std::error::Error::source(e);
-    while let Some(s) = src {
-        let text = s.to_string();
-        if !msg.contains(&text) {
-            msg.push_str(": ");
-            msg.push_str(&text);
-        }
-        src = s.source();
-    }
-    msg
-}
-
 async fn deliver(shared: &Shared, item: Incoming) {
     if let Incoming::Message(m) = &item {
         shared.observe(m);
@@ -473,65 +333,6 @@ fn parse_message(bytes: &[u8], awaiting: Option<&Value>) -> Incoming {
             })
         }
         other => other,
-    }
-}
-
-/// An SSE response body as a sequence of events.
-pub(crate) struct EventStream<S> {
-    parser: SseParser,
-    body: std::pin::Pin<Box<S>>,
-    ready: std::collections::VecDeque<Result<SseEvent, SseTooLarge>>,
-    ended: Option<String>,
-}
-
-/// Wraps a response body; the stream type stays unnamed (it is `bytes::Bytes` inside).
-pub(crate) fn event_stream(
-    resp: reqwest::Response,
-    max: usize,
-) -> EventStream<impl futures_util::Stream<Item = reqwest::Result<impl AsRef<[u8]>>>> {
-    EventStream {
-        parser: SseParser::new(max),
-        body: Box::pin(resp.bytes_stream()),
-        ready: std::collections::VecDeque::new(),
-        ended: None,
-    }
-}
-
-impl<S, B> EventStream<S>
-where
-    S: futures_util::Stream<Item = reqwest::Result<B>>,
-    B: AsRef<[u8]>,
-{
-    /// The next event; `None` at the end, after which [`EventStream::end_reason`] says why.
-    pub(crate) async fn next(&mut self) -> Option<Result<SseEvent, SseTooLarge>> {
-        loop {
-            if let Some(ev) = self.ready.pop_front() {
-                return Some(ev);
-            }
-            if self.ended.is_some() {
-                return None;
-            }
-            match self.body.next().await {
-                Some(Ok(chunk)) => self.ready.extend(self.parser.push(chunk.as_ref())),
-                Some(Err(e)) => self.ended = Some(describe_error(&e)),
-                None => {
-                    self.parser.finish();
-                    self.ended = Some("the server closed the stream".into());
-                }
-            }
-        }
-    }
-
-    pub(crate) fn last_event_id(&self) -> Option<&str> {
-        self.parser.last_event_id()
-    }
-
-    pub(crate) fn retry(&self) -> Option<u64> {
-        self.parser.retry()
-    }
-
-    pub(crate) fn end_reason(&self) -> String {
-        self.ended.clone().unwrap_or_default()
     }
 }
 

@@ -11,13 +11,12 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::AbortHandle;
 
-use super::HttpSpec;
-use super::connection::{
+use super::spec::HttpSpec;
+use super::transport::{
     CloseKind, CloseReason, ConnectError, ConnectOptions, Incoming, InvalidMessage, SendError,
-    excerpt, parse_incoming,
+    build_client, describe_error, error_body, error_reply, event_stream, excerpt, header_map,
+    parse_incoming, parse_url,
 };
-
-use super::http::{build_client, describe_error, error_body, event_stream, header_map, parse_url};
 
 pub(crate) struct Shared {
     client: reqwest::Client,
@@ -217,7 +216,7 @@ pub(crate) async fn send(shared: &Arc<Shared>, msg: &Value) -> Result<(), SendEr
         .map_err(|e| SendError::Request(describe_error(&e)))?;
     let status = resp.status();
     if !status.is_success() {
-        let (body, rpc) = super::http::error_reply(resp).await;
+        let (body, rpc) = error_reply(resp).await;
         return Err(SendError::Http {
             status: status.as_u16(),
             body,

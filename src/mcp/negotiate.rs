@@ -13,9 +13,12 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::connection::{ConnectError, ConnectOptions, Connection, SendError};
+use super::client::{Client, ClientError};
+use super::connection::Connection;
+pub use super::era::Protocol;
 use super::era::{self, LEGACY_VERSIONS, MODERN_VERSION};
-use super::{Client, ClientError, UpstreamSpec};
+use super::spec::UpstreamSpec;
+use super::transport::{ConnectError, ConnectOptions, SendError};
 
 /// How long a stdio server may stay silent on the probe before it counts as a 2025-era server
 /// that ignores unknown requests (at most half the connect budget, so the handshake still has
@@ -23,43 +26,6 @@ use super::{Client, ClientError, UpstreamSpec};
 const STDIO_PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 /// A request's own budget; callers bound the whole start-up with their deadline.
 const LONG: Duration = Duration::from_secs(24 * 3600);
-
-/// Which era our own client speaks (`[upstream] protocol`, `--protocol`). serve never uses it:
-/// each host request reaches the upstream in the host's own era.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    serde::Deserialize,
-    serde::Serialize,
-    clap::ValueEnum,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Protocol {
-    // (Plain comments, not doc comments: clap would print them as per-value help and switch
-    // every command's help to the long layout.)
-    // The newest revision both sides speak: the stateless 2026-07-28 revision when the server
-    // offers it in `server/discover`, else the 2025 handshake.
-    #[default]
-    Auto,
-    // Always the 2025 handshake (`initialize`), even with a server that offers 2026-07-28.
-    Handshake,
-    // Only the stateless 2026-07-28 revision; a server that does not offer it is an error.
-    Stateless,
-}
-
-impl std::fmt::Display for Protocol {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Protocol::Auto => "auto",
-            Protocol::Handshake => "handshake",
-            Protocol::Stateless => "stateless",
-        })
-    }
-}
 
 /// Which era the upstream is spoken to in.
 #[derive(Debug, Clone, PartialEq)]

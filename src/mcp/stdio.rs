@@ -11,12 +11,12 @@ use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{mpsc, oneshot};
 
-use super::StdioSpec;
-use super::connection::{
+use super::framing::{Frame, LineReader};
+use super::spec::StdioSpec;
+use super::transport::{
     CloseKind, CloseReason, ConnectError, ConnectOptions, Incoming, InvalidMessage, SendError,
     excerpt, parse_incoming,
 };
-use super::framing::{Frame, LineReader};
 
 /// Longest stderr line kept in the tail (a child may print megabytes on one line).
 const STDERR_LINE_MAX: usize = 2000;

@@ -732,175 +732,223 @@ fn analyse(parsed: &Parsed, sheets: &[Sheet<'_>], llm: bool) -> (Vec<Pair>, Vec<
     }
     let mut pairs = Vec::new();
     for dark in themes {
-        let mut sc = Scenario::new(&rules, dark);
-        sc.llm = llm;
-        let compiled: Vec<(&Rule, Option<Selector>)> = sc
-            .rules
-            .iter()
-            .map(|r| {
-                let sel = (!is_state_selector(&r.selector))
-                    .then(|| Selector::parse(&r.selector).ok())
-                    .flatten();
-                (*r, sel)
-            })
-            .collect();
-        let mut matched_rules: HashSet<usize> = HashSet::new();
-        let root = Style {
-            fg: Some(sc.default_fg),
-            fg_src: None,
-            bg: sc.default_bg,
-            bg_raw: sc.default_bg,
-            bg_under: sc.default_bg,
-            bg_src: None,
-            px: 16.0,
-            bold: false,
-            line: None,
-            unknown: false,
-        };
-        let mut found = Vec::new();
-        walk(
-            parsed.html.root_element(),
-            root,
-            &sc,
-            &compiled,
-            &mut matched_rules,
-            &mut found,
-            0,
-        );
-        // Text the scripts create: rules no element in the markup matches.
-        // Where text the scripts create can sit: the page, and the containers the page paints
-        // without colouring their text (a rule that colours its own text, a button or a badge,
-        // is not where other text goes). One background per selector, as the cascade leaves it.
-        let page_bg = page_background(&sc, &compiled);
-        let mut by_selector: Vec<(&str, Rgba, bool)> = Vec::new();
-        // The last rule (in cascade order) that colours text, per selector: earlier ones are
-        // overridden (a dark theme's `.error` over the light one).
-        let mut last_colour: HashMap<&str, usize> = HashMap::new();
-        for (r, _) in &compiled {
-            if r.decls.iter().any(|(p, _)| p == "color") {
-                last_colour.insert(r.selector.as_str(), r.order);
-            }
-            if is_root_selector(&r.selector) || is_state_selector(&r.selector) {
-                continue;
-            }
-            let Some(Some(bg)) = sc.background_of(&r.decls) else {
-                continue;
-            };
-            let colours_text = r.decls.iter().any(|(p, _)| p == "color");
-            by_selector.retain(|(s, _, _)| *s != r.selector.as_str());
-            if bg.a > 0.0 {
-                by_selector.push((r.selector.as_str(), bg, colours_text));
-            }
-        }
-        // Every background, for judging (text that fails on all of them fails wherever it
-        // goes); the page and its containers, for repairing.
-        let every_bg: Vec<Rgba> = std::iter::once(page_bg)
-            .chain(by_selector.iter().map(|(_, bg, _)| bg.over(page_bg)))
-            .collect();
-        let hosts: Vec<Rgba> = std::iter::once(page_bg)
-            .chain(
-                by_selector
-                    .iter()
-                    .filter(|(_, _, colours)| !colours)
-                    .map(|(_, bg, _)| bg.over(page_bg)),
-            )
-            .collect();
-        // (Only for LLM pages: a hand-written page's script-made text is its author's call, and
-        // such rules often colour SVG strokes rather than text.)
-        for (r, sel) in compiled.iter().filter(|_| llm) {
-            if sel.is_none()
-                || matched_rules.contains(&r.order)
-                || last_colour
-                    .get(r.selector.as_str())
-                    .is_some_and(|last| *last != r.order)
-            {
-                continue;
-            }
-            let Some((fg, fg_loc)) = r
-                .decls
-                .iter()
-                .zip(&r.locs)
-                .rev()
-                .find(|((p, _), _)| p == "color")
-                .and_then(|((_, v), loc)| Some((sc.color_of(v)?, sc.source_of(v, *loc, 0))))
-            else {
-                continue;
-            };
-            let px = r
-                .decls
-                .iter()
-                .rev()
-                .find(|(p, _)| p == "font-size")
-                .and_then(|(_, v)| font_px(v, 16.0))
-                .unwrap_or(16.0);
-            let bold = r.decls.iter().any(|(p, v)| {
-                p == "font-weight"
-                    && (v.contains("bold") || v.trim().parse::<u32>().is_ok_and(|w| w >= 700))
-            });
-            let need = if is_large(px, bold) { 3.0 } else { 4.5 };
-            let page_bg = page_background(&sc, &compiled);
-            let mut pair =
-                |bg_raw: Rgba, bg_under: Rgba, bg_src: Option<Loc>, other_bgs: Vec<Rgba>| {
-                    let bg = bg_raw.over(bg_under);
-                    let fgc = fg.over(bg);
-                    let q = ratio(fgc, bg);
-                    if q < need {
-                        found.push(Pair {
-                            dark,
-                            line: r.line,
-                            selector: r.selector.clone(),
-                            fg: fgc,
-                            bg,
-                            ratio: q,
-                            need,
-                            target: repair_target(px),
-                            fg_raw: fg,
-                            fg_src: Some(fg_loc),
-                            bg_raw,
-                            bg_under,
-                            bg_src,
-                            other_bgs,
-                        });
-                    }
-                };
-            match sc.background_with_src(&r.decls, &r.locs) {
-                Some((Some(bg), src)) => pair(bg, page_bg, src, Vec::new()),
-                Some((None, _)) => {}
-                None => {
-                    // Text that reads well only on a surface unlike the page (light text for
-                    // a dark card on a light page) is meant for that surface. Other text goes
-                    // on the page and its tints (containers close to the page's colour), and
-                    // must read on all of them; it is repaired for all of them.
-                    let tint = |b: &Rgba| ratio(*b, page_bg) < TINT_RATIO;
-                    let best = every_bg
-                        .iter()
-                        .map(|bg| (ratio(fg.over(*bg), *bg), *bg))
-                        .fold(None::<(f64, Rgba)>, |w, x| match w {
-                            Some(b) if b.0 >= x.0 => Some(b),
-                            _ => Some(x),
-                        });
-                    let for_other_surface = best.is_some_and(|(q, bg)| q >= need && !tint(&bg));
-                    let tints: Vec<Rgba> = hosts.iter().copied().filter(|b| tint(b)).collect();
-                    let worst = tints.iter().map(|bg| (ratio(fg.over(*bg), *bg), *bg)).fold(
-                        None::<(f64, Rgba)>,
-                        |w, x| match w {
-                            Some(b) if b.0 <= x.0 => Some(b),
-                            _ => Some(x),
-                        },
-                    );
-                    if !for_other_surface && let Some((_, bg)) = worst {
-                        pair(bg, bg, None, tints);
-                    }
-                }
-            }
-        }
-        for p in found {
+        for p in theme_pairs(parsed, &rules, dark, llm) {
             if reported.insert((p.line, dark, p.selector.clone())) {
                 pairs.push(p);
             }
         }
     }
     (pairs, rules)
+}
+
+/// The failing pairs of one theme: the markup's text, then (for LLM pages) the text the
+/// scripts create.
+fn theme_pairs(parsed: &Parsed, rules: &[Rule], dark: bool, llm: bool) -> Vec<Pair> {
+    let mut sc = Scenario::new(rules, dark);
+    sc.llm = llm;
+    let compiled: Vec<(&Rule, Option<Selector>)> = sc
+        .rules
+        .iter()
+        .map(|r| {
+            let sel = (!is_state_selector(&r.selector))
+                .then(|| Selector::parse(&r.selector).ok())
+                .flatten();
+            (*r, sel)
+        })
+        .collect();
+    let mut matched_rules: HashSet<usize> = HashSet::new();
+    let root = Style {
+        fg: Some(sc.default_fg),
+        fg_src: None,
+        bg: sc.default_bg,
+        bg_raw: sc.default_bg,
+        bg_under: sc.default_bg,
+        bg_src: None,
+        px: 16.0,
+        bold: false,
+        line: None,
+        unknown: false,
+    };
+    let mut found = Vec::new();
+    walk(
+        parsed.html.root_element(),
+        root,
+        &sc,
+        &compiled,
+        &mut matched_rules,
+        &mut found,
+        0,
+    );
+    // (Only for LLM pages: a hand-written page's script-made text is its author's call, and
+    // such rules often colour SVG strokes rather than text.)
+    if llm {
+        script_text_pairs(&sc, &compiled, &matched_rules, dark, &mut found);
+    }
+    found
+}
+
+/// Where text the scripts create can sit, in one theme.
+struct Surfaces {
+    /// The page's own background.
+    page: Rgba,
+    /// Every background, for judging (text that fails on all of them fails wherever it goes).
+    every: Vec<Rgba>,
+    /// The page and its containers, for repairing.
+    hosts: Vec<Rgba>,
+}
+
+/// Where text the scripts create can sit: the page, and the containers the page paints without
+/// colouring their text (a rule that colours its own text, a button or a badge, is not where
+/// other text goes). One background per selector, as the cascade leaves it.
+fn surfaces(sc: &Scenario<'_>, compiled: &[(&Rule, Option<Selector>)]) -> Surfaces {
+    let page_bg = page_background(sc, compiled);
+    let mut by_selector: Vec<(&str, Rgba, bool)> = Vec::new();
+    for (r, _) in compiled {
+        if is_root_selector(&r.selector) || is_state_selector(&r.selector) {
+            continue;
+        }
+        let Some(Some(bg)) = sc.background_of(&r.decls) else {
+            continue;
+        };
+        let colours_text = r.decls.iter().any(|(p, _)| p == "color");
+        by_selector.retain(|(s, _, _)| *s != r.selector.as_str());
+        if bg.a > 0.0 {
+            by_selector.push((r.selector.as_str(), bg, colours_text));
+        }
+    }
+    let every = std::iter::once(page_bg)
+        .chain(by_selector.iter().map(|(_, bg, _)| bg.over(page_bg)))
+        .collect();
+    let hosts = std::iter::once(page_bg)
+        .chain(
+            by_selector
+                .iter()
+                .filter(|(_, _, colours)| !colours)
+                .map(|(_, bg, _)| bg.over(page_bg)),
+        )
+        .collect();
+    Surfaces {
+        page: page_bg,
+        every,
+        hosts,
+    }
+}
+
+/// Text the scripts create: rules that colour text and that no element in the markup matches.
+fn script_text_pairs(
+    sc: &Scenario<'_>,
+    compiled: &[(&Rule, Option<Selector>)],
+    matched_rules: &HashSet<usize>,
+    dark: bool,
+    found: &mut Vec<Pair>,
+) {
+    let surfaces = surfaces(sc, compiled);
+    // The last rule (in cascade order) that colours text, per selector: earlier ones are
+    // overridden (a dark theme's `.error` over the light one).
+    let mut last_colour: HashMap<&str, usize> = HashMap::new();
+    for (r, _) in compiled {
+        if r.decls.iter().any(|(p, _)| p == "color") {
+            last_colour.insert(r.selector.as_str(), r.order);
+        }
+    }
+    for (r, sel) in compiled {
+        if sel.is_none()
+            || matched_rules.contains(&r.order)
+            || last_colour
+                .get(r.selector.as_str())
+                .is_some_and(|last| *last != r.order)
+        {
+            continue;
+        }
+        script_rule_pair(sc, r, &surfaces, dark, found);
+    }
+}
+
+/// The failing pair of one rule that colours script-made text, if it fails.
+fn script_rule_pair(
+    sc: &Scenario<'_>,
+    r: &Rule,
+    surfaces: &Surfaces,
+    dark: bool,
+    found: &mut Vec<Pair>,
+) {
+    let Some((fg, fg_loc)) = r
+        .decls
+        .iter()
+        .zip(&r.locs)
+        .rev()
+        .find(|((p, _), _)| p == "color")
+        .and_then(|((_, v), loc)| Some((sc.color_of(v)?, sc.source_of(v, *loc, 0))))
+    else {
+        return;
+    };
+    let px = r
+        .decls
+        .iter()
+        .rev()
+        .find(|(p, _)| p == "font-size")
+        .and_then(|(_, v)| font_px(v, 16.0))
+        .unwrap_or(16.0);
+    let bold = r.decls.iter().any(|(p, v)| {
+        p == "font-weight"
+            && (v.contains("bold") || v.trim().parse::<u32>().is_ok_and(|w| w >= 700))
+    });
+    let need = if is_large(px, bold) { 3.0 } else { 4.5 };
+    let page_bg = surfaces.page;
+    let mut pair = |bg_raw: Rgba, bg_under: Rgba, bg_src: Option<Loc>, other_bgs: Vec<Rgba>| {
+        let bg = bg_raw.over(bg_under);
+        let fgc = fg.over(bg);
+        let q = ratio(fgc, bg);
+        if q < need {
+            found.push(Pair {
+                dark,
+                line: r.line,
+                selector: r.selector.clone(),
+                fg: fgc,
+                bg,
+                ratio: q,
+                need,
+                target: repair_target(px),
+                fg_raw: fg,
+                fg_src: Some(fg_loc),
+                bg_raw,
+                bg_under,
+                bg_src,
+                other_bgs,
+            });
+        }
+    };
+    match sc.background_with_src(&r.decls, &r.locs) {
+        Some((Some(bg), src)) => pair(bg, page_bg, src, Vec::new()),
+        Some((None, _)) => {}
+        None => {
+            // Text that reads well only on a surface unlike the page (light text for
+            // a dark card on a light page) is meant for that surface. Other text goes
+            // on the page and its tints (containers close to the page's colour), and
+            // must read on all of them; it is repaired for all of them.
+            let tint = |b: &Rgba| ratio(*b, page_bg) < TINT_RATIO;
+            let best = surfaces
+                .every
+                .iter()
+                .map(|bg| (ratio(fg.over(*bg), *bg), *bg))
+                .fold(None::<(f64, Rgba)>, |w, x| match w {
+                    Some(b) if b.0 >= x.0 => Some(b),
+                    _ => Some(x),
+                });
+            let for_other_surface = best.is_some_and(|(q, bg)| q >= need && !tint(&bg));
+            let tints: Vec<Rgba> = surfaces.hosts.iter().copied().filter(|b| tint(b)).collect();
+            let worst = tints.iter().map(|bg| (ratio(fg.over(*bg), *bg), *bg)).fold(
+                None::<(f64, Rgba)>,
+                |w, x| match w {
+                    Some(b) if b.0 <= x.0 => Some(b),
+                    _ => Some(x),
+                },
+            );
+            if !for_other_surface && let Some((_, bg)) = worst {
+                pair(bg, bg, None, tints);
+            }
+        }
+    }
 }
 
 pub fn check(parsed: &Parsed, sheets: &[Sheet<'_>], llm: bool, out: &mut Vec<Finding>) {
@@ -1311,6 +1359,112 @@ fn dark_rule(via: &str, selectors: &[&str], prop: &str, value: &str) -> String {
     format!("\n{} {body}\n", scoped.join(", "))
 }
 
+/// One way to repair a pair: (colour distance, where, new colour, old colour, which side).
+type RepairOption = (f64, Loc, Rgba, Rgba, &'static str);
+
+/// The ways to repair a failing pair, the least visible first: its text colour or its
+/// background colour, each moved to the nearest colour of the same hue that reaches the target,
+/// where the page's own sheets (of which there are `sheets`) set it.
+fn repair_options(p: &Pair, sheets: usize) -> Vec<RepairOption> {
+    let editable = |l: &Option<Loc>| l.filter(|l| l.sheet < sheets);
+    let mut options: Vec<RepairOption> = Vec::new();
+    if let Some(loc) = editable(&p.fg_src) {
+        let ok = |c: Rgba| ratio(c.over(p.bg), p.bg) >= p.target;
+        let everywhere = |c: Rgba| {
+            ok(c)
+                && p.other_bgs
+                    .iter()
+                    .all(|b| ratio(c.over(*b), *b) >= p.target)
+        };
+        // Text on any of several backgrounds: all of them, else the page's own (the first).
+        let on_page = |c: Rgba| {
+            let b = p.other_bgs.first().copied().unwrap_or(p.bg);
+            ratio(c.over(b), b) >= p.target
+        };
+        let found = if p.other_bgs.is_empty() {
+            nearest_same_hue(p.fg_raw, &ok)
+        } else {
+            nearest_same_hue(p.fg_raw, &everywhere).or_else(|| nearest_same_hue(p.fg_raw, &on_page))
+        };
+        if let Some(c) = found {
+            options.push((delta_e(c.over(p.bg), p.fg), loc, c, p.fg_raw, "text"));
+        }
+    }
+    if let Some(loc) = editable(&p.bg_src) {
+        let ok = |c: Rgba| {
+            let b = c.over(p.bg_under);
+            ratio(p.fg_raw.over(b), b) >= p.target
+        };
+        if let Some(c) = nearest_same_hue(p.bg_raw, &ok) {
+            options.push((
+                delta_e(c.over(p.bg_under), p.bg),
+                loc,
+                c,
+                p.bg_raw,
+                "background",
+            ));
+        }
+    }
+    options.sort_by(|a, b| a.0.total_cmp(&b.0));
+    options
+}
+
+/// The same change to every twin of a variable's definition: the page defines it the same way
+/// twice for one theme (a dark media query and a dark selector, say), and a host may apply
+/// either.
+fn twin_edits(
+    rules: &[Rule],
+    owners: &[(&Rule, &String)],
+    loc: Loc,
+    new_css: &str,
+    sheets: &[Sheet<'_>],
+    touched: &mut HashSet<Loc>,
+    plan: &mut Plan,
+) {
+    if let Some((var, value)) = owners
+        .first()
+        .filter(|(_, prop)| prop.starts_with("--"))
+        .map(|(r, prop)| {
+            (
+                prop.as_str(),
+                r.locs
+                    .iter()
+                    .position(|l| *l == loc)
+                    .map(|k| r.decls[k].1.as_str()),
+            )
+        })
+    {
+        let theme_dark = owners.iter().any(|(r, _)| r.dark);
+        let mut twins: HashSet<Loc> = HashSet::new();
+        for r in rules
+            .iter()
+            .filter(|r| r.dark == theme_dark && is_root_selector(&r.selector))
+        {
+            for ((prop, v), l) in r.decls.iter().zip(&r.locs) {
+                if prop == var
+                    && Some(v.as_str()) == value
+                    && *l != loc
+                    && twins.insert(*l)
+                    && touched.insert(*l)
+                {
+                    let twin = sheets.get(l.sheet).and_then(|s| s.css.get(l.start..l.end));
+                    if let Some(t) = twin.and_then(|t| replace_colour(t, new_css)) {
+                        plan.edits.push(ValueEdit {
+                            sheet: l.sheet,
+                            start: l.start,
+                            end: l.end,
+                            text: t,
+                            note: format!(
+                                "low contrast: the same change to the twin definition of {var}"
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Plans one round of contrast repairs: for each failing pair, the text or the background
 /// colour (whichever moves least, in CIE L*a*b*) goes to the nearest colour of the same hue that
 /// reaches WCAG AA, in the declaration it comes from (a variable's definition in the failing
@@ -1338,46 +1492,7 @@ pub(super) fn plan_repairs(parsed: &Parsed, sheets: &[Sheet<'_>]) -> Plan {
             super::finding::clip(&p.selector)
         );
         let editable = |l: &Option<Loc>| l.filter(|l| l.sheet < sheets.len());
-        let mut options: Vec<(f64, Loc, Rgba, Rgba, &str)> = Vec::new();
-        if let Some(loc) = editable(&p.fg_src) {
-            let ok = |c: Rgba| ratio(c.over(p.bg), p.bg) >= p.target;
-            let everywhere = |c: Rgba| {
-                ok(c)
-                    && p.other_bgs
-                        .iter()
-                        .all(|b| ratio(c.over(*b), *b) >= p.target)
-            };
-            // Text on any of several backgrounds: all of them, else the page's own (the first).
-            let on_page = |c: Rgba| {
-                let b = p.other_bgs.first().copied().unwrap_or(p.bg);
-                ratio(c.over(b), b) >= p.target
-            };
-            let found = if p.other_bgs.is_empty() {
-                nearest_same_hue(p.fg_raw, &ok)
-            } else {
-                nearest_same_hue(p.fg_raw, &everywhere)
-                    .or_else(|| nearest_same_hue(p.fg_raw, &on_page))
-            };
-            if let Some(c) = found {
-                options.push((delta_e(c.over(p.bg), p.fg), loc, c, p.fg_raw, "text"));
-            }
-        }
-        if let Some(loc) = editable(&p.bg_src) {
-            let ok = |c: Rgba| {
-                let b = c.over(p.bg_under);
-                ratio(p.fg_raw.over(b), b) >= p.target
-            };
-            if let Some(c) = nearest_same_hue(p.bg_raw, &ok) {
-                options.push((
-                    delta_e(c.over(p.bg_under), p.bg),
-                    loc,
-                    c,
-                    p.bg_raw,
-                    "background",
-                ));
-            }
-        }
-        options.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let options = repair_options(&p, sheets.len());
         let Some((_, loc, new, old, side)) = options.into_iter().next() else {
             let why = if editable(&p.fg_src).is_none() && editable(&p.bg_src).is_none() {
                 "neither colour is set by a rule of the page's own <style> (a style attribute or \
@@ -1443,48 +1558,16 @@ pub(super) fn plan_repairs(parsed: &Parsed, sheets: &[Sheet<'_>]) -> Plan {
         };
         // A variable the page defines the same way twice for this theme (a dark media query and
         // a dark selector, say): every twin moves with it, whichever of them a host applies.
-        if start == loc.start
-            && let Some((var, value)) = owners
-                .first()
-                .filter(|(_, prop)| prop.starts_with("--"))
-                .map(|(r, prop)| {
-                    (
-                        prop.as_str(),
-                        r.locs
-                            .iter()
-                            .position(|l| *l == loc)
-                            .map(|k| r.decls[k].1.as_str()),
-                    )
-                })
-        {
-            let theme_dark = owners.iter().any(|(r, _)| r.dark);
-            let mut twins: HashSet<Loc> = HashSet::new();
-            for r in rules
-                .iter()
-                .filter(|r| r.dark == theme_dark && is_root_selector(&r.selector))
-            {
-                for ((prop, v), l) in r.decls.iter().zip(&r.locs) {
-                    if prop == var
-                        && Some(v.as_str()) == value
-                        && *l != loc
-                        && twins.insert(*l)
-                        && touched.insert(*l)
-                    {
-                        let twin = sheets.get(l.sheet).and_then(|s| s.css.get(l.start..l.end));
-                        if let Some(t) = twin.and_then(|t| replace_colour(t, &new_css)) {
-                            plan.edits.push(ValueEdit {
-                                sheet: l.sheet,
-                                start: l.start,
-                                end: l.end,
-                                text: t,
-                                note: format!(
-                                    "low contrast: the same change to the twin definition of {var}"
-                                ),
-                            });
-                        }
-                    }
-                }
-            }
+        if start == loc.start {
+            twin_edits(
+                &rules,
+                &owners,
+                loc,
+                &new_css,
+                sheets,
+                &mut touched,
+                &mut plan,
+            );
         }
         plan.edits.push(ValueEdit {
             sheet: loc.sheet,

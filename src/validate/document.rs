@@ -6,10 +6,10 @@ use std::collections::HashSet;
 
 use scraper::{ElementRef, Node};
 
-use super::Options;
 use super::contrast;
 use super::finding::{Finding, Severity, clip};
 use super::injection;
+use super::options::{Options, RUNTIME_ATTR};
 use super::origin::{self, Target};
 use super::parse::{self, Parsed};
 use super::script::{self, Facts, ScriptCtx, ScriptKind};
@@ -145,16 +145,41 @@ pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
     }
     let parsed = parse::parse(source, ctx.nested());
     parse_errors(&parsed, ctx, out);
+    let seen = element_rules(&parsed, ctx, out);
+    for control in &seen.controls {
+        control_rules(&parsed, control, &seen.label_for, ctx, out);
+    }
+    if ctx.nested() {
+        return;
+    }
+    page_rules(&parsed, &seen, ctx, out);
+    let sheets: Vec<contrast::Sheet<'_>> = seen
+        .sheets
+        .iter()
+        .map(|(css, line)| contrast::Sheet { css, line: *line })
+        .collect();
+    contrast::check(&parsed, &sheets, ctx.opts.llm_output, out);
+    injection::check(source, &parsed, ctx.opts.llm_output, out);
+}
 
-    let mut facts = Facts::default();
-    let mut label_for: HashSet<String> = HashSet::new();
-    let mut controls: Vec<ElementRef<'_>> = Vec::new();
-    let mut has_charset = false;
-    let mut has_viewport = false;
-    let mut has_title = false;
-    let mut content_elements = 0usize;
-    let mut sheets: Vec<(String, Option<usize>)> = Vec::new();
+/// What the walk over a document's elements found, for the rules about the whole page.
+#[derive(Default)]
+struct Seen<'a> {
+    facts: Facts,
+    label_for: HashSet<String>,
+    controls: Vec<ElementRef<'a>>,
+    has_charset: bool,
+    has_viewport: bool,
+    has_title: bool,
+    content_elements: usize,
+    /// The page's own style sheets, with their lines.
+    sheets: Vec<(String, Option<usize>)>,
+}
 
+/// The rules about single elements (attributes, scripts, styles, images), in one walk that also
+/// notes what the page-wide rules need.
+fn element_rules<'a>(parsed: &'a Parsed, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) -> Seen<'a> {
+    let mut seen = Seen::default();
     for node in parsed.html.tree.root().descendants() {
         let Some(el) = ElementRef::wrap(node) else {
             continue;
@@ -164,10 +189,10 @@ pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
         let is_html = &*e.name.ns == HTML_NS;
         let line = parsed.line_of(&el);
         if !matches!(name, "html" | "head" | "body") {
-            content_elements += 1;
+            seen.content_elements += 1;
         }
 
-        attributes(&parsed, &el, ctx, out);
+        attributes(parsed, &el, ctx, out);
 
         match name {
             "script" => {
@@ -175,7 +200,7 @@ pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
                 if e.attr(RUNTIME_ATTR).is_some() {
                     scripts(&el, line, ctx, &mut Facts::default(), out);
                 } else {
-                    scripts(&el, line, ctx, &mut facts, out);
+                    scripts(&el, line, ctx, &mut seen.facts, out);
                 }
             }
             "style" => {
@@ -183,15 +208,15 @@ pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
                 css_loads(&css, line, ctx, out);
                 // The styles injected with the llm runtime are not the page's own.
                 if e.attr(RUNTIME_ATTR).is_none() {
-                    sheets.push((css, line));
+                    seen.sheets.push((css, line));
                 }
             }
             "label" => {
                 if let Some(f) = e.attr("for") {
-                    label_for.insert(f.to_string());
+                    seen.label_for.insert(f.to_string());
                 }
             }
-            "input" | "select" | "textarea" if is_html => controls.push(el),
+            "input" | "select" | "textarea" if is_html => seen.controls.push(el),
             "img" if is_html && e.attr("alt").is_none() => ctx.push(
                 out,
                 Severity::Warning,
@@ -204,28 +229,26 @@ pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
                     || e.attr("http-equiv")
                         .is_some_and(|h| h.eq_ignore_ascii_case("content-type"))
                 {
-                    has_charset = true;
+                    seen.has_charset = true;
                 }
                 if e.attr("name")
                     .is_some_and(|n| n.trim().eq_ignore_ascii_case("viewport"))
                 {
-                    has_viewport = true;
+                    seen.has_viewport = true;
                 }
             }
             "title" if is_html && !el.text().collect::<String>().trim().is_empty() => {
-                has_title = true;
+                seen.has_title = true;
             }
             _ => {}
         }
     }
+    seen
+}
 
-    for control in &controls {
-        control_rules(&parsed, control, &label_for, ctx, out);
-    }
-
-    if ctx.nested() {
-        return;
-    }
+/// The rules about a whole (top-level) page: an HTML document at all, the head's meta, lang,
+/// the handshake and a result handler.
+fn page_rules(parsed: &Parsed, seen: &Seen<'_>, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
     let root = parsed.html.root_element();
     let has_doctype = parsed
         .html
@@ -233,7 +256,7 @@ pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
         .root()
         .children()
         .any(|n| matches!(n.value(), Node::Doctype(_)));
-    if content_elements == 0 && !has_doctype {
+    if seen.content_elements == 0 && !has_doctype {
         ctx.push(
             out,
             Severity::Error,
@@ -242,7 +265,7 @@ pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
             "the file contains no HTML elements at all; emit a complete HTML document",
         );
     }
-    if !has_charset {
+    if !seen.has_charset {
         ctx.push(
             out,
             Severity::Warning,
@@ -251,7 +274,7 @@ pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
             "no <meta charset=\"utf-8\">: add it as the first element of <head>",
         );
     }
-    if !has_viewport {
+    if !seen.has_viewport {
         ctx.push(
             out,
             Severity::Warning,
@@ -260,7 +283,7 @@ pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
             "no <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">: add it",
         );
     }
-    if !has_title {
+    if !seen.has_title {
         ctx.push(
             out,
             Severity::Warning,
@@ -282,7 +305,7 @@ pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
             "<html> has no lang attribute: add lang=\"en\" (or the UI's language)",
         );
     }
-    if !facts.handshake {
+    if !seen.facts.handshake {
         ctx.push(
             out,
             Severity::Error,
@@ -292,7 +315,7 @@ pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
              App and connects it; include the inline runtime and call app.connect()",
         );
     }
-    if !facts.result_handler {
+    if !seen.facts.result_handler {
         ctx.push(
             out,
             Severity::Error,
@@ -302,15 +325,7 @@ pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
              or handle \"ui/notifications/tool-result\") so the UI shows the tool's result",
         );
     }
-    let sheets: Vec<contrast::Sheet<'_>> = sheets
-        .iter()
-        .map(|(css, line)| contrast::Sheet { css, line: *line })
-        .collect();
-    contrast::check(&parsed, &sheets, ctx.opts.llm_output, out);
-    injection::check(source, &parsed, ctx.opts.llm_output, out);
 }
-
-use super::RUNTIME_ATTR;
 
 fn parse_errors(parsed: &Parsed, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
     for (line, msg) in parsed.errors.iter().take(MAX_PARSE_ERRORS) {

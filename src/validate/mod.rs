@@ -24,12 +24,15 @@ mod contrast;
 mod document;
 mod finding;
 mod injection;
+mod options;
 mod origin;
 mod parse;
 mod repair;
 mod script;
 
 pub use finding::{Finding, Severity};
+pub use options::Options;
+use options::STACK_BYTES;
 pub use repair::{ContrastRepair, repair_contrast};
 
 /// Bumped whenever a rule changes, so `check` knows to re-validate files that passed before.
@@ -41,23 +44,6 @@ pub const MAX_FILE_BYTES: usize = 500 * 1024;
 /// Beyond this the rules are not run at all: the size error says enough, and analysis time
 /// must stay bounded for hostile input.
 const MAX_ANALYSED_BYTES: usize = 1024 * 1024;
-
-/// The parser and tree walks recurse; a big private stack keeps deep (hostile) nesting from
-/// overflowing the caller's.
-pub(crate) const STACK_BYTES: usize = 256 * 1024 * 1024;
-
-/// Per-file context for the rules.
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    /// Origins declared in the tool's CSP config (`[tools.NAME] csp`): connect/resource/frame
-    /// domains, e.g. "https://cdn.example.com".
-    pub allowed_origins: Vec<String>,
-    /// The file was written by an LLM: prompt-injection signs become errors (else warnings).
-    pub llm_output: bool,
-}
-
-/// Marks what the llm generator injects (its runtime and the runtime's styles).
-pub(crate) const RUNTIME_ATTR: &str = "data-mcp-gen-ui-runtime";
 
 /// Runs every rule on one HTML document. Findings are sorted by (line, severity, rule).
 pub fn validate(html: &str, opts: &Options) -> Vec<Finding> {

@@ -10,7 +10,8 @@ use lol_html::{RewriteStrSettings, element, rewrite_str, text};
 use scraper::{ElementRef, Selector};
 
 use super::contrast::{self, Sheet};
-use super::{RUNTIME_ATTR, parse};
+use super::options::{RUNTIME_ATTR, STACK_BYTES};
+use super::parse;
 
 /// Rounds of repair: a colour moved for one pair can make another (sharing a variable) fail.
 const MAX_ROUNDS: usize = 6;
@@ -33,7 +34,7 @@ pub fn repair_contrast(html: &str) -> ContrastRepair {
     let joined = std::thread::scope(|s| {
         std::thread::Builder::new()
             .name("repair".into())
-            .stack_size(super::STACK_BYTES)
+            .stack_size(STACK_BYTES)
             .spawn_scoped(s, run)
             .map(|h| h.join())
     });

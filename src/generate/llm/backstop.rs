@@ -1,10 +1,11 @@
 //! The real backstop: the builtin generator (minimal UIs, fallbacks, the runtime) and the
 //! validator, behind the [`Backstop`] seam the pipeline is written against.
 
-use super::pipeline::{Backstop, Check, Repaired, allowed_origins};
-use super::{LlmGenerator, LlmOutcome, LlmRequest};
-use crate::generate::GenerateError;
+use super::generator::{Backstop, Check, Repaired};
+use super::generator::{LlmGenerator, LlmOutcome, LlmRequest};
+use super::pipeline::allowed_origins;
 use crate::generate::builtin::{self, Templates};
+use crate::generate::request::GenerateError;
 use crate::validate::{self, Options, Severity};
 
 /// The builtin generator with its templates, plus the validator.

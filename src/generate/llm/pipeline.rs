@@ -5,50 +5,13 @@ use std::time::Instant;
 
 use super::budget::{Budget, RetryPolicy, call_with_retries};
 use super::extract::extract_html;
+use super::generator::{Backstop, Check};
+use super::generator::{LlmGenerator, LlmOutcome, LlmRequest};
 use super::postprocess::{Runtime, postprocess};
 use super::prompts::{PromptData, tool_data};
 use super::provider::{ChatRequest, ChatResponse, ProviderError, StopReason, Usage};
-use super::{LlmGenerator, LlmOutcome, LlmRequest};
-use crate::generate::{GenerateError, UiType};
+use crate::generate::request::{GenerateError, UiType};
 use crate::model::header_comment;
-
-/// A validator finding, reduced to what the pipeline needs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Check {
-    pub error: bool,
-    pub rule: String,
-    pub message: String,
-    /// The line in the page that was validated (the processed page, runtime included).
-    pub line: Option<usize>,
-}
-
-/// What the mechanical repairs of validator findings did to a page.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Repaired {
-    pub html: String,
-    /// One human line per change.
-    pub changes: Vec<String>,
-    /// Findings a repair was tried for and could not fix, with why.
-    pub failed: Vec<String>,
-}
-
-/// What the llm generator borrows from the rest of the crate: the builtin generator (for minimal
-/// UIs and fallbacks, and its runtime) and the validator.
-pub trait Backstop: Sync {
-    /// The inline runtime every page carries (defines `window.McpGenUi`).
-    fn runtime_js(&self) -> String;
-    /// The styles of the runtime's renderers (tables, charts, cards), injected with it.
-    fn runtime_css(&self) -> String;
-    /// The builtin generator's page for this request.
-    fn builtin_page(&self, req: &LlmRequest) -> Result<String, GenerateError>;
-    /// The validator's findings on an LLM-written page of this request.
-    fn validate(&self, html: &str, req: &LlmRequest) -> Vec<Check>;
-    /// Mechanical repairs for the findings that have one (contrast); run before the page is
-    /// judged.
-    fn repair(&self, html: &str, checks: &[Check]) -> Repaired;
-    /// The builtin generator's fingerprint (its output is part of ours).
-    fn fingerprint(&self) -> String;
-}
 
 /// Tokens to allow the classification: one word, but reasoning models think first.
 const CLASSIFY_MAX_TOKENS: u32 = 1024;

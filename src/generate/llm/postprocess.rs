@@ -5,7 +5,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use lol_html::html_content::ContentType;
+use lol_html::HandlerResult;
+use lol_html::html_content::{ContentType, DocumentEnd, Element, TextChunk};
 use lol_html::{RewriteStrSettings, element, end, rewrite_str, text};
 use oxc_allocator::Allocator;
 use oxc_ast::ast::{
@@ -128,6 +129,89 @@ pub fn postprocess(
     runtime: &Runtime<'_>,
     allowed_origins: &[String],
 ) -> Result<Postprocessed, PostprocessError> {
+    let runtime_tag = runtime_tags(runtime);
+    let state = Rc::new(RefCell::new(State::default()));
+    // One handler per kind of node, each a named function below; every one of them borrows the
+    // shared state only while it runs (lol_html calls them one at a time).
+    let (s_head, s_script, s_text, s_style, s_link, s_img, s_any, s_css, s_attr, s_body, s_end) = (
+        state.clone(),
+        state.clone(),
+        state.clone(),
+        state.clone(),
+        state.clone(),
+        state.clone(),
+        state.clone(),
+        state.clone(),
+        state.clone(),
+        state.clone(),
+        state.clone(),
+    );
+    let rt = runtime_tag.as_str();
+    let allowed = allowed_origins;
+    let settings = RewriteStrSettings::new()
+        .append_element_content_handler(element!("head", move |el| {
+            on_head(&mut s_head.borrow_mut(), el, rt);
+            Ok(())
+        }))
+        .append_element_content_handler(element!("script", move |el| {
+            on_script(&mut s_script.borrow_mut(), el, rt, allowed);
+            Ok(())
+        }))
+        .append_element_content_handler(text!("script", move |chunk| {
+            on_script_text(&mut s_text.borrow_mut(), chunk);
+            Ok(())
+        }))
+        .append_element_content_handler(element!("style", move |el| {
+            on_style(&mut s_style.borrow_mut(), el);
+            Ok(())
+        }))
+        .append_element_content_handler(element!("link[href]", move |el| {
+            on_link(&mut s_link.borrow_mut(), el, allowed);
+            Ok(())
+        }))
+        .append_element_content_handler(element!(
+            "img, source, video[poster], input[type=image]",
+            move |el| {
+                on_image(&mut s_img.borrow_mut(), el, allowed);
+                Ok(())
+            }
+        ))
+        .append_element_content_handler(element!("*", move |el| {
+            on_any_element(&mut s_any.borrow_mut(), el)
+        }))
+        .append_element_content_handler(text!("style", move |chunk| {
+            on_style_text(&mut s_css.borrow_mut(), chunk, allowed);
+            Ok(())
+        }))
+        .append_element_content_handler(element!("[style]", move |el| {
+            on_style_attribute(&mut s_attr.borrow_mut(), el, allowed)
+        }))
+        .append_element_content_handler(element!("body", move |el| on_body(&s_body, el)))
+        .append_document_content_handler(end!(move |end| {
+            on_document_end(&mut s_end.borrow_mut(), end, rt);
+            Ok(())
+        }))
+        .with_strict(false);
+
+    let body = strip_existing_header(html.trim_start_matches('\u{feff}').trim_start());
+    let out = rewrite_str(body, settings).map_err(|e| PostprocessError(e.to_string()))?;
+    let st = std::mem::take(&mut *state.borrow_mut());
+    let mut page = String::with_capacity(header.len() + out.len());
+    page.push_str(header);
+    page.push_str(&out);
+    if !page.ends_with('\n') {
+        page.push('\n');
+    }
+    Ok(Postprocessed {
+        html: page,
+        repairs: st.repairs,
+        unresolved_imports: st.unresolved,
+    })
+}
+
+/// The elements injected at the start of the page: the tool's data, the runtime's styles (in a
+/// cascade layer) and the runtime itself.
+fn runtime_tags(runtime: &Runtime<'_>) -> String {
     let mut runtime_tag = String::new();
     if !runtime.tool_json.trim().is_empty() {
         runtime_tag.push_str(&format!(
@@ -147,271 +231,291 @@ pub fn postprocess(
         "<script {RUNTIME_ATTR}>\n{}\n</script>\n",
         escape_script_text(runtime.js)
     ));
-    let state = Rc::new(RefCell::new(State::default()));
+    runtime_tag
+}
 
-    let s_head = state.clone();
-    let s_script = state.clone();
-    let s_text = state.clone();
-    let s_link = state.clone();
-    let s_style = state.clone();
-    let s_end = state.clone();
-    let s_img = state.clone();
-    let s_any = state.clone();
-    let s_css = state.clone();
-    let s_body = state.clone();
-    let s_tail = state.clone();
-    let runtime_head = runtime_tag.clone();
-    let runtime_script = runtime_tag.clone();
-    let runtime_end = runtime_tag;
-
-    let settings = RewriteStrSettings::new()
-        .append_element_content_handler(element!("head", move |el| {
-                let mut st = s_head.borrow_mut();
-                if !st.injected {
-                    el.prepend(&runtime_head, ContentType::Html);
-                    st.injected = true;
-                }
-                Ok(())
-            }))
-        .append_element_content_handler(element!("script", move |el| {
-                let mut st = s_script.borrow_mut();
-                if el.has_attribute(RUNTIME_ATTR) {
-                    el.remove();
-                    st.repairs.push("removed a script that claimed to be the runtime".into());
-                    st.script_is_module = None;
-                    return Ok(());
-                }
-                if let Some(src) = el.get_attribute("src")
-                    && is_tailwind_cdn(&src)
-                    && !origin_allowed(&src, allowed_origins)
-                {
-                    // Tailwind's CDN build only styles the page; without it the page works,
-                    // unstyled, like a page whose remote stylesheet was dropped.
-                    el.remove();
-                    st.repairs.push(format!(
-                        "removed <script src=\"{}\">: a remote stylesheet generator the host would block",
-                        clip(&src)
-                    ));
-                    st.dropped_tailwind = true;
-                    st.script_is_module = None;
-                    return Ok(());
-                }
-                if let Some(src) = el.get_attribute("src")
-                    && (src.contains(SDK) || src.contains("ext-apps"))
-                {
-                    el.remove();
-                    st.repairs.push(format!(
-                        "removed <script src=\"{}\">: the runtime is inline",
-                        clip(&src)
-                    ));
-                    st.script_is_module = None;
-                    return Ok(());
-                }
-                let ty = el
-                    .get_attribute("type")
-                    .map(|t| t.trim().to_ascii_lowercase())
-                    .unwrap_or_default();
-                if ty == "importmap" {
-                    // Imports of the SDK are rewritten and nothing else can be loaded: a map only
-                    // points at remote URLs the host would block.
-                    el.remove();
-                    st.repairs
-                        .push("removed <script type=\"importmap\">: nothing is imported".into());
-                    st.script_is_module = None;
-                    return Ok(());
-                }
-                st.script_is_module = match ty.as_str() {
-                    "module" => Some(true),
-                    "" | "text/javascript" | "application/javascript" | "text/ecmascript" => {
-                        Some(false)
-                    }
-                    _ => None,
-                };
-                st.buffer.clear();
-                if !st.injected {
-                    el.before(&runtime_script, ContentType::Html);
-                    st.injected = true;
-                }
-                Ok(())
-            }))
-        .append_element_content_handler(text!("script", move |chunk| {
-                let mut st = s_text.borrow_mut();
-                let Some(is_module) = st.script_is_module else {
-                    return Ok(());
-                };
-                st.buffer.push_str(chunk.as_str());
-                if !chunk.last_in_text_node() {
-                    chunk.remove();
-                    return Ok(());
-                }
-                let code = std::mem::take(&mut st.buffer);
-                if st.dropped_tailwind && code.trim_start().starts_with("tailwind.config") {
-                    st.repairs.push("removed the configuration of the dropped Tailwind script".into());
-                    chunk.replace("", ContentType::Text);
-                    return Ok(());
-                }
-                let rw = rewrite_script(&code, is_module);
-                st.repairs.extend(rw.repairs);
-                st.unresolved.extend(rw.unresolved);
-                chunk.replace(&escape_script_text(&rw.code), ContentType::Html);
-                Ok(())
-            }))
-        .append_element_content_handler(element!("style", move |el| {
-            if el.has_attribute(RUNTIME_ATTR) {
-                el.remove();
-                s_style
-                    .borrow_mut()
-                    .repairs
-                    .push("removed a style that claimed to be the runtime's".into());
-            }
-            Ok(())
-        }))
-        .append_element_content_handler(element!("link[href]", move |el| {
-                let rel = el.get_attribute("rel").unwrap_or_default().to_ascii_lowercase();
-                let href = el.get_attribute("href").unwrap_or_default();
-                let fetches = ["stylesheet", "preconnect", "preload", "modulepreload", "dns-prefetch", "prefetch", "icon", "apple-touch-icon", "manifest"]
-                    .iter()
-                    .any(|r| rel.split_whitespace().any(|w| w == *r));
-                if fetches && is_remote(&href) && !origin_allowed(&href, allowed_origins) {
-                    el.remove();
-                    s_link.borrow_mut().repairs.push(format!(
-                        "removed <link rel=\"{rel}\" href=\"{}\">: hosts block remote resources not declared in the tool's csp",
-                        clip(&href)
-                    ));
-                }
-                Ok(())
-            }))
-        .append_element_content_handler(element!("img, source, video[poster], input[type=image]", move |el| {
-                let mut st = s_img.borrow_mut();
-                let src = el.get_attribute("src").unwrap_or_default();
-                let poster = el.get_attribute("poster").unwrap_or_default();
-                let srcset = el.get_attribute("srcset").unwrap_or_default();
-                let remote = |u: &str| is_remote(u) && !origin_allowed(u, allowed_origins);
-                if el.tag_name() == "video" {
-                    if remote(&poster) {
-                        el.remove_attribute("poster");
-                        st.repairs.push(format!("removed the remote poster \"{}\" the host would block", clip(&poster)));
-                    }
-                    return Ok(());
-                }
-                if remote(&src) || srcset.split(',').any(|c| remote(c.trim())) {
-                    let alt = el.get_attribute("alt").unwrap_or_default();
-                    if alt.trim().is_empty() || el.tag_name() == "source" {
-                        el.remove();
-                    } else {
-                        el.replace(&html_text(&alt), ContentType::Html);
-                    }
-                    st.repairs.push(format!(
-                        "removed the remote image \"{}\": hosts block images from origins the tool's csp does not declare",
-                        clip(if src.is_empty() { &srcset } else { &src })
-                    ));
-                }
-                Ok(())
-            }))
-        .append_element_content_handler(element!("*", move |el| {
-                let mut st = s_any.borrow_mut();
-                let attrs: Vec<(String, String)> = el
-                    .attributes()
-                    .iter()
-                    .map(|a| (a.name(), a.value()))
-                    .collect();
-                let mut moved = Vec::new();
-                for (name, value) in &attrs {
-                    let lower = name.to_ascii_lowercase();
-                    if lower == "href" && is_void_javascript_url(value) {
-                        el.set_attribute("href", "#")?;
-                        st.repairs.push("replaced a do-nothing javascript: link with \"#\"".into());
-                    }
-                    if lower.len() > 2 && lower.starts_with("on") && handler_parses(value) {
-                        moved.push((lower, value.clone()));
-                    }
-                }
-                if moved.is_empty() {
-                    return Ok(());
-                }
-                let n = st.handled_elements;
-                st.handled_elements += 1;
-                let tag = el.tag_name();
-                for (name, code) in moved {
-                    el.remove_attribute(&name);
-                    st.repairs.push(format!(
-                        "moved the inline {name}= handler of <{tag}> into a script (inline handlers are blocked)"
-                    ));
-                    let target = if matches!(tag.as_str(), "body" | "frameset") && matches!(name.as_str(), "onload" | "onresize" | "onhashchange" | "onmessage" | "onbeforeunload" | "onunload" | "onpagehide" | "onpageshow" | "onpopstate" | "onstorage" | "onoffline" | "ononline") {
-                        "window".to_string()
-                    } else {
-                        String::new()
-                    };
-                    st.handlers.push((n, format!("{target}|{}", &name[2..]), code));
-                }
-                el.set_attribute(HANDLER_ATTR, &n.to_string())?;
-                Ok(())
-            }))
-        .append_element_content_handler(text!("style", move |chunk| {
-                let mut st = s_css.borrow_mut();
-                st.buffer.push_str(chunk.as_str());
-                if !chunk.last_in_text_node() {
-                    chunk.remove();
-                    return Ok(());
-                }
-                let css = std::mem::take(&mut st.buffer);
-                st.styles_dark |= css_has_dark(&css);
-                let (css, dropped) = strip_remote_css(&css, allowed_origins);
-                for d in dropped {
-                    st.repairs.push(format!("removed {d} from a <style>: hosts block remote resources not declared in the tool's csp"));
-                }
-                chunk.replace(&escape_style_text(&css), ContentType::Html);
-                Ok(())
-            }))
-        .append_element_content_handler(element!("[style]", move |el| {
-                let style = el.get_attribute("style").unwrap_or_default();
-                let (css, dropped) = strip_remote_css(&style, allowed_origins);
-                if !dropped.is_empty() {
-                    el.set_attribute("style", &css)?;
-                    let mut st = s_body.borrow_mut();
-                    for d in dropped {
-                        st.repairs.push(format!("removed {d} from a style attribute: hosts block remote resources"));
-                    }
-                }
-                Ok(())
-            }))
-        .append_element_content_handler(element!("body", move |el| {
-            let st = s_tail.clone();
-            let handler: lol_html::EndTagHandler<'static> = Box::new(move |end| {
-                let mut st = st.borrow_mut();
-                let tail = page_tail(&mut st);
-                end.before(&tail, ContentType::Html);
-                Ok(())
-            });
-            el.on_end_tag(handler)?;
-            Ok(())
-        }))
-        .append_document_content_handler(end!(move |end| {
-            let mut st = s_end.borrow_mut();
-            if !st.injected {
-                end.append(&runtime_end, ContentType::Html);
-                st.injected = true;
-            }
-            let tail = page_tail(&mut st);
-            end.append(&tail, ContentType::Html);
-            Ok(())
-        }))
-        .with_strict(false);
-
-    let body = strip_existing_header(html.trim_start_matches('\u{feff}').trim_start());
-    let out = rewrite_str(body, settings).map_err(|e| PostprocessError(e.to_string()))?;
-    let st = std::mem::take(&mut *state.borrow_mut());
-    let mut page = String::with_capacity(header.len() + out.len());
-    page.push_str(header);
-    page.push_str(&out);
-    if !page.ends_with('\n') {
-        page.push('\n');
+/// `<head>`: the runtime goes first in it.
+fn on_head(st: &mut State, el: &mut Element<'_, '_>, runtime_tag: &str) {
+    if !st.injected {
+        el.prepend(runtime_tag, ContentType::Html);
+        st.injected = true;
     }
-    Ok(Postprocessed {
-        html: page,
-        repairs: st.repairs,
-        unresolved_imports: st.unresolved,
-    })
+}
+
+/// `<script>`: drops what claims to be the runtime, the Tailwind CDN, the SDK and import maps;
+/// notes whether the text that follows is JavaScript; puts the runtime before the first script
+/// when there was no `<head>`.
+fn on_script(st: &mut State, el: &mut Element<'_, '_>, runtime_tag: &str, allowed: &[String]) {
+    if el.has_attribute(RUNTIME_ATTR) {
+        el.remove();
+        st.repairs
+            .push("removed a script that claimed to be the runtime".into());
+        st.script_is_module = None;
+        return;
+    }
+    if let Some(src) = el.get_attribute("src")
+        && is_tailwind_cdn(&src)
+        && !origin_allowed(&src, allowed)
+    {
+        // Tailwind's CDN build only styles the page; without it the page works,
+        // unstyled, like a page whose remote stylesheet was dropped.
+        el.remove();
+        st.repairs.push(format!(
+            "removed <script src=\"{}\">: a remote stylesheet generator the host would block",
+            clip(&src)
+        ));
+        st.dropped_tailwind = true;
+        st.script_is_module = None;
+        return;
+    }
+    if let Some(src) = el.get_attribute("src")
+        && (src.contains(SDK) || src.contains("ext-apps"))
+    {
+        el.remove();
+        st.repairs.push(format!(
+            "removed <script src=\"{}\">: the runtime is inline",
+            clip(&src)
+        ));
+        st.script_is_module = None;
+        return;
+    }
+    let ty = el
+        .get_attribute("type")
+        .map(|t| t.trim().to_ascii_lowercase())
+        .unwrap_or_default();
+    if ty == "importmap" {
+        // Imports of the SDK are rewritten and nothing else can be loaded: a map only
+        // points at remote URLs the host would block.
+        el.remove();
+        st.repairs
+            .push("removed <script type=\"importmap\">: nothing is imported".into());
+        st.script_is_module = None;
+        return;
+    }
+    st.script_is_module = match ty.as_str() {
+        "module" => Some(true),
+        "" | "text/javascript" | "application/javascript" | "text/ecmascript" => Some(false),
+        _ => None,
+    };
+    st.buffer.clear();
+    if !st.injected {
+        el.before(runtime_tag, ContentType::Html);
+        st.injected = true;
+    }
+}
+
+/// A script's text, once whole: rewritten (imports, alert, storage), or dropped when it is the
+/// configuration of a dropped Tailwind script.
+fn on_script_text(st: &mut State, chunk: &mut TextChunk<'_>) {
+    let Some(is_module) = st.script_is_module else {
+        return;
+    };
+    st.buffer.push_str(chunk.as_str());
+    if !chunk.last_in_text_node() {
+        chunk.remove();
+        return;
+    }
+    let code = std::mem::take(&mut st.buffer);
+    if st.dropped_tailwind && code.trim_start().starts_with("tailwind.config") {
+        st.repairs
+            .push("removed the configuration of the dropped Tailwind script".into());
+        chunk.replace("", ContentType::Text);
+        return;
+    }
+    let rw = rewrite_script(&code, is_module);
+    st.repairs.extend(rw.repairs);
+    st.unresolved.extend(rw.unresolved);
+    chunk.replace(&escape_script_text(&rw.code), ContentType::Html);
+}
+
+/// `<style>`: one that claims to be the runtime's goes.
+fn on_style(st: &mut State, el: &mut Element<'_, '_>) {
+    if el.has_attribute(RUNTIME_ATTR) {
+        el.remove();
+        st.repairs
+            .push("removed a style that claimed to be the runtime's".into());
+    }
+}
+
+/// `<link href>`: one that fetches from an origin the tool's csp does not declare goes.
+fn on_link(st: &mut State, el: &mut Element<'_, '_>, allowed: &[String]) {
+    let rel = el
+        .get_attribute("rel")
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let href = el.get_attribute("href").unwrap_or_default();
+    let fetches = [
+        "stylesheet",
+        "preconnect",
+        "preload",
+        "modulepreload",
+        "dns-prefetch",
+        "prefetch",
+        "icon",
+        "apple-touch-icon",
+        "manifest",
+    ]
+    .iter()
+    .any(|r| rel.split_whitespace().any(|w| w == *r));
+    if fetches && is_remote(&href) && !origin_allowed(&href, allowed) {
+        el.remove();
+        st.repairs.push(format!(
+            "removed <link rel=\"{rel}\" href=\"{}\">: hosts block remote resources not declared in the tool's csp",
+            clip(&href)
+        ));
+    }
+}
+
+/// Images, sources, posters: a remote one the host would block goes (an image with alt text
+/// becomes that text).
+fn on_image(st: &mut State, el: &mut Element<'_, '_>, allowed: &[String]) {
+    let src = el.get_attribute("src").unwrap_or_default();
+    let poster = el.get_attribute("poster").unwrap_or_default();
+    let srcset = el.get_attribute("srcset").unwrap_or_default();
+    let remote = |u: &str| is_remote(u) && !origin_allowed(u, allowed);
+    if el.tag_name() == "video" {
+        if remote(&poster) {
+            el.remove_attribute("poster");
+            st.repairs.push(format!(
+                "removed the remote poster \"{}\" the host would block",
+                clip(&poster)
+            ));
+        }
+        return;
+    }
+    if remote(&src) || srcset.split(',').any(|c| remote(c.trim())) {
+        let alt = el.get_attribute("alt").unwrap_or_default();
+        if alt.trim().is_empty() || el.tag_name() == "source" {
+            el.remove();
+        } else {
+            el.replace(&html_text(&alt), ContentType::Html);
+        }
+        st.repairs.push(format!(
+            "removed the remote image \"{}\": hosts block images from origins the tool's csp does not declare",
+            clip(if src.is_empty() { &srcset } else { &src })
+        ));
+    }
+}
+
+/// Window events an inline handler on `<body>` or `<frameset>` really listens to.
+const WINDOW_EVENTS: [&str; 12] = [
+    "onload",
+    "onresize",
+    "onhashchange",
+    "onmessage",
+    "onbeforeunload",
+    "onunload",
+    "onpagehide",
+    "onpageshow",
+    "onpopstate",
+    "onstorage",
+    "onoffline",
+    "ononline",
+];
+
+/// Every element: do-nothing `javascript:` links become `#`, inline event handlers move into a
+/// script at the end of the page (the element is marked to be found again).
+fn on_any_element(st: &mut State, el: &mut Element<'_, '_>) -> HandlerResult {
+    let attrs: Vec<(String, String)> = el
+        .attributes()
+        .iter()
+        .map(|a| (a.name(), a.value()))
+        .collect();
+    let mut moved = Vec::new();
+    for (name, value) in &attrs {
+        let lower = name.to_ascii_lowercase();
+        if lower == "href" && is_void_javascript_url(value) {
+            el.set_attribute("href", "#")?;
+            st.repairs
+                .push("replaced a do-nothing javascript: link with \"#\"".into());
+        }
+        if lower.len() > 2 && lower.starts_with("on") && handler_parses(value) {
+            moved.push((lower, value.clone()));
+        }
+    }
+    if moved.is_empty() {
+        return Ok(());
+    }
+    let n = st.handled_elements;
+    st.handled_elements += 1;
+    let tag = el.tag_name();
+    for (name, code) in moved {
+        el.remove_attribute(&name);
+        st.repairs.push(format!(
+            "moved the inline {name}= handler of <{tag}> into a script (inline handlers are blocked)"
+        ));
+        let target = if matches!(tag.as_str(), "body" | "frameset")
+            && WINDOW_EVENTS.contains(&name.as_str())
+        {
+            "window".to_string()
+        } else {
+            String::new()
+        };
+        st.handlers
+            .push((n, format!("{target}|{}", &name[2..]), code));
+    }
+    el.set_attribute(HANDLER_ATTR, &n.to_string())?;
+    Ok(())
+}
+
+/// A `<style>`'s text, once whole: notes a dark theme, drops remote resources.
+fn on_style_text(st: &mut State, chunk: &mut TextChunk<'_>, allowed: &[String]) {
+    st.buffer.push_str(chunk.as_str());
+    if !chunk.last_in_text_node() {
+        chunk.remove();
+        return;
+    }
+    let css = std::mem::take(&mut st.buffer);
+    st.styles_dark |= css_has_dark(&css);
+    let (css, dropped) = strip_remote_css(&css, allowed);
+    for d in dropped {
+        st.repairs.push(format!(
+            "removed {d} from a <style>: hosts block remote resources not declared in the tool's csp"
+        ));
+    }
+    chunk.replace(&escape_style_text(&css), ContentType::Html);
+}
+
+/// A `style` attribute: remote resources go.
+fn on_style_attribute(
+    st: &mut State,
+    el: &mut Element<'_, '_>,
+    allowed: &[String],
+) -> HandlerResult {
+    let style = el.get_attribute("style").unwrap_or_default();
+    let (css, dropped) = strip_remote_css(&style, allowed);
+    if !dropped.is_empty() {
+        el.set_attribute("style", &css)?;
+        for d in dropped {
+            st.repairs.push(format!(
+                "removed {d} from a style attribute: hosts block remote resources"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `<body>`: the page's tail goes before its end tag.
+fn on_body(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> HandlerResult {
+    let st = state.clone();
+    let handler: lol_html::EndTagHandler<'static> = Box::new(move |end| {
+        let tail = page_tail(&mut st.borrow_mut());
+        end.before(&tail, ContentType::Html);
+        Ok(())
+    });
+    el.on_end_tag(handler)?;
+    Ok(())
+}
+
+/// The end of the document: the runtime (if nothing took it yet) and the tail (if there was no
+/// `</body>`).
+fn on_document_end(st: &mut State, end: &mut DocumentEnd<'_>, runtime_tag: &str) {
+    if !st.injected {
+        end.append(runtime_tag, ContentType::Html);
+        st.injected = true;
+    }
+    let tail = page_tail(st);
+    end.append(&tail, ContentType::Html);
 }
 
 /// A generated page as the model wrote it: without the header and the injected runtime and

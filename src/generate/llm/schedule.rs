@@ -4,9 +4,9 @@ use std::collections::HashMap;
 
 use futures_util::stream::{self, StreamExt};
 
-use super::pipeline::Backstop;
-use super::{LlmGenerator, LlmOutcome, LlmRequest};
-use crate::generate::GenerateError;
+use super::generator::Backstop;
+use super::generator::{LlmGenerator, LlmOutcome, LlmRequest};
+use crate::generate::request::GenerateError;
 
 impl LlmGenerator {
     /// Generates many widgets with at most `jobs` in flight; identical requests are generated
