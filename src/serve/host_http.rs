@@ -32,9 +32,7 @@ use futures_util::Stream;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::router::{
-    HTTP_STATUS_KEY, Unusable, error_response, unusable_code, unusable_host_message,
-};
+use super::router::{HTTP_STATUS_KEY, error_response};
 use super::session::{self, HostMsg, HostOut, Shared};
 use crate::json::IdScanner;
 use crate::mcp::era;
@@ -359,7 +357,7 @@ pub async fn run(shared: Arc<Shared>, opts: HttpOptions) -> anyhow::Result<()> {
     let drain_app = Arc::clone(&app);
     let service = router.into_make_service_with_connect_info::<SocketAddr>();
     let server = axum::serve(listener, service).with_graceful_shutdown(async move {
-        super::shutdown_signal().await;
+        super::shutdown::signal().await;
         start_drain(&drain_app);
         let _ = signalled_tx.send(());
     });
@@ -704,25 +702,9 @@ async fn handle_post(
         Ok(b) => b,
         Err(r) => return r,
     };
-    let (msgs, batch): (Vec<Value>, bool) = match crate::json::from_slice(&body) {
-        Ok(Value::Array(batch)) if batch.is_empty() => {
-            return json_response(StatusCode::BAD_REQUEST, &super::host_stdio::empty_batch());
-        }
-        Ok(Value::Array(batch)) => (batch, true),
-        Ok(v) => (vec![v], false),
-        Err(e) => {
-            let code = unusable_code(&e);
-            let message = match code {
-                -32700 => format!("parse error: {e}"),
-                _ => format!("invalid request: {e}"),
-            };
-            match unusable_host_message(&IdScanner::scan(&body), code, message) {
-                Unusable::Answer(v) => return json_response(StatusCode::BAD_REQUEST, &v),
-                // A broken answer to a server→client request: the upstream gets an error
-                // answer in its place.
-                Unusable::Forward(v) => (vec![v], false),
-            }
-        }
+    let (msgs, batch) = match super::messages::parse(&body) {
+        Ok(parsed) => parsed,
+        Err(answer) => return json_response(StatusCode::BAD_REQUEST, &answer),
     };
     if let Some(r) = check_era_headers(&headers, &msgs, batch) {
         return r;
