@@ -479,7 +479,7 @@ async fn probe_loop(app: Arc<App>) {
     let mut retry = PROBE_RETRY_MIN;
     loop {
         let started = Instant::now();
-        let outcome = probe_upstream(&app.shared).await;
+        let outcome = app.shared.probe().await;
         let was = app.ready.swap(outcome.is_ok(), Ordering::SeqCst);
         match outcome {
             Ok(()) => {
@@ -498,42 +498,6 @@ async fn probe_loop(app: Arc<App>) {
         }
         if let Some(wait) = PROBE_SPACING.checked_sub(started.elapsed()) {
             tokio::time::sleep(wait).await;
-        }
-    }
-}
-
-/// Starts the upstream on a connection of its own, negotiates as mcp-gen-ui's own client does,
-/// and closes it again.
-async fn probe_upstream(shared: &Shared) -> Result<(), String> {
-    use crate::mcp::negotiate::{self, OpenError};
-    let opts = crate::mcp::ConnectOptions {
-        forward_stderr: false,
-        raw_responses: false,
-        ..shared.connect.clone()
-    };
-    let stage = std::sync::Mutex::new(String::new());
-    let limit = shared.init_timeout;
-    let open = negotiate::open(&shared.spec, &opts, "mcp-gen-ui-readyz", &stage);
-    match tokio::time::timeout(limit, open).await {
-        Ok(Ok((client, _))) => {
-            client.shutdown().await;
-            Ok(())
-        }
-        Ok(Err(OpenError::Connect(e))) => Err(e.to_string()),
-        Ok(Err(OpenError::Request {
-            client,
-            method,
-            error,
-        })) => {
-            client.shutdown().await;
-            Err(format!("{method} failed: {error}"))
-        }
-        Err(_) => {
-            let stage = stage.lock().map(|s| s.clone()).unwrap_or_default();
-            Err(format!(
-                "no answer to {stage} within {} ms ([upstream] timeout_ms)",
-                limit.as_millis()
-            ))
         }
     }
 }
