@@ -657,22 +657,10 @@ async fn handle_post(
     headers: HeaderMap,
     body: axum::body::Body,
 ) -> Response {
-    // Everything that can be decided from the headers is, before a byte of the body is read:
-    // an unauthenticated or forged request must not make us buffer anything.
-    if let Some(r) = check_request(&app.opts, &headers, Some(peer.ip())) {
-        return r;
-    }
-    let body = match read_body(body, &headers, app.opts.max_body).await {
-        Ok(b) => b,
+    let (msgs, batch) = match read_messages(&app, peer, &headers, body).await {
+        Ok(read) => read,
         Err(r) => return r,
     };
-    let (msgs, batch) = match super::messages::parse(&body) {
-        Ok(parsed) => parsed,
-        Err(answer) => return json_response(StatusCode::BAD_REQUEST, &answer),
-    };
-    if let Some(r) = check_era_headers(&headers, &msgs, batch) {
-        return r;
-    }
     if !batch && msgs.first().is_some_and(era::is_modern_message) {
         let Some(msg) = msgs.into_iter().next() else {
             return StatusCode::ACCEPTED.into_response();
@@ -682,90 +670,24 @@ async fn handle_post(
     // A batch member that is not an object cannot be routed: answered here (counted below).
     let (msgs, not_objects): (Vec<Value>, Vec<Value>) =
         msgs.into_iter().partition(Value::is_object);
-    let requests: Vec<Value> = msgs
+    let requests = msgs
         .iter()
-        .filter(|m| m.get("method").is_some())
-        .filter_map(|m| m.get("id").cloned())
-        .collect();
-    let init_id = msgs
-        .iter()
-        .find(|m| m.get("method").and_then(Value::as_str) == Some("initialize"))
-        .and_then(|m| m.get("id").cloned());
-
-    let (session, new_id) = match session_id(&headers) {
-        Some(id) => match app.sessions().get(&id).cloned() {
-            Some(s) => (s, None),
-            None => {
-                return rpc_error(
-                    StatusCode::NOT_FOUND,
-                    Value::Null,
-                    -32001,
-                    "unknown or expired Mcp-Session-Id: start a new session with initialize".into(),
-                );
-            }
-        },
-        None => {
-            let Some(init_id) = init_id else {
-                return rpc_error(
-                    StatusCode::BAD_REQUEST,
-                    Value::Null,
-                    -32600,
-                    "missing Mcp-Session-Id header: send initialize first".into(),
-                );
-            };
-            match open_session(&app, init_id).await {
-                Ok(pair) => pair,
-                Err(r) => return r,
-            }
-        }
+        .filter(|m| m.get("method").is_some() && m.get("id").is_some())
+        .count();
+    let (session, new_id) = match session_for(&app, &headers, &msgs).await {
+        Ok(pair) => pair,
+        Err(r) => return r,
     };
-
     session.touch();
-    if requests.is_empty() && not_objects.is_empty() {
-        for m in msgs {
-            if session.to_router.send(HostMsg::Value(m)).await.is_err() {
-                return rpc_error(
-                    StatusCode::NOT_FOUND,
-                    Value::Null,
-                    -32001,
-                    "the session has ended".into(),
-                );
-            }
+    if requests == 0 && not_objects.is_empty() {
+        if forward(&session, msgs).await.is_err() {
+            return session_ended();
         }
         return with_session_header(StatusCode::ACCEPTED.into_response(), new_id.as_deref());
     }
-
     let sse = accepts_sse(&headers);
     let (tx, rx) = mpsc::unbounded_channel::<Value>();
-    let mut forward = Vec::with_capacity(msgs.len());
-    {
-        let mut r = session.routes();
-        for m in msgs {
-            let (Some(id), true) = (m.get("id"), m.get("method").is_some()) else {
-                forward.push(m);
-                continue;
-            };
-            let key = id.to_string();
-            if r.by_request.get(&key).is_some_and(|s| !s.is_closed()) {
-                // Its answer could not be told apart from the other one's: refuse it, and
-                // leave the request already in flight alone.
-                let _ = tx.send(error_response(
-                    id.clone(),
-                    -32600,
-                    format!(
-                        "request id {key} is already in use by a request in flight on this session; use a different id"
-                    ),
-                    None,
-                ));
-                continue;
-            }
-            if sse && let Some(tok) = m.pointer("/params/_meta/progressToken") {
-                r.by_progress.insert(tok.to_string(), key.clone());
-            }
-            r.by_request.insert(key, tx.clone());
-            forward.push(m);
-        }
-    }
+    let msgs = expect_answers(&session, msgs, sse, &tx);
     for _ in &not_objects {
         let _ = tx.send(error_response(
             Value::Null,
@@ -775,44 +697,131 @@ async fn handle_post(
         ));
     }
     drop(tx);
-    for m in forward {
-        if session.to_router.send(HostMsg::Value(m)).await.is_err() {
-            return rpc_error(
+    if forward(&session, msgs).await.is_err() {
+        return session_ended();
+    }
+    let resp = answers(rx, sse, requests + not_objects.len()).await;
+    with_session_header(resp, new_id.as_deref())
+}
+
+/// Everything that can be decided from the headers is, before a byte of the body is read (an
+/// unauthenticated or forged request must not make us buffer anything); then the body, its
+/// messages, and the revision's header rules for them.
+async fn read_messages(
+    app: &App,
+    peer: SocketAddr,
+    headers: &HeaderMap,
+    body: axum::body::Body,
+) -> Result<(Vec<Value>, bool), Response> {
+    if let Some(r) = check_request(&app.opts, headers, Some(peer.ip())) {
+        return Err(r);
+    }
+    let body = read_body(body, headers, app.opts.max_body).await?;
+    let (msgs, batch) = super::messages::parse(&body)
+        .map_err(|answer| json_response(StatusCode::BAD_REQUEST, &answer))?;
+    if let Some(r) = check_era_headers(headers, &msgs, batch) {
+        return Err(r);
+    }
+    Ok((msgs, batch))
+}
+
+/// The session a POST belongs to (its `Mcp-Session-Id`), or a new one for an `initialize`
+/// (with the id to send back).
+async fn session_for(
+    app: &Arc<App>,
+    headers: &HeaderMap,
+    msgs: &[Value],
+) -> Result<(Arc<HostSession>, Option<String>), Response> {
+    if let Some(id) = session_id(headers) {
+        return match app.sessions().get(&id).cloned() {
+            Some(s) => Ok((s, None)),
+            None => Err(rpc_error(
                 StatusCode::NOT_FOUND,
                 Value::Null,
                 -32001,
-                "the session has ended".into(),
-            );
-        }
+                "unknown or expired Mcp-Session-Id: start a new session with initialize".into(),
+            )),
+        };
     }
-    let expected = requests.len() + not_objects.len();
-    let mut rx = rx;
-    let mut first = None;
-    if sse && expected == 1 {
-        // An answer that comes first and carries the upstream's HTTP error status (see
-        // `router::HTTP_STATUS_KEY`) goes back as the upstream sent it: a JSON body with that
-        // status, not an event in a 200 stream.
-        match rx.recv().await {
-            Some(mut m) if m.get("method").is_none() => {
-                if let Some(status) = take_status(&mut m) {
-                    return with_session_header(json_response(status, &m), new_id.as_deref());
-                }
-                first = Some(m);
-            }
-            other => first = other,
-        }
+    let init_id = msgs
+        .iter()
+        .find(|m| m.get("method").and_then(Value::as_str) == Some("initialize"))
+        .and_then(|m| m.get("id").cloned());
+    let Some(init_id) = init_id else {
+        return Err(rpc_error(
+            StatusCode::BAD_REQUEST,
+            Value::Null,
+            -32600,
+            "missing Mcp-Session-Id header: send initialize first".into(),
+        ));
+    };
+    open_session(app, init_id).await
+}
+
+/// Hands messages to the session, in order; `Err` once the session has ended.
+async fn forward(session: &HostSession, msgs: Vec<Value>) -> Result<(), ()> {
+    for m in msgs {
+        session
+            .to_router
+            .send(HostMsg::Value(m))
+            .await
+            .map_err(|_| ())?;
     }
-    let resp = if sse {
-        let head = futures_util::stream::iter(first);
-        let rest = futures_util::stream::unfold(rx, |mut rx| async move {
-            let m = rx.recv().await?;
-            Some((m, rx))
-        });
-        use futures_util::StreamExt as _;
-        Sse::new(event_stream(Box::pin(head.chain(rest)), expected))
-            .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
-            .into_response()
-    } else {
+    Ok(())
+}
+
+fn session_ended() -> Response {
+    rpc_error(
+        StatusCode::NOT_FOUND,
+        Value::Null,
+        -32001,
+        "the session has ended".into(),
+    )
+}
+
+/// Routes the answers of the requests among `msgs` (and their progress, for an event stream) to
+/// `tx`; the messages to forward. A request whose id is already in flight on the session is
+/// answered here with an error, and not forwarded.
+fn expect_answers(
+    session: &HostSession,
+    msgs: Vec<Value>,
+    sse: bool,
+    tx: &mpsc::UnboundedSender<Value>,
+) -> Vec<Value> {
+    let mut forward = Vec::with_capacity(msgs.len());
+    let mut r = session.routes();
+    for m in msgs {
+        let (Some(id), true) = (m.get("id"), m.get("method").is_some()) else {
+            forward.push(m);
+            continue;
+        };
+        let key = id.to_string();
+        if r.by_request.get(&key).is_some_and(|s| !s.is_closed()) {
+            // Its answer could not be told apart from the other one's: refuse it, and
+            // leave the request already in flight alone.
+            let _ = tx.send(error_response(
+                id.clone(),
+                -32600,
+                format!(
+                    "request id {key} is already in use by a request in flight on this session; use a different id"
+                ),
+                None,
+            ));
+            continue;
+        }
+        if sse && let Some(tok) = m.pointer("/params/_meta/progressToken") {
+            r.by_progress.insert(tok.to_string(), key.clone());
+        }
+        r.by_request.insert(key, tx.clone());
+        forward.push(m);
+    }
+    forward
+}
+
+/// The answer to a POST of requests: an event stream (`sse`) or one JSON body, with the
+/// `expected` answers that arrive on `rx`.
+async fn answers(mut rx: mpsc::UnboundedReceiver<Value>, sse: bool, expected: usize) -> Response {
+    if !sse {
         let mut responses = collect_responses(rx, expected).await;
         let mut status = StatusCode::OK;
         for r in &mut responses {
@@ -825,9 +834,32 @@ async fn handle_post(
         } else {
             Value::Array(responses)
         };
-        json_response(status, &body)
-    };
-    with_session_header(resp, new_id.as_deref())
+        return json_response(status, &body);
+    }
+    let mut first = None;
+    if expected == 1 {
+        // An answer that comes first and carries the upstream's HTTP error status (see
+        // `router::HTTP_STATUS_KEY`) goes back as the upstream sent it: a JSON body with that
+        // status, not an event in a 200 stream.
+        match rx.recv().await {
+            Some(mut m) if m.get("method").is_none() => {
+                if let Some(status) = take_status(&mut m) {
+                    return json_response(status, &m);
+                }
+                first = Some(m);
+            }
+            other => first = other,
+        }
+    }
+    let head = futures_util::stream::iter(first);
+    let rest = futures_util::stream::unfold(rx, |mut rx| async move {
+        let m = rx.recv().await?;
+        Some((m, rx))
+    });
+    use futures_util::StreamExt as _;
+    Sse::new(event_stream(Box::pin(head.chain(rest)), expected))
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response()
 }
 
 /// Reads a request body of at most `max` bytes. A declared `Content-Length` over the limit is
