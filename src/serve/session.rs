@@ -347,8 +347,8 @@ pub async fn run(
                 host_closed_at = Some(tokio::time::Instant::now());
                 true
             }
-            Event::Host(Some(msg)) => s.from_host(msg),
-            Event::Upstream(item) => s.from_upstream(item),
+            Event::Host(Some(msg)) => s.host_sent(msg),
+            Event::Upstream(item) => s.upstream_sent(item),
             Event::Failure(f) => s.send_failed(f),
             Event::Catalog(newer) => {
                 let outs = s.router.catalog_changed(newer);
@@ -402,7 +402,7 @@ impl<S: HostSink> Session<S> {
         true
     }
 
-    fn from_host(&mut self, msg: HostMsg) -> bool {
+    fn host_sent(&mut self, msg: HostMsg) -> bool {
         let outs = match msg {
             HostMsg::Value(v) => self.router.from_host(v),
             HostMsg::Call(call) => {
@@ -427,7 +427,7 @@ impl<S: HostSink> Session<S> {
         self.deliver(outs)
     }
 
-    fn from_upstream(&mut self, item: Option<Incoming>) -> bool {
+    fn upstream_sent(&mut self, item: Option<Incoming>) -> bool {
         match item {
             Some(Incoming::Message(Value::Array(batch))) => {
                 for m in batch {
