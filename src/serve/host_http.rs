@@ -33,7 +33,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::router::{HTTP_STATUS_KEY, error_response};
-use super::session::{self, HostMsg, HostOut, Shared};
+use super::session::{self, HostMsg, HostOut, HostSink, Shared};
 use crate::json::IdScanner;
 use crate::mcp::era;
 
@@ -181,9 +181,29 @@ struct Routes {
     backlog: VecDeque<Value>,
 }
 
+/// Where the session task puts its messages for the host: straight onto the right stream, in
+/// the session's own task (no channel and no second task between the router and the streams).
+struct RouteSink(Arc<Mutex<Routes>>);
+
+impl HostSink for RouteSink {
+    fn put(&self, msg: HostOut) -> bool {
+        if let Some(msg) = msg.into_value() {
+            lock_routes(&self.0).dispatch(msg);
+        }
+        true
+    }
+}
+
+fn lock_routes(routes: &Mutex<Routes>) -> MutexGuard<'_, Routes> {
+    match routes.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
+
 struct HostSession {
     to_router: mpsc::Sender<HostMsg>,
-    routes: Mutex<Routes>,
+    routes: Arc<Mutex<Routes>>,
     task: tokio::task::AbortHandle,
     /// Last request seen, for reaping sessions whose host vanished without a DELETE.
     last_seen: Mutex<Instant>,
@@ -220,15 +240,14 @@ impl HostSession {
     }
 
     fn routes(&self) -> MutexGuard<'_, Routes> {
-        match self.routes.lock() {
-            Ok(g) => g,
-            Err(p) => p.into_inner(),
-        }
+        lock_routes(&self.routes)
     }
+}
 
+impl Routes {
     /// Sends one message from the router to the right stream.
-    fn dispatch(&self, msg: Value) {
-        let mut r = self.routes();
+    fn dispatch(&mut self, msg: Value) {
+        let r = self;
         let is_response = msg.get("method").is_none();
         if is_response && let Some(id) = msg.get("id") {
             let key = id.to_string();
@@ -1012,41 +1031,28 @@ fn spawn_session(
     sid: Option<String>,
 ) -> Arc<HostSession> {
     let (to_router, from_host) = mpsc::channel::<HostMsg>(256);
-    let (to_host, mut from_router) = mpsc::unbounded_channel::<HostOut>();
+    let routes = Arc::new(Mutex::new(Routes::default()));
+    let to_host = RouteSink(Arc::clone(&routes));
     let shared = Arc::clone(&app.shared);
-    let (handle_tx, handle_rx) = tokio::sync::oneshot::channel::<Arc<HostSession>>();
     let app2 = Arc::clone(app);
     let task = tokio::spawn(async move {
-        let Ok(host) = handle_rx.await else { return };
-        let dispatcher = async {
-            while let Some(msg) = from_router.recv().await {
-                if let Some(msg) = msg.into_value() {
-                    host.dispatch(msg);
-                }
-            }
-        };
         let label = sid.clone().unwrap_or_else(|| "stateless".into());
         let span = tracing::info_span!("session", id = %label);
         let _entered = span.enter();
         tracing::info!(target: "serve", "host session opened");
         drop(_entered);
-        tokio::join!(
-            session::run(shared, conn, from_host, to_host, false),
-            dispatcher
-        );
+        session::run(shared, conn, from_host, to_host, false).await;
         if let Some(sid) = &sid {
             app2.sessions().remove(sid);
         }
         tracing::info!(target: "serve", session = %label, "host session closed");
     });
-    let host = Arc::new(HostSession {
+    Arc::new(HostSession {
         to_router,
-        routes: Mutex::new(Routes::default()),
+        routes,
         task: task.abort_handle(),
         last_seen: Mutex::new(Instant::now()),
-    });
-    let _ = handle_tx.send(Arc::clone(&host));
-    host
+    })
 }
 
 /// A new upstream connection; when it cannot start, the error (logged) answers the request `id`.

@@ -154,13 +154,16 @@ struct SendFailure {
 
 struct Upstream {
     writer: mpsc::UnboundedSender<UpMsg>,
-    /// Messages handed to the writer task and not yet sent: a raw line may be written from the
+    /// Messages handed to the writer task and not yet sent: a message may be sent from the
     /// session itself only when this is 0, so that it never overtakes one of them.
     queued: Arc<AtomicUsize>,
-    /// For the session's own writes of raw lines.
+    /// For the session's own sends (raw lines; requests over HTTP).
     sender: MessageSender,
+    failures: mpsc::UnboundedSender<SendFailure>,
     /// A stdio upstream: raw lines can be written to it.
     takes_raw: bool,
+    /// An HTTP upstream: a request's send lasts until it is answered, so each has a task.
+    concurrent: bool,
     receiver: MessageReceiver,
     closer: Closer,
     since: Instant,
@@ -172,27 +175,35 @@ impl Upstream {
         let queued = Arc::new(AtomicUsize::new(0));
         Upstream {
             takes_raw: sender.takes_raw(),
-            writer: spawn_writer(sender.clone(), failures, Arc::clone(&queued)),
+            concurrent: sender.waits_for_answer(),
+            writer: spawn_writer(sender.clone(), failures.clone(), Arc::clone(&queued)),
             queued,
             sender,
+            failures,
             receiver,
             closer,
             since: Instant::now(),
         }
     }
 
-    /// Sends a message on: a raw line is written at once when the writer task has nothing
-    /// queued and the pipe has room (a task hop less on every plain tool call); everything
-    /// else, and whatever the pipe did not take, goes through the writer task, in order.
+    /// Sends a message on. When the writer task has nothing queued, a raw line is written at
+    /// once if the pipe has room, and a request to an HTTP upstream gets its task at once: a
+    /// task hop less on every plain tool call. Everything else, and whatever the pipe did not
+    /// take, goes through the writer task, in order.
     fn send(&self, msg: UpMsg) {
+        let idle = self.queued.load(Ordering::Acquire) == 0;
         let msg = match msg {
-            UpMsg::Raw(mut line) if self.queued.load(Ordering::Acquire) == 0 => {
+            UpMsg::Raw(mut line) if idle => {
                 let written = self.sender.try_send_raw(&line);
                 if written == line.len() {
                     return;
                 }
                 line.drain(..written);
                 UpMsg::Raw(line)
+            }
+            UpMsg::Value(v) if idle && self.concurrent && own_task(&v) => {
+                spawn_send(self.sender.clone(), self.failures.clone(), v);
+                return;
             }
             other => other,
         };
@@ -224,6 +235,36 @@ fn spawn_writer(
     tx
 }
 
+/// Whether a message to an HTTP upstream is sent on a task of its own: requests, except
+/// `initialize` (nothing may overtake it).
+fn own_task(msg: &Value) -> bool {
+    msg.get("id").is_some()
+        && msg
+            .get("method")
+            .is_some_and(|m| m.as_str() != Some("initialize"))
+}
+
+/// Sends one request on a task of its own; a failure is reported back to the session loop.
+fn spawn_send(sender: MessageSender, failures: mpsc::UnboundedSender<SendFailure>, msg: Value) {
+    tokio::spawn(async move { send_in_line(&sender, &failures, msg).await });
+}
+
+/// Sends one message and waits for the send; a failure is reported back to the session loop.
+async fn send_in_line(
+    sender: &MessageSender,
+    failures: &mpsc::UnboundedSender<SendFailure>,
+    msg: Value,
+) {
+    if let Err(error) = sender.send(&msg).await {
+        let _ = failures.send(SendFailure {
+            msg_id: msg.get("id").cloned(),
+            is_request: msg.get("method").is_some() && msg.get("id").is_some(),
+            stateless: crate::mcp::era::is_modern_message(&msg),
+            error,
+        });
+    }
+}
+
 /// The writer task's handling of one message.
 async fn write_one(
     sender: &MessageSender,
@@ -252,33 +293,10 @@ async fn write_one(
             },
         },
     };
-    let is_request = msg.get("method").is_some() && msg.get("id").is_some();
-    if concurrent
-        && is_request
-        && !matches!(
-            msg.get("method").and_then(Value::as_str),
-            Some("initialize")
-        )
-    {
-        let sender = sender.clone();
-        let failures = failures.clone();
-        tokio::spawn(async move {
-            if let Err(error) = sender.send(&msg).await {
-                let _ = failures.send(SendFailure {
-                    msg_id: msg.get("id").cloned(),
-                    is_request,
-                    stateless: crate::mcp::era::is_modern_message(&msg),
-                    error,
-                });
-            }
-        });
-    } else if let Err(error) = sender.send(&msg).await {
-        let _ = failures.send(SendFailure {
-            msg_id: msg.get("id").cloned(),
-            is_request,
-            stateless: crate::mcp::era::is_modern_message(&msg),
-            error,
-        });
+    if concurrent && own_task(&msg) {
+        spawn_send(sender.clone(), failures.clone(), msg);
+    } else {
+        send_in_line(sender, failures, msg).await;
     }
 }
 
