@@ -112,14 +112,12 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> anyhow::Result<Outcome> {
             .map(|addr| http_options(cfg, args, addr))
             .transpose()?,
     };
-    // One host over stdio is a single stream of messages: one thread avoids cross-thread
-    // wake-ups on every hop. HTTP serves many sessions at once.
-    let flavor = if options.http.is_some() {
-        RuntimeFlavor::MultiThread
-    } else {
-        RuntimeFlavor::CurrentThread
-    };
-    let runtime = ctx.runtime_of(flavor)?;
+    // One thread, for HTTP too: a proxy's work per message is small, and every hop between
+    // threads (HTTP handler → session → upstream client and back) costs a futex or eventfd
+    // wake-up. On one thread a plain tool call through `serve --http` makes 6 system calls
+    // (read and write on each side, two waits) instead of about 16, and adds ~50 µs less
+    // (book/src/performance.md). Sessions still run concurrently, as tasks.
+    let runtime = ctx.runtime_of(RuntimeFlavor::CurrentThread)?;
     runtime
         .block_on(serve::run(options))
         .map(|()| Outcome::Success)

@@ -782,7 +782,7 @@ async fn forward(session: &HostSession, msgs: Vec<Value>) -> Result<(), ()> {
     for m in msgs {
         session
             .to_router
-            .send(HostMsg::Value(m))
+            .send(HostMsg::Traced(m, tracing::Span::current()))
             .await
             .map_err(|_| ())?;
     }
@@ -1096,7 +1096,10 @@ async fn handle_stateless(app: &Arc<App>, headers: &HeaderMap, mut msg: Value) -
     };
     session.touch();
     let Some(host_id) = host_id else {
-        let _ = session.to_router.send(HostMsg::Value(msg)).await;
+        let _ = session
+            .to_router
+            .send(HostMsg::Traced(msg, tracing::Span::current()))
+            .await;
         return StatusCode::ACCEPTED.into_response();
     };
     let wire_id = app.next_stateless.fetch_add(1, Ordering::Relaxed);
@@ -1118,7 +1121,8 @@ async fn handle_stateless(app: &Arc<App>, headers: &HeaderMap, mut msg: Value) -
         }
         r.by_request.insert(key.clone(), tx);
     }
-    if session.to_router.send(HostMsg::Value(msg)).await.is_err() {
+    let traced = HostMsg::Traced(msg, tracing::Span::current());
+    if session.to_router.send(traced).await.is_err() {
         return rpc_error(
             StatusCode::SERVICE_UNAVAILABLE,
             host_id,

@@ -87,6 +87,9 @@ impl Shared {
 /// A message from the host.
 pub enum HostMsg {
     Value(Value),
+    /// A message that came with an HTTP request: what the session logs about it carries the
+    /// request's span (its request id), like the HTTP layer's own lines.
+    Traced(Value, tracing::Span),
     /// A plain `tools/call`, unparsed: forwarded as its bytes when the router agrees.
     Call(peek::Call),
 }
@@ -150,6 +153,8 @@ struct SendFailure {
     /// a lost session.
     stateless: bool,
     error: SendError,
+    /// The span the message was sent in (an HTTP request's), for the log line about it.
+    span: tracing::Span,
 }
 
 struct Upstream {
@@ -246,7 +251,11 @@ fn own_task(msg: &Value) -> bool {
 
 /// Sends one request on a task of its own; a failure is reported back to the session loop.
 fn spawn_send(sender: MessageSender, failures: mpsc::UnboundedSender<SendFailure>, msg: Value) {
-    tokio::spawn(async move { send_in_line(&sender, &failures, msg).await });
+    use tracing::Instrument as _;
+    tokio::spawn(
+        async move { send_in_line(&sender, &failures, msg).await }
+            .instrument(tracing::Span::current()),
+    );
 }
 
 /// Sends one message and waits for the send; a failure is reported back to the session loop.
@@ -261,6 +270,7 @@ async fn send_in_line(
             is_request: msg.get("method").is_some() && msg.get("id").is_some(),
             stateless: crate::mcp::era::is_modern_message(&msg),
             error,
+            span: tracing::Span::current(),
         });
     }
 }
@@ -283,6 +293,7 @@ async fn write_one(
                     is_request: true,
                     stateless: false,
                     error,
+                    span: tracing::Span::current(),
                 });
                 return;
             }
@@ -423,6 +434,11 @@ impl<S: HostSink> Session<S> {
     fn host_sent(&mut self, msg: HostMsg) -> bool {
         let outs = match msg {
             HostMsg::Value(v) => self.router.from_host(v),
+            HostMsg::Traced(v, span) => {
+                let _in = span.enter();
+                let outs = self.router.from_host(v);
+                return self.deliver(outs);
+            }
             HostMsg::Call(call) => {
                 let raw = self.upstream.as_ref().filter(|u| u.takes_raw);
                 match raw.and_then(|u| Some((u, self.router.fast_call(&call.id, &call.tool)?))) {
@@ -505,6 +521,8 @@ impl<S: HostSink> Session<S> {
     }
 
     fn send_failed(&mut self, f: SendFailure) -> bool {
+        let span = f.span.clone();
+        let _in = span.enter();
         let desc = f.error.to_string();
         // Lost sessions and refused connections mean the upstream is gone: restart it.
         let fatal = matches!(

@@ -16,8 +16,8 @@
 //
 // PATH defaults to target/release/mcp-gen-ui (build it with `cargo build --release`).
 // --http-only skips stdio; --sets N pools N fresh sets of HTTP clients (default 1); --also PATH
-// adds a second `serve --http` (another build, e.g. before a change) to the same interleaved
-// HTTP rounds. The HTTP bar (issue 26): serve's added latency at most 1.5 × nginx's + 50 µs.
+// (repeatable) adds another `serve --http` (another build, e.g. before a change) to the same
+// interleaved HTTP rounds. The HTTP bar (issue 26): serve's added latency at most 1.5 × nginx's + 50 µs.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -40,7 +40,7 @@ const optValue = (name) => {
 const calls = Number(args.find((a, i) => /^\d+$/.test(a) && !["--bin", "--sets", "--also"].includes(args[i - 1])) ?? 2000);
 const httpOnly = args.includes("--http-only");
 const httpSets = Number(optValue("--sets") ?? 1);
-const also = optValue("--also");
+const also = args.flatMap((a, i) => (args[i - 1] === "--also" ? [a] : []));
 const everything = path.join(repo, "tests", "node_modules", ".bin", "mcp-server-everything");
 for (const f of [bin, everything]) {
   if (!fs.existsSync(f)) {
@@ -133,7 +133,8 @@ async function httpClient(url, pid) {
   return client;
 }
 
-/** Starts a process that prints a listening address on stderr or stdout; resolves with the URL. */
+/** Starts a process that prints a listening address on stderr or stdout; resolves with the URL.
+ * `pattern` must end past the address (a space, a newline): the output may arrive in pieces. */
 /** The servers startHttp started: stopped when the bench ends, however it ends. */
 const started = [];
 
@@ -243,22 +244,25 @@ try {
 
   const port = await freePort();
   const upUrl = `http://127.0.0.1:${port}/mcp`;
-  const up = await startHttp(everything, ["streamableHttp"], /listening on port (\d+)/, { PORT: String(port) }).catch((e) => {
+  const up = await startHttp(everything, ["streamableHttp"], /listening on port (\d+)\D/, { PORT: String(port) }).catch((e) => {
     console.error(`bench-host: server-everything over HTTP: ${e.message}`);
     return null;
   });
   const sv = up
-    ? await startHttp(bin, ["serve", "--out-dir", path.join(dir, "ui"), "--url", upUrl, "--http", "127.0.0.1:0"], /listening on (http:\/\/[^\s]+)/i).catch((e) => {
+    ? await startHttp(bin, ["serve", "--out-dir", path.join(dir, "ui"), "--url", upUrl, "--http", "127.0.0.1:0"], /listening on (http:\/\/\S+)\s/i).catch((e) => {
         console.error(`bench-host: serve --http: ${e.message}`);
         return null;
       })
     : null;
-  const sv2 = up && also
-    ? await startHttp(also, ["serve", "--out-dir", path.join(dir, "ui"), "--url", upUrl, "--http", "127.0.0.1:0"], /listening on (http:\/\/[^\s]+)/i).catch((e) => {
-        console.error(`bench-host: ${also} serve --http: ${e.message}`);
-        return null;
-      })
-    : null;
+  const others = [];
+  for (const [i, other] of also.entries()) {
+    if (!up) break;
+    const o = await startHttp(other, ["serve", "--out-dir", path.join(dir, "ui"), "--url", upUrl, "--http", "127.0.0.1:0"], /listening on (http:\/\/\S+)\s/i).catch((e) => {
+      console.error(`bench-host: ${other} serve --http: ${e.message}`);
+      return null;
+    });
+    if (o) others.push({ ...o, label: `streamable HTTP (--also ${i + 1}: ${path.basename(other)})` });
+  }
   // The HTTP figure has no target: a failure here (seen now and then on this kind of machine, as
   // an error the network layer gives a POST to a loopback port) costs its row, not the table.
   const nginx = up ? await startNginx(dir, upUrl) : null;
@@ -266,13 +270,13 @@ try {
   let http = null;
   for (let attempt = 1; up && sv && !http && attempt <= 2; attempt++) {
     try {
-      const httpLabels = ["direct", ...(nginx ? ["nginx"] : []), ...(sv2 ? ["streamable HTTP (--also)"] : []), "streamable HTTP"];
+      const httpLabels = ["direct", ...(nginx ? ["nginx"] : []), ...others.map((o) => o.label), "streamable HTTP"];
       http = await compare(
         httpLabels,
         async () => [
           await httpClient(upUrl),
           ...(nginx ? [await httpClient(nginx)] : []),
-          ...(sv2 ? [await httpClient(sv2.url, sv2.child.pid)] : []),
+          ...(await Promise.all(others.map((o) => httpClient(o.url, o.child.pid)))),
           await httpClient(sv.url, sv.child.pid),
         ],
         httpSets,
