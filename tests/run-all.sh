@@ -3,7 +3,8 @@
 # packages of tests/, and Debian's chromium and nginx when they are missing and can be installed), then runs
 # the Rust unit, CLI and integration tests (against the real example servers), the committed
 # example's `check --server` gate, and the Node suites (real chromium, the real MCP Apps AppBridge,
-# @modelcontextprotocol/server-everything). `.ci/run` calls exactly this after its lints.
+# @modelcontextprotocol/server-everything, the official @modelcontextprotocol/conformance server
+# suite through one `serve --http`). `.ci/run` calls exactly this after its lints.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"

@@ -39,7 +39,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "MINUTES")]
     pub session_idle_minutes: Option<u64>,
     /// With --http: at the session limit, close the least recently used session idle this many
-    /// seconds (nothing in flight, no open stream) for a new host [default: 10, or [serve]
+    /// seconds (nothing in flight, no open stream) for a new host [default: 1, or [serve]
     /// session_evict_seconds].
     #[arg(long, value_name = "SECS")]
     pub session_evict_seconds: Option<u64>,

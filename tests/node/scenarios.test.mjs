@@ -71,10 +71,12 @@ before(async () => {
   await waitForPort(up);
   upstreamUrl = `http://127.0.0.1:${up}/mcp`;
   const port = await freePort();
+  // The burst test checks the 503 at the cap: no session may become evictable (idle past
+  // --session-evict-seconds) while it runs, however slow the machine.
   const serve = spawn(
     serveBinary(),
     ["--url", upstreamUrl, "--out-dir", path.join(work, "ui"), "serve", "--http", `127.0.0.1:${port}`,
-      "--max-sessions", String(MAX_SESSIONS), "--allow-stale"],
+      "--max-sessions", String(MAX_SESSIONS), "--session-evict-seconds", "3600", "--allow-stale"],
     { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, MCP_GEN_UI_LOG: "warn" } },
   );
   serve.stderr.on("data", () => {}); // drained
