@@ -353,7 +353,7 @@ fn short(sha: &str) -> &str {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+pub mod tests {
     use super::*;
     use crate::config::{Overrides, ToolConfig};
     use crate::lock::{LOCK_VERSION, ToolEntry, WidgetEntry};
