@@ -353,7 +353,7 @@ fn short(sha: &str) -> &str {
 }
 
 #[cfg(test)]
-pub mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::config::{Overrides, ToolConfig};
     use crate::lock::{LOCK_VERSION, ToolEntry, WidgetEntry};
