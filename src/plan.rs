@@ -163,6 +163,14 @@ pub struct PlanInputs<'a> {
     pub fingerprint: &'a str,
 }
 
+/// Whether the upstream's definition of a tool differs from the one its files were generated
+/// from (`locked_tool_hash`, the lock's `tool_hash`): the rule behind
+/// [`StaleReason::ToolChanged`], which `serve` applies too, so that `check` and `serve` never
+/// disagree about a tool's UI.
+pub fn tool_changed(tool: &Tool, locked_tool_hash: &str) -> bool {
+    tool.tool_hash() != locked_tool_hash
+}
+
 /// sha256 of everything per-tool that shapes output besides the tool itself: its config section
 /// and its refinement history.
 pub fn config_hash(tc: &ToolConfig, refinements: &[String]) -> String {
@@ -382,7 +390,7 @@ fn stale_reasons(
 ) -> Vec<StaleReason> {
     let mut reasons = Vec::new();
     if let Some(t) = upstream_tool
-        && t.tool_hash() != entry.tool_hash
+        && tool_changed(t, &entry.tool_hash)
     {
         reasons.push(StaleReason::ToolChanged);
     }
