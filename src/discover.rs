@@ -363,29 +363,81 @@ async fn run(
         });
     }
 
-    let mut raw_tools = Vec::new();
-    let mut cursor: Option<String> = None;
-    let mut seen = HashSet::new();
-    for page in 1..=MAX_PAGES {
+    let request = |params: Option<Value>| async move {
+        let result = client.request("tools/list", params, long).await;
+        check_result(
+            upstream,
+            "tools/list",
+            unwrap_reply(client, upstream, "tools/list", result).await?,
+        )
+    };
+    let on_page = |page: usize| {
         set_stage(&if page == 1 {
             "tools/list".to_string()
         } else {
             format!("tools/list (page {page})")
-        });
-        let params = cursor.as_ref().map(|c| json!({"cursor": c}));
-        let result = client.request("tools/list", params, long).await;
-        let result = check_result(
-            upstream,
-            "tools/list",
-            unwrap_reply(client, upstream, "tools/list", result).await?,
-        )?;
-        let malformed = |detail: String| DiscoverError::Malformed {
+        })
+    };
+    let raw_tools = list_pages(request, on_page).await.map_err(|e| match e {
+        PageError::Request(e) => e,
+        PageError::Malformed(detail) => DiscoverError::Malformed {
             upstream: upstream.to_string(),
             method: "tools/list".into(),
             detail,
-        };
+        },
+        PageError::Pagination(detail) => DiscoverError::Pagination {
+            upstream: upstream.to_string(),
+            detail,
+        },
+    })?;
+    let tools = tools_from_raw(raw_tools).map_err(|source| DiscoverError::Tools {
+        upstream: upstream.to_string(),
+        source,
+    })?;
+    Ok(Discovery {
+        server_name,
+        initialize_result: init,
+        era: negotiated.era.clone(),
+        tools,
+    })
+}
+
+/// Why paging through `tools/list` stopped short.
+#[derive(Debug)]
+pub enum PageError<E> {
+    /// The request for a page failed (the caller's own error).
+    Request(E),
+    /// A page is not `{"tools": [...], "nextCursor"?: string}`.
+    Malformed(String),
+    /// The pages do not end: more than [`MAX_PAGES`], or a cursor repeats.
+    Pagination(String),
+}
+
+/// Every raw entry of `tools/list`, page by page: the one paging rule of every client of ours
+/// (discovery, preview). `request` asks for one page (`{"cursor": c}` after the first); `on_page`
+/// hears each page's number before it is asked for.
+///
+/// The rule is strict, because a server that pages wrongly would otherwise hand over a partial
+/// list that looks whole (a UI silently missing for some tools) or loop for ever: at most
+/// [`MAX_PAGES`] pages; a cursor that repeats an earlier page's is an error (the server would
+/// loop); a `nextCursor` that is not a string is an error; an absent, null or empty one ends the
+/// list (an empty cursor cannot name a next page).
+pub async fn list_pages<E, Fut>(
+    mut request: impl FnMut(Option<Value>) -> Fut,
+    mut on_page: impl FnMut(usize),
+) -> Result<Vec<Value>, PageError<E>>
+where
+    Fut: std::future::Future<Output = Result<Value, E>>,
+{
+    let mut raw_tools = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut seen = HashSet::new();
+    for page in 1..=MAX_PAGES {
+        on_page(page);
+        let params = cursor.as_ref().map(|c| json!({"cursor": c}));
+        let result = request(params).await.map_err(PageError::Request)?;
         let Some(obj) = result.as_object() else {
-            return Err(malformed(format!(
+            return Err(PageError::Malformed(format!(
                 "the result is not an object: {}",
                 short(&result, 300)
             )));
@@ -393,54 +445,77 @@ async fn run(
         match obj.get("tools") {
             Some(Value::Array(list)) => raw_tools.extend(list.iter().cloned()),
             Some(other) => {
-                return Err(malformed(format!(
+                return Err(PageError::Malformed(format!(
                     "`tools` is not an array: {}",
                     short(other, 300)
                 )));
             }
-            None => return Err(malformed("the result has no `tools` array".into())),
+            None => {
+                return Err(PageError::Malformed(
+                    "the result has no `tools` array".into(),
+                ));
+            }
         }
         cursor = match obj.get("nextCursor") {
-            None | Some(Value::Null) => None,
-            // An empty cursor cannot name a next page; treat it as the end.
-            Some(Value::String(c)) if c.is_empty() => None,
+            None | Some(Value::Null) => return Ok(raw_tools),
+            Some(Value::String(c)) if c.is_empty() => return Ok(raw_tools),
             Some(Value::String(c)) => Some(c.clone()),
             Some(other) => {
-                return Err(malformed(format!(
+                return Err(PageError::Malformed(format!(
                     "`nextCursor` is not a string: {}",
                     short(other, 100)
                 )));
             }
         };
-        match &cursor {
-            None => {
-                let tools = tools_from_raw(raw_tools).map_err(|source| DiscoverError::Tools {
-                    upstream: upstream.to_string(),
-                    source,
-                })?;
-                return Ok(Discovery {
-                    server_name,
-                    initialize_result: init,
-                    era: negotiated.era.clone(),
-                    tools,
-                });
-            }
-            Some(c) if !seen.insert(c.clone()) => {
-                return Err(DiscoverError::Pagination {
-                    upstream: upstream.to_string(),
-                    detail: format!(
-                        "page {page} repeats the cursor {:?} of an earlier page",
-                        excerpt(c, 100)
-                    ),
-                });
-            }
-            Some(_) => {}
+        if let Some(c) = &cursor
+            && !seen.insert(c.clone())
+        {
+            return Err(PageError::Pagination(format!(
+                "page {page} repeats the cursor {:?} of an earlier page",
+                excerpt(c, 100)
+            )));
         }
     }
-    Err(DiscoverError::Pagination {
-        upstream: upstream.to_string(),
-        detail: format!("more than {MAX_PAGES} pages"),
-    })
+    Err(PageError::Pagination(format!(
+        "more than {MAX_PAGES} pages"
+    )))
+}
+
+/// Why the opening exchange with the upstream failed, in the one wording every client of ours
+/// uses when it has no richer report of its own (`--sample`, `preview`, `serve`'s readiness
+/// probe): the connection error, or the request that was not answered — with the upstream's exit
+/// status and stderr when it died, and the variables it may have lacked (SPEC 14). The client is
+/// shut down.
+pub async fn open_failure(spec: &UpstreamSpec, err: OpenError) -> String {
+    let upstream = spec.describe();
+    let (client, method, error) = match err {
+        OpenError::Connect(e) => return format!("cannot connect to {upstream}: {e}"),
+        OpenError::Request {
+            client,
+            method,
+            error,
+        } => (client, method, error),
+    };
+    // The exit status and stderr arrive a moment after a write fails.
+    let error = match error {
+        ClientError::Send(SendError::Closed | SendError::Io(_)) => {
+            match client.close_reason(Duration::from_secs(2)).await {
+                Some(r) => ClientError::Closed(r),
+                None => error,
+            }
+        }
+        other => other,
+    };
+    // A stdio upstream that exited before answering may lack a variable of ours: name it, or
+    // say what it got.
+    let env = match (spec, &error) {
+        (UpstreamSpec::Stdio(s), ClientError::Closed(r)) => {
+            crate::secrets::withheld_hint(s, &r.stderr_tail, true)
+        }
+        _ => String::new(),
+    };
+    client.shutdown().await;
+    format!("{upstream} did not answer `{method}`: {error}{env}")
 }
 
 fn short(v: &Value, max: usize) -> String {
@@ -582,5 +657,52 @@ fn closed_error(upstream: String, method: String, reason: CloseReason) -> Discov
         what,
         stderr: reason.stderr_tail,
         env: String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hands out `pages` in order.
+    fn page_through(pages: Vec<Value>) -> Result<Vec<Value>, PageError<String>> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let mut pages = pages.into_iter();
+        rt.block_on(list_pages(
+            |_params: Option<Value>| {
+                let page = pages.next().ok_or_else(|| "no more pages".to_string());
+                async move { page }
+            },
+            |_| {},
+        ))
+    }
+
+    #[test]
+    fn pages_are_joined_until_the_cursor_ends() {
+        let all = page_through(vec![
+            json!({"tools": [{"name": "a"}], "nextCursor": "2"}),
+            json!({"tools": [{"name": "b"}], "nextCursor": ""}),
+        ])
+        .unwrap();
+        assert_eq!(all, vec![json!({"name": "a"}), json!({"name": "b"})]);
+        let one = page_through(vec![json!({"tools": [], "nextCursor": null})]).unwrap();
+        assert!(one.is_empty());
+    }
+
+    #[test]
+    fn bad_paging_is_an_error() {
+        let repeat = page_through(vec![
+            json!({"tools": [], "nextCursor": "x"}),
+            json!({"tools": [], "nextCursor": "x"}),
+        ]);
+        assert!(matches!(repeat, Err(PageError::Pagination(d)) if d.contains("repeats")));
+        let number = page_through(vec![json!({"tools": [], "nextCursor": 7})]);
+        assert!(matches!(number, Err(PageError::Malformed(d)) if d.contains("nextCursor")));
+        let no_tools = page_through(vec![json!({"nextCursor": "x"})]);
+        assert!(matches!(no_tools, Err(PageError::Malformed(_))));
+        let failed = page_through(vec![]);
+        assert!(matches!(failed, Err(PageError::Request(e)) if e == "no more pages"));
     }
 }

@@ -2,14 +2,16 @@
 //!
 //! The modules follow the pipeline: `discover` the upstream's tools (over `mcp`), `plan` what is
 //! stale against the `lock`, `generate` HTML, `validate` it, `write` it atomically, and `serve`
-//! the result through a static wrapper. `pipeline` ties those stages together for the commands;
-//! `commands` holds one thin function per subcommand that presents what the pipeline computed;
-//! `cli` parses arguments and turns a command's outcome into the exit code. Dependencies point
-//! down only: cli → commands → pipeline → stages → model, config, mcp (book: architecture.md).
+//! the result through a static wrapper. `pipeline` runs those stages for the commands;
+//! `commands` holds one thin function per subcommand that hands what the pipeline computed to the
+//! printer (`report`); `cli` parses arguments and turns a command's `context::Outcome` into the
+//! exit code. Dependencies point down only: cli → commands → pipeline → stages → base (context,
+//! model, config, mcp, report, …) (book: architecture.md; `tests/house.rs` checks it).
 
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod context;
 pub mod discover;
 pub mod generate;
 pub mod json;

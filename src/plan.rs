@@ -31,6 +31,29 @@ pub enum StaleReason {
     TransientFallback,
 }
 
+impl StaleReason {
+    /// The one wording of each reason a tool is stale, wherever it is printed.
+    pub fn label(self) -> &'static str {
+        match self {
+            StaleReason::ToolChanged => "tool changed upstream",
+            StaleReason::ConfigChanged => "tool settings or refinements changed",
+            StaleReason::GeneratorChanged => "generator changed",
+            StaleReason::WidgetsChanged => "widgets changed",
+            StaleReason::TransientFallback => "last LLM attempt fell back after a transient error",
+        }
+    }
+}
+
+/// `stale (tool changed upstream, generator changed)`: a status label with its reasons.
+pub fn status_with_reasons(status: &str, reasons: &[StaleReason]) -> String {
+    if reasons.is_empty() {
+        status.to_string()
+    } else {
+        let why: Vec<&str> = reasons.iter().map(|r| r.label()).collect();
+        format!("{status} ({})", why.join(", "))
+    }
+}
+
 /// The state of one tool.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "status", content = "reasons")]
@@ -140,6 +163,14 @@ pub struct PlanInputs<'a> {
     pub fingerprint: &'a str,
 }
 
+/// Whether the upstream's definition of a tool differs from the one its files were generated
+/// from (`locked_tool_hash`, the lock's `tool_hash`): the rule behind
+/// [`StaleReason::ToolChanged`], which `serve` applies too, so that `check` and `serve` never
+/// disagree about a tool's UI.
+pub fn tool_changed(tool: &Tool, locked_tool_hash: &str) -> bool {
+    tool.tool_hash() != locked_tool_hash
+}
+
 /// sha256 of everything per-tool that shapes output besides the tool itself: its config section
 /// and its refinement history.
 pub fn config_hash(tc: &ToolConfig, refinements: &[String]) -> String {
@@ -230,30 +261,40 @@ pub enum FileState {
 
 /// Builds the plan. Errors are configuration errors (bad widget names, file name collisions).
 pub fn plan(inputs: &PlanInputs<'_>) -> Result<Plan, String> {
-    let cfg = inputs.cfg;
-    let out_dir = &cfg.out_dir;
     let empty = BTreeMap::new();
     let locked = inputs.lock.map(|l| &l.tools).unwrap_or(&empty);
-
-    // Every tool name we know of: upstream (online) or the lock (offline), in a stable order.
-    let mut names: BTreeSet<String> = locked.keys().cloned().collect();
-    let upstream_by_name: BTreeMap<&str, &Tool> = inputs
+    let upstream: BTreeMap<&str, &Tool> = inputs
         .upstream
         .unwrap_or(&[])
         .iter()
         .map(|t| (t.name.as_str(), t))
         .collect();
-    let snapshot_by_name: BTreeMap<&str, &Tool> = inputs
+    let snapshot: BTreeMap<&str, &Tool> = inputs
         .snapshot
         .unwrap_or(&[])
         .iter()
         .map(|t| (t.name.as_str(), t))
         .collect();
-    names.extend(upstream_by_name.keys().map(|s| s.to_string()));
+    // Every tool name we know of: upstream (online) or the lock (offline), in a stable order.
+    let mut names: BTreeSet<String> = locked.keys().cloned().collect();
+    names.extend(upstream.keys().map(|s| s.to_string()));
+    no_shared_files(&names)?;
+    let mut tools = Vec::new();
+    for name in names {
+        let tool = upstream.get(name.as_str()).copied();
+        let committed = snapshot.get(name.as_str()).copied();
+        if let Some(tp) = plan_tool(inputs, &name, locked.get(&name), tool, committed)? {
+            tools.push(tp);
+        }
+    }
+    let stray = stray_files(&inputs.cfg.out_dir, inputs.lock, inputs.pending);
+    Ok(Plan { tools, stray })
+}
 
-    // Two tools must never share a file.
+/// Two tools must never share a file.
+fn no_shared_files(names: &BTreeSet<String>) -> Result<(), String> {
     let mut stems: BTreeMap<String, String> = BTreeMap::new();
-    for name in &names {
+    for name in names {
         let stem = crate::model::file_stem(name);
         if let Some(other) = stems.insert(stem.clone(), name.clone()) {
             return Err(format!(
@@ -261,141 +302,144 @@ pub fn plan(inputs: &PlanInputs<'_>) -> Result<Plan, String> {
             ));
         }
     }
+    Ok(())
+}
 
-    let mut tools = Vec::new();
-    for name in names {
-        let entry = locked.get(&name).cloned();
-        let tc = cfg.tool(&name);
-        let refinements = entry
-            .as_ref()
-            .map(|e| e.refinements.clone())
-            .unwrap_or_default();
-        let chash = config_hash(&tc, &refinements);
-        let upstream_tool = upstream_by_name.get(name.as_str()).copied();
-        let tool = upstream_tool
-            .or_else(|| snapshot_by_name.get(name.as_str()).copied())
-            .cloned();
-        let online = inputs.upstream.is_some();
+/// One tool's plan: `upstream_tool` is its upstream definition (online), `committed` the one in
+/// the snapshot. `None` for a tool that is disabled, offline, and was never generated.
+fn plan_tool(
+    inputs: &PlanInputs<'_>,
+    name: &str,
+    entry: Option<&ToolEntry>,
+    upstream_tool: Option<&Tool>,
+    committed: Option<&Tool>,
+) -> Result<Option<ToolPlan>, String> {
+    let cfg = inputs.cfg;
+    let tc = cfg.tool(name);
+    let refinements = entry.map(|e| e.refinements.clone()).unwrap_or_default();
+    let online = inputs.upstream.is_some();
+    let mut tp = ToolPlan {
+        name: name.to_string(),
+        status: Status::Fresh,
+        widgets: Vec::new(),
+        obsolete_files: Vec::new(),
+        tool: upstream_tool.or(committed).cloned(),
+        entry: entry.cloned(),
+        config_hash: config_hash(&tc, &refinements),
+        tool_config: tc,
+        files: Vec::new(),
+    };
+    // Each locked file is read and hashed exactly once per run: `check` on hundreds of tools
+    // stays fast.
+    let pending_entry = inputs.pending.and_then(|p| p.tools.get(name));
+    if let Some(e) = entry {
+        for w in &e.widgets {
+            let pending_sha = pending_entry
+                .and_then(|p| p.widgets.iter().find(|pw| pw.path == w.path))
+                .map(|pw| pw.sha256.as_str());
+            tp.files.push((
+                w.path.clone(),
+                file_state(&cfg.out_dir, &w.path, &w.sha256, pending_sha),
+            ));
+        }
+    }
+    let locked_files: Vec<String> = entry
+        .map(|e| e.widgets.iter().map(|w| w.path.clone()).collect())
+        .unwrap_or_default();
 
-        let mut tp = ToolPlan {
-            name: name.clone(),
-            status: Status::Fresh,
-            widgets: Vec::new(),
-            obsolete_files: Vec::new(),
-            tool,
-            entry: entry.clone(),
-            config_hash: chash.clone(),
-            tool_config: tc.clone(),
-            files: Vec::new(),
-        };
-        // Each locked file is read and hashed exactly once per run: `check` on hundreds of tools
-        // stays fast.
-        let pending_entry = inputs.pending.and_then(|p| p.tools.get(&name));
-        if let Some(e) = &entry {
-            for w in &e.widgets {
-                let pending_sha = pending_entry
-                    .and_then(|p| p.widgets.iter().find(|pw| pw.path == w.path))
-                    .map(|pw| pw.sha256.as_str());
-                tp.files.push((
-                    w.path.clone(),
-                    file_state(out_dir, &w.path, &w.sha256, pending_sha),
-                ));
-            }
-        }
-        let locked_files: Vec<String> = entry
-            .as_ref()
-            .map(|e| e.widgets.iter().map(|w| w.path.clone()).collect())
-            .unwrap_or_default();
-
-        let gone = online && upstream_tool.is_none();
-        let upstream_ui = upstream_tool.is_some_and(Tool::has_upstream_ui);
-        if gone || upstream_ui || !cfg.tool_enabled(&name) {
-            tp.status = if gone {
-                Status::Removed
-            } else if upstream_ui {
-                Status::UpstreamUi
-            } else {
-                Status::Disabled
-            };
-            tp.obsolete_files = locked_files;
-            if entry.is_some() || online {
-                tools.push(tp);
-            }
-            continue;
-        }
-
-        tp.widgets = widgets_for(&name, &tc)?;
-        let wanted: BTreeSet<&str> = tp.widgets.iter().map(|w| w.path.as_str()).collect();
-        tp.obsolete_files = locked_files
-            .iter()
-            .filter(|p| !wanted.contains(p.as_str()))
-            .cloned()
-            .collect();
-
-        let Some(entry) = entry else {
-            tp.status = Status::New;
-            tools.push(tp);
-            continue;
-        };
-        if entry.pinned {
-            tp.status = Status::Pinned;
-            tools.push(tp);
-            continue;
-        }
-
-        let mut missing = false;
-        let mut edited = false;
-        for (_, state) in &tp.files {
-            match state {
-                FileState::Ok => {}
-                FileState::Missing => missing = true,
-                FileState::Edited => edited = true,
-                // The interrupted run's output is regenerated, never mistaken for a hand edit.
-                FileState::FromInterruptedRun => {}
-            }
-        }
-        let interrupted = pending_entry.is_some_and(|p| p != &entry);
-
-        let mut reasons = Vec::new();
-        if let Some(t) = upstream_tool
-            && t.tool_hash() != entry.tool_hash
-        {
-            reasons.push(StaleReason::ToolChanged);
-        }
-        if entry.config_hash != chash {
-            reasons.push(StaleReason::ConfigChanged);
-        }
-        if inputs
-            .lock
-            .is_some_and(|l| l.tool_fingerprint(&entry) != inputs.fingerprint)
-        {
-            reasons.push(StaleReason::GeneratorChanged);
-        }
-        let locked_paths: BTreeSet<&str> = entry.widgets.iter().map(|w| w.path.as_str()).collect();
-        if locked_paths != wanted {
-            reasons.push(StaleReason::WidgetsChanged);
-        }
-        if entry.widgets.iter().any(|w| w.fallback_transient) {
-            reasons.push(StaleReason::TransientFallback);
-        }
-        if interrupted && reasons.is_empty() {
-            reasons.push(StaleReason::GeneratorChanged);
-        }
-
-        tp.status = if edited {
-            Status::Edited
-        } else if missing {
-            Status::Missing
-        } else if !reasons.is_empty() {
-            Status::Stale(reasons)
+    let gone = online && upstream_tool.is_none();
+    let upstream_ui = upstream_tool.is_some_and(Tool::has_upstream_ui);
+    if gone || upstream_ui || !cfg.tool_enabled(name) {
+        tp.status = if gone {
+            Status::Removed
+        } else if upstream_ui {
+            Status::UpstreamUi
         } else {
-            Status::Fresh
+            Status::Disabled
         };
-        tools.push(tp);
+        tp.obsolete_files = locked_files;
+        return Ok((entry.is_some() || online).then_some(tp));
     }
 
-    let stray = stray_files(out_dir, inputs.lock, inputs.pending);
-    Ok(Plan { tools, stray })
+    tp.widgets = widgets_for(name, &tp.tool_config)?;
+    let wanted: BTreeSet<&str> = tp.widgets.iter().map(|w| w.path.as_str()).collect();
+    tp.obsolete_files = locked_files
+        .iter()
+        .filter(|p| !wanted.contains(p.as_str()))
+        .cloned()
+        .collect();
+    tp.status = match entry {
+        None => Status::New,
+        Some(e) if e.pinned => Status::Pinned,
+        Some(e) => {
+            let interrupted = pending_entry.is_some_and(|p| p != e);
+            let reasons = stale_reasons(inputs, &tp, e, upstream_tool, interrupted);
+            generated_status(&tp.files, reasons)
+        }
+    };
+    Ok(Some(tp))
+}
+
+/// Why a generated tool's files are no longer what it would get now.
+fn stale_reasons(
+    inputs: &PlanInputs<'_>,
+    tp: &ToolPlan,
+    entry: &ToolEntry,
+    upstream_tool: Option<&Tool>,
+    interrupted: bool,
+) -> Vec<StaleReason> {
+    let mut reasons = Vec::new();
+    if let Some(t) = upstream_tool
+        && tool_changed(t, &entry.tool_hash)
+    {
+        reasons.push(StaleReason::ToolChanged);
+    }
+    if entry.config_hash != tp.config_hash {
+        reasons.push(StaleReason::ConfigChanged);
+    }
+    if inputs
+        .lock
+        .is_some_and(|l| l.tool_fingerprint(entry) != inputs.fingerprint)
+    {
+        reasons.push(StaleReason::GeneratorChanged);
+    }
+    let wanted: BTreeSet<&str> = tp.widgets.iter().map(|w| w.path.as_str()).collect();
+    let locked_paths: BTreeSet<&str> = entry.widgets.iter().map(|w| w.path.as_str()).collect();
+    if locked_paths != wanted {
+        reasons.push(StaleReason::WidgetsChanged);
+    }
+    if entry.widgets.iter().any(|w| w.fallback_transient) {
+        reasons.push(StaleReason::TransientFallback);
+    }
+    if interrupted && reasons.is_empty() {
+        reasons.push(StaleReason::GeneratorChanged);
+    }
+    reasons
+}
+
+/// A generated tool's status from its files and stale reasons: a hand edit first, then a missing
+/// file, then staleness.
+fn generated_status(files: &[(String, FileState)], reasons: Vec<StaleReason>) -> Status {
+    let mut missing = false;
+    let mut edited = false;
+    for (_, state) in files {
+        match state {
+            FileState::Ok => {}
+            FileState::Missing => missing = true,
+            FileState::Edited => edited = true,
+            // The interrupted run's output is regenerated, never mistaken for a hand edit.
+            FileState::FromInterruptedRun => {}
+        }
+    }
+    if edited {
+        Status::Edited
+    } else if missing {
+        Status::Missing
+    } else if !reasons.is_empty() {
+        Status::Stale(reasons)
+    } else {
+        Status::Fresh
+    }
 }
 
 /// Files under the output directory that neither the lock nor mcp-gen-ui's bookkeeping explain.

@@ -2,11 +2,9 @@
 //! terminal, JSON where a script wants it.
 
 use std::io::{IsTerminal, Write};
-use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::plan::StaleReason;
 pub use crate::secrets::redact;
 
 /// How a command prints its result.
@@ -15,6 +13,38 @@ pub enum Format {
     #[default]
     Text,
     Json,
+}
+
+/// How a command's output record is printed: every command's `--format` resolves to one of these
+/// (each command offers only the ones its record has).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    Text,
+    Json,
+    /// JUnit XML (`check`).
+    Junit,
+    /// Markdown for a pull request's job summary (`diff`).
+    Markdown,
+}
+
+impl From<Format> for Style {
+    fn from(f: Format) -> Style {
+        match f {
+            Format::Text => Style::Text,
+            Format::Json => Style::Json,
+        }
+    }
+}
+
+/// A command's output record: JSON is its serialisation, text (and the other styles it offers) is
+/// written here. The printer picks which ([`Printer::render`]); no command branches on the format.
+pub trait Render: Serialize {
+    /// The human text: results on stdout, notes and warnings on stderr.
+    fn text(&self, p: &Printer) -> anyhow::Result<()>;
+    /// The record in `style` when it is neither text nor JSON (`None`: not offered).
+    fn other(&self, _style: Style) -> Option<String> {
+        None
+    }
 }
 
 /// Where human output goes, and whether it may be decorated.
@@ -49,6 +79,26 @@ impl Printer {
         self.out(text)
     }
 
+    /// Prints a command's output record in `style`.
+    pub fn render<R: Render>(&self, record: &R, style: Style) -> anyhow::Result<()> {
+        match style {
+            Style::Text => record.text(self),
+            Style::Json => Ok(self.json(record)?),
+            other => match record.other(other) {
+                Some(text) => Ok(self.out(text)?),
+                None => anyhow::bail!("this command has no {other:?} output; use text or json"),
+            },
+        }
+    }
+
+    /// The same printer without colour: for text inside JSON.
+    pub fn plain(&self) -> Printer {
+        Printer {
+            color: false,
+            ..self.clone()
+        }
+    }
+
     /// A status line on stderr (suppressed by --quiet).
     pub fn status(&self, line: impl AsRef<str>) {
         if !self.quiet {
@@ -64,32 +114,6 @@ impl Printer {
     /// An error on stderr that does not end the command (it goes on, and ends with findings).
     pub fn error(&self, line: impl AsRef<str>) {
         eprintln!("error: {}", redact(line.as_ref()));
-    }
-
-    /// A spinner on a terminal; nothing otherwise. Finish it with `finish_and_clear`.
-    pub fn spinner(&self, message: impl Into<String>) -> indicatif::ProgressBar {
-        if self.quiet || !self.stderr_tty {
-            return indicatif::ProgressBar::hidden();
-        }
-        let pb = indicatif::ProgressBar::new_spinner();
-        pb.set_message(message.into());
-        pb.enable_steady_tick(Duration::from_millis(100));
-        pb
-    }
-
-    /// A progress bar over `len` items on a terminal; nothing otherwise.
-    pub fn progress(&self, len: u64, message: impl Into<String>) -> indicatif::ProgressBar {
-        if self.quiet || !self.stderr_tty {
-            return indicatif::ProgressBar::hidden();
-        }
-        let pb = indicatif::ProgressBar::new(len);
-        if let Ok(style) =
-            indicatif::ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len}")
-        {
-            pb.set_style(style.progress_chars("=> "));
-        }
-        pb.set_message(message.into());
-        pb
     }
 
     /// Wraps text in an ANSI colour when colour is on.
@@ -164,27 +188,6 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     out.trim_end().to_string()
 }
 
-/// The one wording of each reason a tool is stale, wherever it is printed.
-pub fn stale_reason(r: StaleReason) -> &'static str {
-    match r {
-        StaleReason::ToolChanged => "tool changed upstream",
-        StaleReason::ConfigChanged => "tool settings or refinements changed",
-        StaleReason::GeneratorChanged => "generator changed",
-        StaleReason::WidgetsChanged => "widgets changed",
-        StaleReason::TransientFallback => "last LLM attempt fell back after a transient error",
-    }
-}
-
-/// `stale (tool changed upstream, generator changed)`: a status label with its reasons.
-pub fn status_with_reasons(status: &str, reasons: &[StaleReason]) -> String {
-    if reasons.is_empty() {
-        status.to_string()
-    } else {
-        let why: Vec<&str> = reasons.iter().map(|r| stale_reason(*r)).collect();
-        format!("{status} ({})", why.join(", "))
-    }
-}
-
 /// A unified diff of one file, coloured when the printer colours.
 pub fn unified(p: &Printer, before: &str, after: &str, path: &str) -> String {
     let diff = similar::TextDiff::from_lines(before, after);
@@ -248,6 +251,25 @@ mod tests {
             ],
         );
         assert_eq!(t, "tool       status\na          fresh\nlong_name  new");
+    }
+
+    #[test]
+    fn a_style_a_record_does_not_offer_is_an_error_not_a_silent_nothing() {
+        #[derive(Serialize)]
+        struct Only;
+        impl Render for Only {
+            fn text(&self, _p: &Printer) -> anyhow::Result<()> {
+                Ok(())
+            }
+        }
+        let p = Printer {
+            quiet: true,
+            stderr_tty: false,
+            color: false,
+        };
+        let err = p.render(&Only, Style::Junit).unwrap_err().to_string();
+        assert!(err.contains("Junit") && err.contains("json"), "{err}");
+        assert!(p.render(&Only, Style::Text).is_ok());
     }
 
     #[test]

@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::mcp::negotiate::OpenError;
 use crate::mcp::{ConnectOptions, UpstreamSpec};
 
 /// How long one sample call may take.
@@ -35,20 +34,7 @@ pub async fn call_tools(
     .map_err(|_| format!("timed out connecting to {}", spec.describe()))?;
     let client = match opened {
         Ok((client, _)) => client,
-        Err(OpenError::Connect(e)) => {
-            return Err(format!("cannot connect to {}: {e}", spec.describe()));
-        }
-        Err(OpenError::Request {
-            client,
-            method,
-            error,
-        }) => {
-            client.shutdown().await;
-            return Err(format!(
-                "{} did not answer `{method}`: {error}",
-                spec.describe()
-            ));
-        }
+        Err(e) => return Err(crate::discover::open_failure(spec, e).await),
     };
     let mut out = BTreeMap::new();
     for (name, args) in calls {

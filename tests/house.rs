@@ -210,7 +210,14 @@ fn cut_tests(code: &str) -> (String, Vec<String>) {
         }
         if cfg_test {
             cfg_test = false;
-            let decl = t.strip_prefix("pub ").unwrap_or(t);
+            // `mod x`, `pub mod x`, `pub(crate) mod x`, `pub(super) mod x`.
+            let decl = match t.strip_prefix("pub") {
+                Some(rest) if rest.starts_with('(') => {
+                    rest.split_once(')').map_or(t, |(_, r)| r.trim_start())
+                }
+                Some(rest) => rest.trim_start(),
+                None => t,
+            };
             if let Some(rest) = decl.strip_prefix("mod ") {
                 let name: String = rest
                     .chars()

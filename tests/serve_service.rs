@@ -593,6 +593,8 @@ async fn logs_carry_request_ids_and_redact_secrets_in_both_formats() {
         }
         if format == "json" {
             let mut tagged = 0;
+            // The session's own line about each request carries that request's id too.
+            let mut initialize_ids = Vec::new();
             for line in log.lines() {
                 if line.starts_with("mcp-gen-ui serve: listening") || line.starts_with("[upstream]")
                 {
@@ -603,8 +605,16 @@ async fn logs_carry_request_ids_and_redact_secrets_in_both_formats() {
                 if v["span"]["req"] == "req-from-proxy-42" {
                     tagged += 1;
                 }
+                if v["fields"]["message"] == "host initialize" {
+                    initialize_ids.push(v["span"]["req"].clone());
+                }
             }
             assert!(tagged >= 1, "{log}");
+            assert_eq!(
+                initialize_ids,
+                [json!("req-from-proxy-42"), json!(fresh)],
+                "{log}"
+            );
         }
     }
 }

@@ -3,9 +3,10 @@
 
 use clap::Args;
 
-use crate::cli::{Context, Outcome};
-use crate::pipeline::check::{self, Finding};
-use crate::pipeline::{self, State};
+use super::Reporter;
+use crate::context::{Context, Outcome};
+use crate::pipeline::check::{Checked, Finding, check};
+use crate::report::{Printer, Render, Style};
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -28,65 +29,55 @@ pub enum CheckFormat {
     Junit,
 }
 
+impl From<CheckFormat> for Style {
+    fn from(f: CheckFormat) -> Style {
+        match f {
+            CheckFormat::Text => Style::Text,
+            CheckFormat::Json => Style::Json,
+            CheckFormat::Junit => Style::Junit,
+        }
+    }
+}
+
 /// Runs `check`: clean, findings, or an error when it cannot check at all.
 pub fn run(ctx: &Context, args: &CheckArgs) -> anyhow::Result<Outcome> {
     let cfg = ctx.config()?;
-    let state = State::read(&cfg)?;
-    let tools = state.lock.as_ref().map_or(0, |l| l.tools.len());
-    let findings = if state.lock.is_none() {
-        // Nothing to plan against: the one finding says to generate.
-        let empty = crate::plan::Plan {
-            tools: Vec::new(),
-            stray: Vec::new(),
-        };
-        check::findings(&cfg, &state, &empty, false)
-    } else {
-        let generator = pipeline::offline_generator(&cfg)?;
-        let upstream = if super::wants_online(ctx, &cfg, args.online) {
-            Some(super::discover(ctx, &cfg)?.tools)
-        } else {
-            None
-        };
-        let plan = state.plan(&cfg, upstream.as_deref(), &generator.fingerprint())?;
-        check::findings(&cfg, &state, &plan, args.revalidate)
-    };
-    finish(ctx, args, &findings, tools)
+    let online = super::wants_online(ctx, &cfg, args.online);
+    let checked = check(
+        &cfg,
+        online,
+        args.revalidate,
+        &Reporter::new(&ctx.printer),
+        || ctx.runtime(),
+    )?;
+    ctx.printer.render(&checked, args.format.into())?;
+    Ok(Outcome::findings_if(!checked.clean))
 }
 
-/// Prints the findings in the asked format.
-fn finish(
-    ctx: &Context,
-    args: &CheckArgs,
-    findings: &[Finding],
-    tools: usize,
-) -> anyhow::Result<Outcome> {
-    let p = &ctx.printer;
-    match args.format {
-        CheckFormat::Json => p.json(&serde_json::json!({
-            "clean": findings.is_empty(),
-            "tools": tools,
-            "findings": findings,
-        }))?,
-        CheckFormat::Junit => p.out(junit(findings, tools))?,
-        CheckFormat::Text => {
-            for f in findings {
-                p.out(format!("{}: {}", f.kind, f.message))?;
-            }
-            if findings.is_empty() {
-                p.status(format!(
-                    "ok: {tools} tool{} checked, no drift",
-                    if tools == 1 { "" } else { "s" }
-                ));
-            } else {
-                p.status(format!(
-                    "{} finding{}",
-                    findings.len(),
-                    if findings.len() == 1 { "" } else { "s" }
-                ));
-            }
+impl Render for Checked {
+    fn text(&self, p: &Printer) -> anyhow::Result<()> {
+        for f in &self.findings {
+            p.out(format!("{}: {}", f.kind, f.message))?;
         }
+        let tools = self.tools;
+        if self.findings.is_empty() {
+            p.status(format!(
+                "ok: {tools} tool{} checked, no drift",
+                if tools == 1 { "" } else { "s" }
+            ));
+        } else {
+            p.status(format!(
+                "{} finding{}",
+                self.findings.len(),
+                if self.findings.len() == 1 { "" } else { "s" }
+            ));
+        }
+        Ok(())
     }
-    Ok(Outcome::findings_if(!findings.is_empty()))
+
+    fn other(&self, style: Style) -> Option<String> {
+        (style == Style::Junit).then(|| junit(&self.findings, self.tools))
+    }
 }
 
 fn xml_escape(s: &str) -> String {

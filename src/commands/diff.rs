@@ -2,14 +2,17 @@
 //! field and schema path), and the unified diff of what `generate` would write against what is
 //! committed.
 
+use std::path::PathBuf;
+
 use clap::Args;
+use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::cli::{Context, Outcome};
-use crate::pipeline::diff::FileStatus;
-use crate::pipeline::diff::{against_revision, differences};
-use crate::pipeline::{self, State};
-use crate::report::{self, Color, Printer};
+use super::Reporter;
+use crate::context::{Context, Outcome};
+use crate::pipeline::diff::{Differences, FileStatus, diff};
+use crate::plan::status_with_reasons;
+use crate::report::{self, Color, Printer, Render, Style};
 use crate::review::words::{self, ChangeLine};
 use crate::review::{Side, clean, html, visual};
 
@@ -59,7 +62,7 @@ impl ReviewArgs {
     pub fn visual_setup(
         &self,
         out_dir: &std::path::Path,
-    ) -> anyhow::Result<Option<(std::path::PathBuf, std::path::PathBuf)>> {
+    ) -> anyhow::Result<Option<(PathBuf, PathBuf)>> {
         if !self.visual {
             return Ok(None);
         }
@@ -140,17 +143,59 @@ pub fn file_diff(p: &Printer, full: bool, before: &str, after: &str, path: &str)
     }
 }
 
-/// Renders the changed pages (`--visual`); prints where the pictures are when `text` (else only
-/// returns it, for JSON output).
+/// One page pictured by `--visual`: where its pictures are and how much changed.
+#[derive(Debug, Serialize)]
+pub struct Picture {
+    pub path: String,
+    pub dir: String,
+    pub files: Vec<String>,
+    pub changed_pixels: Option<u64>,
+}
+
+/// The pictures of `--visual`, and the git-ignored folder they are in.
+#[derive(Debug, Default)]
+pub struct Pictures {
+    pub review: String,
+    pub pages: Vec<Picture>,
+}
+
+impl Serialize for Pictures {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.pages.serialize(s)
+    }
+}
+
+impl Pictures {
+    /// Where the pictures are (text output).
+    pub fn text(&self, p: &Printer) -> std::io::Result<()> {
+        if self.pages.is_empty() {
+            return Ok(());
+        }
+        p.out(format!("Pictures ({}, git-ignored):", self.review))?;
+        for s in &self.pages {
+            let changed = match s.changed_pixels {
+                Some(0) => " (identical)".to_string(),
+                Some(n) => format!(" ({n} pixels differ)"),
+                None => String::new(),
+            };
+            p.out(format!("  {}{changed}:", clean(&s.path, 200)))?;
+            for f in &s.files {
+                p.out(format!("    {}", clean(f, 390)))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `--visual`: renders the changed pages before and after (`files`: path, before, after) into the
+/// review folder, saying so on stderr.
 pub fn pictures(
     p: &Printer,
-    review: &std::path::Path,
-    browser: &std::path::Path,
+    (browser, review): &(PathBuf, PathBuf),
     before: &Side,
     after: &Side,
     files: &[(String, Option<String>, Option<String>)],
-    text: bool,
-) -> anyhow::Result<Vec<Value>> {
+) -> anyhow::Result<Pictures> {
     let owner = |path: &str| -> Option<String> {
         [after, before].iter().find_map(|s| {
             s.lock.as_ref().and_then(|l| {
@@ -180,7 +225,7 @@ pub fn pictures(
     }
     if pages.is_empty() {
         p.status("No page changed: nothing to picture.");
-        return Ok(Vec::new());
+        return Ok(Pictures::default());
     }
     p.status(format!(
         "Rendering {} page{} before and after with {}…",
@@ -189,26 +234,18 @@ pub fn pictures(
         browser.display()
     ));
     let shots = visual::picture(browser, review, &pages)?;
-    if text {
-        p.out(format!("Pictures ({}, git-ignored):", review.display()))?;
-    }
-    let mut records = Vec::new();
-    for s in shots {
-        let files: Vec<String> = s.files.iter().map(|f| f.display().to_string()).collect();
-        let changed = match s.changed_pixels {
-            Some(0) => " (identical)".to_string(),
-            Some(n) => format!(" ({n} pixels differ)"),
-            None => String::new(),
-        };
-        if text {
-            p.out(format!("  {}{changed}:", clean(&s.path, 200)))?;
-            for f in &files {
-                p.out(format!("    {}", clean(f, 390)))?;
-            }
-        }
-        records.push(json!({"path": s.path, "dir": s.dir.display().to_string(), "files": files, "changed_pixels": s.changed_pixels}));
-    }
-    Ok(records)
+    Ok(Pictures {
+        review: review.display().to_string(),
+        pages: shots
+            .into_iter()
+            .map(|s| Picture {
+                path: s.path,
+                dir: s.dir.display().to_string(),
+                files: s.files.iter().map(|f| f.display().to_string()).collect(),
+                changed_pixels: s.changed_pixels,
+            })
+            .collect(),
+    })
 }
 
 /// The change lines under their heading (nothing when there are none).
@@ -223,95 +260,196 @@ pub fn print_changes(p: &Printer, changes: &[ChangeLine]) -> std::io::Result<()>
     Ok(())
 }
 
+/// One file's diff in JSON: readable (or full with `--html`) and never coloured.
+pub struct FileDiff<'a> {
+    pub path: &'a str,
+    pub status: Option<FileStatus>,
+    pub before: &'a str,
+    pub after: &'a str,
+    pub full: bool,
+}
+
+impl Serialize for FileDiff<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let plain = Printer {
+            quiet: true,
+            stderr_tty: false,
+            color: false,
+        };
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("path", self.path)?;
+        if let Some(status) = self.status {
+            m.serialize_entry("status", &status)?;
+        }
+        m.serialize_entry(
+            "diff",
+            &file_diff(&plain, self.full, self.before, self.after, self.path),
+        )?;
+        m.end()
+    }
+}
+
+impl From<DiffFormat> for Style {
+    fn from(f: DiffFormat) -> Style {
+        match f {
+            DiffFormat::Text => Style::Text,
+            DiffFormat::Json => Style::Json,
+            DiffFormat::Markdown => Style::Markdown,
+        }
+    }
+}
+
 /// Runs `diff`: findings with `--exit-code` when anything differs.
 pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<Outcome> {
     ctx.require_server_value()?;
     let cfg = ctx.config()?;
     // Looked for before anything is done, so that a missing browser writes nothing.
     let visual = args.review.visual_setup(&cfg.out_dir)?;
-    let d = match &args.base {
-        Some(rev) => against_revision(&cfg, rev, &args.tools)?,
-        None => {
-            let generator = pipeline::load_generator(&cfg, None, None)?;
-            let discovery = super::discover(ctx, &cfg)?;
-            let state = State::read(&cfg)?;
-            let rt = ctx.runtime()?;
-            differences(
-                &cfg,
-                &generator,
-                &discovery,
-                &state,
-                &args.tools,
-                rt.handle(),
-            )?
+    let d = diff(
+        &cfg,
+        &args.tools,
+        args.base.as_deref(),
+        &Reporter::new(&ctx.printer),
+        || ctx.runtime(),
+    )?;
+    let pictures = match (&visual, &d.sides) {
+        (Some(v), Some((before, after))) => {
+            let files: Vec<(String, Option<String>, Option<String>)> = d
+                .files
+                .iter()
+                .map(|f| {
+                    (
+                        f.path.clone(),
+                        (f.status != FileStatus::Added).then(|| f.before.clone()),
+                        (f.status != FileStatus::Deleted).then(|| f.after.clone()),
+                    )
+                })
+                .collect();
+            Some(pictures(&ctx.printer, v, before, after, &files)?)
         }
+        _ => None,
     };
+    let shown = Diffed {
+        d: &d,
+        base: args.base.as_deref(),
+        full_html: args.review.html,
+        pictures,
+    };
+    ctx.printer.render(&shown, args.format.into())?;
+    Ok(Outcome::findings_if(!d.is_empty() && args.exit_code))
+}
 
-    let p = &ctx.printer;
-    let differs = !d.is_empty();
-    let picture_files: Vec<(String, Option<String>, Option<String>)> = d
-        .files
-        .iter()
-        .map(|f| {
-            (
-                f.path.clone(),
-                (f.status != FileStatus::Added).then(|| f.before.clone()),
-                (f.status != FileStatus::Deleted).then(|| f.after.clone()),
-            )
-        })
-        .collect();
-    let text = args.format == DiffFormat::Text;
-    let mut shots = Vec::new();
-    if !text && let (Some((browser, review)), Some((before, after))) = (&visual, &d.sides) {
-        shots = pictures(p, review, browser, before, after, &picture_files, false)?;
-    }
-    if args.format == DiffFormat::Markdown {
-        p.out(markdown(&d.changes, args.base.as_deref()).trim_end())?;
-    } else if args.format == DiffFormat::Json {
-        let plain = Printer {
-            color: false,
-            ..p.clone()
-        };
-        let files_json: Vec<Value> = d
+/// `diff`'s output record.
+pub struct Diffed<'a> {
+    d: &'a Differences,
+    /// `--base`: compared with this git revision, offline.
+    base: Option<&'a str>,
+    /// `--html`: the full unified diff.
+    full_html: bool,
+    /// `--visual`.
+    pictures: Option<Pictures>,
+}
+
+impl Serialize for Diffed<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let d = self.d;
+        let files: Vec<FileDiff> = d
             .files
             .iter()
-            .map(|f| {
-                json!({"path": f.path, "status": f.status, "diff": file_diff(&plain, args.review.html, &f.before, &f.after, &f.path)})
+            .map(|f| FileDiff {
+                path: &f.path,
+                status: Some(f.status),
+                before: &f.before,
+                after: &f.after,
+                full: self.full_html,
             })
             .collect();
         let regen: Vec<Value> = d
             .llm_regenerate
             .iter()
-            .map(|r| json!({"tool": r.tool, "reason": report::status_with_reasons(&r.status, &r.reasons)}))
+            .map(|r| json!({"tool": r.tool, "reason": status_with_reasons(&r.status, &r.reasons)}))
             .collect();
-        p.json(&json!({"differs": differs, "changes": d.changes, "upstream": d.upstream, "files": files_json, "llm_regenerate": regen, "pictures": shots}))?;
-    } else {
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("differs", &!d.is_empty())?;
+        m.serialize_entry("changes", &d.changes)?;
+        m.serialize_entry("upstream", &d.upstream)?;
+        m.serialize_entry("files", &files)?;
+        m.serialize_entry("llm_regenerate", &regen)?;
+        m.serialize_entry(
+            "pictures",
+            &self.pictures.as_ref().map_or(&[][..], |p| &p.pages),
+        )?;
+        m.end()
+    }
+}
+
+impl Render for Diffed<'_> {
+    fn text(&self, p: &Printer) -> anyhow::Result<()> {
+        let d = self.d;
         print_changes(p, &d.changes)?;
-        for name in &d.upstream.added {
+        self.drift_text(p)?;
+        for f in &d.files {
+            let text = file_diff(p, self.full_html, &f.before, &f.after, &f.path);
+            if !text.is_empty() {
+                p.out(text)?;
+            }
+        }
+        for r in &d.llm_regenerate {
             p.out(format!(
-                "{} tool `{}` ({})",
+                "tool `{}` would be regenerated by the llm generator ({})",
+                report::display_name(&r.tool),
+                status_with_reasons(&r.status, &r.reasons)
+            ))?;
+        }
+        if d.is_empty() {
+            match self.base {
+                Some(rev) => p.status(format!(
+                    "No differences: the output directory is as committed at {}.",
+                    clean(rev, 80)
+                )),
+                None => {
+                    p.status("No differences: the committed UIs are what `generate` would write.")
+                }
+            }
+        }
+        if let Some(pictures) = &self.pictures {
+            pictures.text(p)?;
+        }
+        Ok(())
+    }
+
+    fn other(&self, style: Style) -> Option<String> {
+        (style == Style::Markdown)
+            .then(|| markdown(&self.d.changes, self.base).trim_end().to_string())
+    }
+}
+
+impl Diffed<'_> {
+    /// Tools added, removed and changed upstream (or on this branch, with `--base`).
+    fn drift_text(&self, p: &Printer) -> anyhow::Result<()> {
+        let u = &self.d.upstream;
+        let (new, gone) = if self.base.is_some() {
+            ("new on this branch", "gone on this branch")
+        } else {
+            ("new upstream", "gone upstream")
+        };
+        for name in &u.added {
+            p.out(format!(
+                "{} tool `{}` ({new})",
                 p.paint("+", Color::Green),
                 report::display_name(name),
-                if args.base.is_some() {
-                    "new on this branch"
-                } else {
-                    "new upstream"
-                }
             ))?;
         }
-        for name in &d.upstream.removed {
+        for name in &u.removed {
             p.out(format!(
-                "{} tool `{}` ({})",
+                "{} tool `{}` ({gone})",
                 p.paint("-", Color::Red),
                 report::display_name(name),
-                if args.base.is_some() {
-                    "gone on this branch"
-                } else {
-                    "gone upstream"
-                }
             ))?;
         }
-        for (name, changes) in &d.upstream.changed {
+        for (name, changes) in &u.changed {
             p.out(format!(
                 "{} tool `{}` changed:",
                 p.paint("~", Color::Yellow),
@@ -326,35 +464,8 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> anyhow::Result<Outcome> {
                 ))?;
             }
         }
-        for f in &d.files {
-            let text = file_diff(p, args.review.html, &f.before, &f.after, &f.path);
-            if !text.is_empty() {
-                p.out(text)?;
-            }
-        }
-        for r in &d.llm_regenerate {
-            p.out(format!(
-                "tool `{}` would be regenerated by the llm generator ({})",
-                report::display_name(&r.tool),
-                report::status_with_reasons(&r.status, &r.reasons)
-            ))?;
-        }
-        if !differs {
-            match &args.base {
-                Some(rev) => p.status(format!(
-                    "No differences: the output directory is as committed at {}.",
-                    clean(rev, 80)
-                )),
-                None => {
-                    p.status("No differences: the committed UIs are what `generate` would write.")
-                }
-            }
-        }
+        Ok(())
     }
-    if text && let (Some((browser, review)), Some((before, after))) = (&visual, &d.sides) {
-        pictures(p, review, browser, before, after, &picture_files, true)?;
-    }
-    Ok(Outcome::findings_if(differs && args.exit_code))
 }
 
 #[cfg(test)]

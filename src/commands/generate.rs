@@ -1,14 +1,14 @@
-//! `generate`: discover → plan → generate → validate → write, incrementally.
+//! `generate`: discover → plan → generate → validate → write, incrementally (the pipeline runs
+//! it; this prints the summary).
 
-use anyhow::Context as _;
 use clap::Args;
 
-use crate::cli::{Context, Outcome};
+use super::Reporter;
 use crate::config::GeneratorKind;
-use crate::pipeline::batch::{self, Action, BatchOptions, Row};
-use crate::pipeline::{self, State};
-use crate::report::{self, Format};
-use crate::write::{self, RunLock};
+use crate::context::{Context, Outcome};
+use crate::pipeline::batch::{Action, Row};
+use crate::pipeline::generate::{GenerateSettings, Generated, generate};
+use crate::report::{self, Format, Printer, Render};
 
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
@@ -44,167 +44,106 @@ pub struct GenerateArgs {
 pub fn run(ctx: &Context, args: &GenerateArgs) -> anyhow::Result<Outcome> {
     ctx.require_server_value()?;
     let cfg = ctx.config()?;
-    let generator = pipeline::load_generator(&cfg, args.generator, args.jobs)?;
-    let discovery = super::discover(ctx, &cfg)?;
-    // Hold the run lock from reading the state to writing it, so two runs cannot interleave.
-    let _run_lock = if args.dry_run {
-        None
-    } else {
-        let lock = RunLock::acquire(&cfg.out_dir)?;
-        write::clean_temp_files(&cfg.out_dir);
-        Some(lock)
+    let settings = GenerateSettings {
+        tools: args.tools.clone(),
+        force: args.force,
+        dry_run: args.dry_run,
+        generator: args.generator,
+        sample: args.sample,
+        jobs: args.jobs,
+        adopt: args.adopt.clone(),
     };
-    let state = State::read(&cfg)?;
-    let samples = if args.sample && generator.llm.is_some() {
-        let plan = state.plan(&cfg, Some(&discovery.tools), &generator.fingerprint())?;
-        let names: Vec<&str> = plan
-            .tools
-            .iter()
-            .filter(|t| t.needs_generation() || args.force)
-            .filter(|t| args.tools.is_empty() || args.tools.contains(&t.name))
-            .map(|t| t.name.as_str())
-            .collect();
-        super::collect_samples(ctx, &cfg, &discovery.tools, &names)?
-    } else {
-        if args.sample {
-            ctx.printer
-                .warn("--sample only matters to the llm generator; ignored with the builtin one");
-        }
-        Default::default()
-    };
-    let pb = ctx.printer.progress(0, "Generating");
-    let rt = ctx.runtime()?;
-    let batch = batch::build(
+    let generated = generate(
         &cfg,
-        &generator,
-        &discovery,
-        &state,
-        &BatchOptions {
-            tools: &args.tools,
-            force: args.force,
-            adopt: &args.adopt,
-            history: None,
-            samples,
-            files: if args.dry_run {
-                batch::FileSink::Discard
-            } else {
-                batch::FileSink::Stage(&cfg.out_dir)
-            },
-        },
-        &pb,
-        rt.handle(),
+        &settings,
+        &Reporter::new(&ctx.printer),
+        ctx.runtime()?,
     )?;
-    pb.finish_and_clear();
-    let outcome = Outcome::findings_if(batch.failed().next().is_some());
-    if !args.dry_run && !batch.nothing_to_do {
-        write::apply(&cfg.out_dir, batch.update, &batch.lock)
-            .with_context(|| format!("writing {}", cfg.out_dir.display()))?;
-    }
-    summarize(
-        ctx,
-        &cfg,
-        args,
-        &batch.rows,
-        batch.lock.tools.len(),
-        batch.nothing_to_do,
-    )?;
-    Ok(outcome)
+    ctx.printer.render(&generated, args.format.into())?;
+    Ok(Outcome::findings_if(generated.failed()))
 }
 
-/// Prints the warnings for kept and dropped things, then the summary table.
-pub fn summarize(
-    ctx: &Context,
-    cfg: &crate::config::Config,
-    args: &GenerateArgs,
-    rows: &[Row],
-    total: usize,
-    nothing_to_do: bool,
-) -> anyhow::Result<()> {
-    let p = &ctx.printer;
-    if args.format == Format::Json {
-        p.json(&serde_json::json!({
-            "out_dir": cfg.out_dir.display().to_string(),
-            "dry_run": args.dry_run,
-            "up_to_date": nothing_to_do,
-            "tools": rows,
-        }))?;
-        return Ok(());
-    }
-    warn_rows(ctx, rows);
-    let plural = |n: usize| if n == 1 { "" } else { "s" };
-    let kept = rows.iter().filter(|r| r.action == Action::Kept).count();
-    let failed = rows.iter().filter(|r| r.action == Action::Failed).count();
-    if nothing_to_do && failed == 0 {
-        if kept == 0 {
-            p.out(format!(
-                "Up to date: {total} tool{} in {}, nothing to generate.",
-                plural(total),
-                cfg.out_dir.display()
-            ))?;
-        } else {
-            p.out(format!(
-                "Nothing generated: {kept} hand-edited tool{} left alone (see the warning above), the other {} up to date.",
-                plural(kept),
-                total.saturating_sub(kept)
-            ))?;
+impl Render for Generated {
+    /// The warnings for kept and dropped things, then the summary table.
+    fn text(&self, p: &Printer) -> anyhow::Result<()> {
+        let rows = &self.rows;
+        let total = self.total;
+        warn_rows(p, rows);
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        let kept = rows.iter().filter(|r| r.action == Action::Kept).count();
+        let failed = rows.iter().filter(|r| r.action == Action::Failed).count();
+        if self.nothing_to_do && failed == 0 {
+            if kept == 0 {
+                p.out(format!(
+                    "Up to date: {total} tool{} in {}, nothing to generate.",
+                    plural(total),
+                    self.out_dir
+                ))?;
+            } else {
+                p.out(format!(
+                    "Nothing generated: {kept} hand-edited tool{} left alone (see the warning above), the other {} up to date.",
+                    plural(kept),
+                    total.saturating_sub(kept)
+                ))?;
+            }
+            return Ok(());
         }
-        return Ok(());
+        print_rows(p, rows)?;
+        let count = |a: Action| rows.iter().filter(|r| r.action == a).count();
+        let verb = if self.dry_run { "would write" } else { "wrote" };
+        let failed_note = if failed > 0 {
+            format!(", {failed} failed")
+        } else {
+            String::new()
+        };
+        p.out(format!(
+            "{} {verb}: {} generated, {} regenerated, {} removed, {} kept{failed_note}; {total} tool{} in the lock.",
+            if self.dry_run { "Dry run," } else { "Done," },
+            count(Action::Generated),
+            count(Action::Regenerated),
+            count(Action::Removed),
+            kept,
+            plural(total),
+        ))?;
+        if failed > 0 {
+            p.warn(format!(
+                "{failed} tool{} kept {} previous page (see the errors above); `mcp-gen-ui check` reports {} stale until a run succeeds",
+                plural(failed),
+                if failed == 1 { "its" } else { "their" },
+                if failed == 1 { "it" } else { "them" },
+            ));
+        }
+        Ok(())
     }
-    print_rows(ctx, rows)?;
-    let count = |a: Action| rows.iter().filter(|r| r.action == a).count();
-    let verb = if args.dry_run { "would write" } else { "wrote" };
-    let failed_note = if failed > 0 {
-        format!(", {failed} failed")
-    } else {
-        String::new()
-    };
-    p.out(format!(
-        "{} {verb}: {} generated, {} regenerated, {} removed, {} kept{failed_note}; {total} tool{} in the lock.",
-        if args.dry_run { "Dry run," } else { "Done," },
-        count(Action::Generated),
-        count(Action::Regenerated),
-        count(Action::Removed),
-        kept,
-        plural(total),
-    ))?;
-    if failed > 0 {
-        p.warn(format!(
-            "{failed} tool{} kept {} previous page (see the errors above); `mcp-gen-ui check` reports {} stale until a run succeeds",
-            plural(failed),
-            if failed == 1 { "its" } else { "their" },
-            if failed == 1 { "it" } else { "them" },
-        ));
-    }
-    Ok(())
 }
 
 /// Warnings for hand edits left alone and refinement histories dropped with removed tools.
-pub fn warn_rows(ctx: &Context, rows: &[Row]) {
+fn warn_rows(p: &Printer, rows: &[Row]) {
     for r in rows {
         let q = shell_words::quote(&r.tool);
         if r.action == Action::Kept {
-            ctx.printer.warn(format!(
+            p.warn(format!(
                 "{} was edited by hand and was left alone; `mcp-gen-ui generate --force {q}` overwrites it, `mcp-gen-ui generate --adopt {q}` keeps it for good",
                 r.files.join(", ")
             ));
         }
         if let Some(l) = &r.llm {
             for f in &l.fallbacks {
-                ctx.printer.warn(format!(
+                p.warn(format!(
                     "tool `{}`: the LLM's page was replaced by the builtin UI ({f})",
                     report::display_name(&r.tool)
                 ));
             }
         }
         if r.action == Action::Failed {
-            ctx.printer.error(format!(
+            p.error(format!(
                 "no new page for tool `{}`: {}",
                 report::display_name(&r.tool),
                 r.error.as_deref().unwrap_or("unknown error")
             ));
         }
         if r.dropped_refinements > 0 {
-            ctx.printer.warn(format!(
+            p.warn(format!(
                 "tool `{}` is gone: its {} refinement{} went with it (git history keeps them)",
                 report::display_name(&r.tool),
                 r.dropped_refinements,
@@ -215,14 +154,14 @@ pub fn warn_rows(ctx: &Context, rows: &[Row]) {
 }
 
 /// The summary table.
-pub fn print_rows(ctx: &Context, rows: &[Row]) -> anyhow::Result<()> {
+fn print_rows(p: &Printer, rows: &[Row]) -> anyhow::Result<()> {
     let table_rows: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
             let why = if r.reasons.is_empty() {
                 String::new()
             } else {
-                let why: Vec<&str> = r.reasons.iter().map(|x| report::stale_reason(*x)).collect();
+                let why: Vec<&str> = r.reasons.iter().map(|x| x.label()).collect();
                 format!(" ({})", why.join(", "))
             };
             let why = match &r.llm {
@@ -266,7 +205,7 @@ pub fn print_rows(ctx: &Context, rows: &[Row]) -> anyhow::Result<()> {
                 r
             })
             .collect();
-        ctx.printer.out(report::table(header, &table_rows))?;
+        p.out(report::table(header, &table_rows))?;
     }
     Ok(())
 }

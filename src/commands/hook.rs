@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, bail};
 use clap::{Args, Subcommand};
 
-use crate::cli::{Context, Outcome};
+use crate::context::{Context, Outcome};
 
 /// The line that marks a hook as ours.
 const MARKER: &str = "# Installed by mcp-gen-ui";

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, bail};
 use clap::Args;
 
-use crate::cli::{Context, Outcome};
 use crate::config::{self, CONFIG_FILE, GeneratorKind};
+use crate::context::{Context, Outcome};
 use crate::mcp::{HttpTransport, UpstreamSpec};
 
 #[derive(Debug, Args)]
@@ -279,34 +279,7 @@ fn render(a: &Answers) -> String {
     t.push_str(&format!("generator = \"{}\"\n", a.generator));
     t.push_str("enabled_tools = []                  # empty = all tools\n\n[upstream]\n");
     match &a.upstream {
-        Some(UpstreamSpec::Stdio(s)) => {
-            t.push_str(&format!("command = {}\n", q(&s.command)));
-            let args: Vec<String> = s.args.iter().map(|x| q(x)).collect();
-            t.push_str(&format!("args = [{}]\n", args.join(", ")));
-            t.push_str(
-                "# The server inherits only PATH, HOME and a few more (see the book); pass others:\n\
-                 # env = { API_TOKEN = \"${API_TOKEN}\" }   # from our environment, never written\n",
-            );
-            let inherit: Vec<String> = a
-                .env
-                .iter()
-                .filter(|(_, v)| v.is_none())
-                .map(|(n, _)| q(n))
-                .collect();
-            if inherit.is_empty() {
-                t.push_str("# env_inherit = [\"MYAPP_*\"]\n");
-            } else {
-                t.push_str(&format!("env_inherit = [{}]\n", inherit.join(", ")));
-            }
-            for (name, _) in a.env.iter().filter(|(_, v)| v.is_some()) {
-                // The value given with --env NAME=VALUE is never written: name where it comes from.
-                t.push_str(&format!(
-                    "# {name} was set with --env {name}=… for init; set it for every run with\n\
-                     # env = {{ {name} = \"${{{name}}}\" }} (and export {name}), or keep passing --env\n"
-                ));
-            }
-            t.push_str("# cwd = \".\"\n");
-        }
+        Some(UpstreamSpec::Stdio(s)) => render_stdio(&mut t, s, &a.env),
         Some(UpstreamSpec::Http(h)) => {
             t.push_str(&format!("url = {}\n", q(&h.url)));
             let tr = match h.transport {
@@ -336,6 +309,35 @@ fn render(a: &Answers) -> String {
         "\n[serve]\nstale = \"serve\"                     # or \"hide\"\n\n# [tools.NAME]\n# hints = { view = \"line\", x = \"date\", y = [\"high\", \"low\"] }\n",
     );
     t
+}
+
+/// The `[upstream]` lines of a stdio server: its command line and the environment it gets.
+fn render_stdio(t: &mut String, s: &crate::mcp::StdioSpec, env: &[(String, Option<String>)]) {
+    t.push_str(&format!("command = {}\n", q(&s.command)));
+    let args: Vec<String> = s.args.iter().map(|x| q(x)).collect();
+    t.push_str(&format!("args = [{}]\n", args.join(", ")));
+    t.push_str(
+        "# The server inherits only PATH, HOME and a few more (see the book); pass others:\n\
+         # env = { API_TOKEN = \"${API_TOKEN}\" }   # from our environment, never written\n",
+    );
+    let inherit: Vec<String> = env
+        .iter()
+        .filter(|(_, v)| v.is_none())
+        .map(|(n, _)| q(n))
+        .collect();
+    if inherit.is_empty() {
+        t.push_str("# env_inherit = [\"MYAPP_*\"]\n");
+    } else {
+        t.push_str(&format!("env_inherit = [{}]\n", inherit.join(", ")));
+    }
+    for (name, _) in env.iter().filter(|(_, v)| v.is_some()) {
+        // The value given with --env NAME=VALUE is never written: name where it comes from.
+        t.push_str(&format!(
+            "# {name} was set with --env {name}=… for init; set it for every run with\n\
+             # env = {{ {name} = \"${{{name}}}\" }} (and export {name}), or keep passing --env\n"
+        ));
+    }
+    t.push_str("# cwd = \".\"\n");
 }
 
 /// Appends the `.gitattributes` line when missing. Returns whether it wrote.

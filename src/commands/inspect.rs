@@ -1,14 +1,17 @@
 //! `inspect TOOL`: everything known about one tool — status, files, hashes, refinements, hints,
 //! and the definition it was generated from.
 
-use anyhow::bail;
 use clap::Args;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
-use crate::cli::{Context, Outcome};
+use super::Reporter;
+use crate::config::Config;
+use crate::context::{Context, Outcome};
 use crate::model::ui_uri;
-use crate::pipeline;
-use crate::report::{self, Format};
+use crate::pipeline::{self, UnknownTool};
+use crate::plan::{StaleReason, ToolPlan};
+use crate::report::{self, Format, Printer, Render};
 
 #[derive(Debug, Args)]
 pub struct InspectArgs {
@@ -24,68 +27,129 @@ pub struct InspectArgs {
 /// Runs `inspect`.
 pub fn run(ctx: &Context, args: &InspectArgs) -> anyhow::Result<Outcome> {
     let cfg = ctx.config()?;
-    let upstream = if super::wants_online(ctx, &cfg, args.online) {
-        Some(super::discover(ctx, &cfg)?.tools)
-    } else {
-        None
-    };
-    let (state, plan) = pipeline::look(&cfg, upstream.as_deref())?;
+    let online = super::wants_online(ctx, &cfg, args.online);
+    let (state, plan) =
+        pipeline::look(&cfg, online, &Reporter::new(&ctx.printer), || ctx.runtime())?;
     let Some(tp) = plan.tools.iter().find(|t| t.name == args.tool) else {
-        let names: Vec<String> = plan
-            .tools
-            .iter()
-            .map(|t| report::display_name(&t.name))
-            .collect();
-        bail!(
-            "no tool named `{}` in {}{}; known tools: {}",
-            report::display_name(&args.tool),
-            cfg.out_dir.display(),
-            if upstream.is_some() {
-                " or upstream"
-            } else {
-                ""
-            },
-            if names.is_empty() {
-                "none (run `mcp-gen-ui generate`)".to_string()
-            } else {
-                names.join(", ")
-            }
-        );
+        let known = plan.tools.iter().map(|t| t.name.as_str());
+        UnknownTool::check(&args.tool, online, known)?;
+        anyhow::bail!("no tool named `{}`", report::display_name(&args.tool));
     };
-    let row = pipeline::tool_row(&cfg, tp);
     let server = state
         .lock
         .as_ref()
         .map(|l| l.server_name.clone())
         .unwrap_or_default();
-    let widgets: Vec<Value> = tp
-        .entry
-        .as_ref()
-        .map(|e| {
-            e.widgets
-                .iter()
-                .map(|w| {
-                    let widget = (w.name != crate::lock::DEFAULT_WIDGET).then_some(w.name.as_str());
-                    json!({
-                        "name": w.name,
-                        "path": w.path,
-                        "uri": ui_uri(&server, &tp.name, widget),
-                        "sha256": w.sha256,
-                        "generator": w.generator,
-                        "template_version": w.template_version,
-                        "prompt_version": w.prompt_version,
-                        "ui_type": w.ui_type,
-                        "default": w.default,
-                        "fallback_reason": w.fallback_reason,
-                    })
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let def = tp.tool.as_ref().map(|t| t.hashed_definition());
-    let inputs: Vec<String> = def
-        .as_ref()
-        .and_then(|d| d.pointer("/inputSchema/properties"))
+    let inspected = Inspected::new(&cfg, &server, tp);
+    ctx.printer.render(&inspected, args.format.into())?;
+    Ok(Outcome::Success)
+}
+
+/// `inspect`'s output record: JSON is the fields not skipped; text shows them with the tool's
+/// title, description and inputs.
+#[derive(Debug, Serialize)]
+pub struct Inspected {
+    tool: String,
+    status: String,
+    reasons: Vec<StaleReason>,
+    tool_hash: Option<String>,
+    config_hash: Option<String>,
+    pinned: bool,
+    refinements: Vec<String>,
+    hints: Value,
+    widgets: Vec<WidgetInfo>,
+    definition: Option<Value>,
+    /// Generated: the lock has an entry (text shows hashes and widgets only then).
+    #[serde(skip)]
+    generated: bool,
+    #[serde(skip)]
+    title: Option<String>,
+    #[serde(skip)]
+    description: Option<String>,
+    /// `name: type` of each input.
+    #[serde(skip)]
+    inputs: Vec<String>,
+    /// The hints as one line of JSON, when there are any.
+    #[serde(skip)]
+    hints_line: Option<String>,
+}
+
+/// One widget of the lock entry, with its resource URI.
+#[derive(Debug, Serialize)]
+struct WidgetInfo {
+    name: String,
+    path: String,
+    uri: String,
+    sha256: String,
+    generator: String,
+    template_version: String,
+    prompt_version: String,
+    ui_type: String,
+    default: bool,
+    fallback_reason: Option<String>,
+    /// Where the file is (text only).
+    #[serde(skip)]
+    file: String,
+}
+
+impl Inspected {
+    fn new(cfg: &Config, server: &str, tp: &ToolPlan) -> Inspected {
+        let row = pipeline::tool_row(cfg, tp);
+        let widgets = tp
+            .entry
+            .iter()
+            .flat_map(|e| &e.widgets)
+            .map(|w| {
+                let widget = (w.name != crate::lock::DEFAULT_WIDGET).then_some(w.name.as_str());
+                WidgetInfo {
+                    name: w.name.clone(),
+                    path: w.path.clone(),
+                    uri: ui_uri(server, &tp.name, widget),
+                    sha256: w.sha256.clone(),
+                    generator: w.generator.clone(),
+                    template_version: w.template_version.clone(),
+                    prompt_version: w.prompt_version.clone(),
+                    ui_type: w.ui_type.clone(),
+                    default: w.default,
+                    fallback_reason: w.fallback_reason.clone(),
+                    file: cfg.out_dir.join(&w.path).display().to_string(),
+                }
+            })
+            .collect();
+        let def = tp.tool.as_ref().map(|t| t.hashed_definition());
+        let inputs = def.as_ref().map(input_list).unwrap_or_default();
+        let t = tp.tool.as_ref();
+        let hints = &tp.tool_config.hints;
+        Inspected {
+            tool: tp.name.clone(),
+            status: row.status,
+            reasons: row.reasons,
+            tool_hash: tp.entry.as_ref().map(|e| e.tool_hash.clone()),
+            config_hash: tp.entry.as_ref().map(|e| e.config_hash.clone()),
+            pinned: tp.entry.as_ref().is_some_and(|e| e.pinned),
+            refinements: tp
+                .entry
+                .as_ref()
+                .map(|e| e.refinements.clone())
+                .unwrap_or_default(),
+            hints: serde_json::to_value(hints).unwrap_or(Value::Null),
+            widgets,
+            definition: def,
+            generated: tp.entry.is_some(),
+            title: t.and_then(|t| t.title()).map(str::to_string),
+            description: t
+                .and_then(|t| t.description())
+                .map(|d| d.lines().next().unwrap_or("").to_string()),
+            inputs,
+            hints_line: (!hints.is_empty())
+                .then(|| serde_json::to_string(hints).unwrap_or_default()),
+        }
+    }
+}
+
+/// `name: type` for each property of the definition's input schema.
+fn input_list(def: &Value) -> Vec<String> {
+    def.pointer("/inputSchema/properties")
         .and_then(Value::as_object)
         .map(|props| {
             props
@@ -103,66 +167,62 @@ pub fn run(ctx: &Context, args: &InspectArgs) -> anyhow::Result<Outcome> {
                 })
                 .collect()
         })
-        .unwrap_or_default();
-    let info = json!({
-        "tool": tp.name,
-        "status": row.status,
-        "reasons": row.reasons,
-        "tool_hash": tp.entry.as_ref().map(|e| e.tool_hash.clone()),
-        "config_hash": tp.entry.as_ref().map(|e| e.config_hash.clone()),
-        "pinned": tp.entry.as_ref().is_some_and(|e| e.pinned),
-        "refinements": tp.entry.as_ref().map(|e| e.refinements.clone()).unwrap_or_default(),
-        "hints": serde_json::to_value(&tp.tool_config.hints).unwrap_or(Value::Null),
-        "widgets": widgets,
-        "definition": def,
-    });
-    let p = &ctx.printer;
-    if args.format == Format::Json {
-        p.json(&info)?;
-        return Ok(Outcome::Success);
+        .unwrap_or_default()
+}
+
+impl Render for Inspected {
+    fn text(&self, p: &Printer) -> anyhow::Result<()> {
+        p.out(format!(
+            "tool:         {}",
+            report::display_name(&self.tool)
+        ))?;
+        if let Some(title) = &self.title {
+            p.out(format!("title:        {}", report::display_name(title)))?;
+        }
+        if let Some(d) = &self.description {
+            p.out(format!("description:  {}", report::display_name(d)))?;
+        }
+        let status = crate::plan::status_with_reasons(&self.status, &self.reasons);
+        p.out(format!("status:       {status}"))?;
+        if !self.inputs.is_empty() {
+            p.out(format!("inputs:       {}", self.inputs.join(", ")))?;
+        }
+        if self.generated {
+            self.entry_text(p)?;
+        }
+        if let Some(h) = &self.hints_line {
+            p.out(format!("hints:        {h}"))?;
+        }
+        Ok(())
     }
-    let t = tp.tool.as_ref();
-    p.out(format!("tool:         {}", report::display_name(&tp.name)))?;
-    if let Some(title) = t.and_then(|t| t.title()) {
-        p.out(format!("title:        {}", report::display_name(title)))?;
-    }
-    if let Some(d) = t.and_then(|t| t.description()) {
-        let first = d.lines().next().unwrap_or("");
-        p.out(format!("description:  {}", report::display_name(first)))?;
-    }
-    let status = report::status_with_reasons(&row.status, &row.reasons);
-    p.out(format!("status:       {status}"))?;
-    if !inputs.is_empty() {
-        p.out(format!("inputs:       {}", inputs.join(", ")))?;
-    }
-    if let Some(e) = &tp.entry {
-        p.out(format!("tool_hash:    {}", e.tool_hash))?;
-        if e.pinned {
+}
+
+impl Inspected {
+    /// The lock entry: hash, pin, refinements, and each widget.
+    fn entry_text(&self, p: &Printer) -> anyhow::Result<()> {
+        p.out(format!(
+            "tool_hash:    {}",
+            self.tool_hash.as_deref().unwrap_or_default()
+        ))?;
+        if self.pinned {
             p.out("pinned:       yes (a hand edit adopted with --adopt)")?;
         }
-        if e.refinements.is_empty() {
+        if self.refinements.is_empty() {
             p.out("refinements:  none")?;
         } else {
             p.out("refinements:")?;
-            for (i, r) in e.refinements.iter().enumerate() {
+            for (i, r) in self.refinements.iter().enumerate() {
                 p.out(format!("  {}. {}", i + 1, report::display_name(r)))?;
             }
         }
-        for w in &e.widgets {
-            let widget = (w.name != crate::lock::DEFAULT_WIDGET).then_some(w.name.as_str());
+        for w in &self.widgets {
             p.out(format!(
                 "widget:       {}{}",
                 w.name,
                 if w.default { " (default)" } else { "" }
             ))?;
-            p.out(format!(
-                "  file:       {}",
-                cfg.out_dir.join(&w.path).display()
-            ))?;
-            p.out(format!(
-                "  uri:        {}",
-                ui_uri(&server, &tp.name, widget)
-            ))?;
+            p.out(format!("  file:       {}", w.file))?;
+            p.out(format!("  uri:        {}", w.uri))?;
             p.out(format!(
                 "  generator:  {} (template {}, {})",
                 w.generator, w.template_version, w.ui_type
@@ -171,12 +231,6 @@ pub fn run(ctx: &Context, args: &InspectArgs) -> anyhow::Result<Outcome> {
                 p.out(format!("  fallback:   {r}"))?;
             }
         }
+        Ok(())
     }
-    if !tp.tool_config.hints.is_empty() {
-        p.out(format!(
-            "hints:        {}",
-            serde_json::to_string(&tp.tool_config.hints).unwrap_or_default()
-        ))?;
-    }
-    Ok(Outcome::Success)
 }

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use anyhow::Context as _;
 use clap::Args;
 
-use crate::cli::{Context, Outcome};
+use crate::context::{Context, Outcome};
 use crate::lock::Lock;
 use crate::preview::{Preview, PreviewOptions, shutdown_signal};
 
@@ -51,10 +51,13 @@ pub fn run(ctx: &Context, args: &PreviewArgs) -> anyhow::Result<Outcome> {
     let rt = ctx.runtime()?;
     let printer = ctx.printer.clone();
     let result = rt.block_on(async {
-        let pb = printer.spinner(format!(
-            "Starting upstream {}",
-            cfg.upstream().map(|u| u.describe()).unwrap_or_default()
-        ));
+        let pb = super::spinner(
+            &printer,
+            format!(
+                "Starting upstream {}",
+                cfg.upstream().map(|u| u.describe()).unwrap_or_default()
+            ),
+        );
         // Installed before anything starts: Ctrl-C during a slow start must still stop the
         // upstream's process group rather than kill us and leave it running.
         let mut stop = Box::pin(shutdown_signal());

@@ -1,17 +1,16 @@
 //! `refine TOOL "FEEDBACK"`: append to the tool's refinement history (in the lock), regenerate
 //! that tool, and print the unified diff of what changed.
 
-use anyhow::{Context as _, bail};
+use anyhow::bail;
 use clap::Args;
+use serde::Serialize;
 
-use crate::cli::{Context, Outcome};
+use super::Reporter;
+use super::diff::{FileDiff, Pictures, file_diff, pictures, print_changes};
 use crate::config::GeneratorKind;
-use crate::pipeline::refine::{Change, refine};
-use crate::pipeline::{self, State};
-use crate::report::{self, Format, Printer};
-use crate::review::Side;
-use crate::review::words::changes;
-use crate::write::{self, RunLock};
+use crate::context::{Context, Outcome};
+use crate::pipeline::refine::{Change, RefineSettings, Refined, refine};
+use crate::report::{self, Format, Printer, Render};
 
 #[derive(Debug, Args)]
 pub struct RefineArgs {
@@ -44,7 +43,41 @@ pub struct RefineArgs {
 /// Runs `refine`. Feedback the builtin generator cannot read is kept and reported (success).
 pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
     ctx.require_server_value()?;
-    let change = match (&args.feedback, args.undo, args.clear) {
+    let settings = RefineSettings {
+        tool: args.tool.clone(),
+        change: change(args)?,
+        generator: args.generator,
+        sample: args.sample,
+    };
+    let cfg = ctx.config()?;
+    // Looked for before anything is done, so that a missing browser writes nothing.
+    let visual = args.review.visual_setup(&cfg.out_dir)?;
+    let p = &ctx.printer;
+    let r = refine(&cfg, &settings, &Reporter::new(p), ctx.runtime()?)?;
+    let pictures = match &visual {
+        Some(v) => {
+            let files: Vec<(String, Option<String>, Option<String>)> = r
+                .files
+                .iter()
+                .map(|(path, before, after)| (path.clone(), before.clone(), Some(after.clone())))
+                .collect();
+            Some(pictures(p, v, &r.before, &r.after, &files)?)
+        }
+        None => None,
+    };
+    let shown = RefineOutput {
+        r: &r,
+        full_html: args.review.html,
+        pictures,
+    };
+    p.render(&shown, args.format.into())?;
+    shown.notes(p);
+    Ok(Outcome::findings_if(!r.failed.is_empty()))
+}
+
+/// The change to the history the arguments ask for.
+fn change(args: &RefineArgs) -> anyhow::Result<Change> {
+    Ok(match (&args.feedback, args.undo, args.clear) {
         (Some(f), _, _) if !f.trim().is_empty() => Change::Add {
             feedback: f.trim().to_string(),
             widget: args.widget.clone(),
@@ -55,157 +88,95 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
             "say what to change, e.g. mcp-gen-ui refine {} \"line chart\" (or use --undo / --clear)",
             shell_words::quote(&args.tool)
         ),
-    };
-    let cfg = ctx.config()?;
-    // Looked for before anything is done, so that a missing browser writes nothing.
-    let visual = args.review.visual_setup(&cfg.out_dir)?;
-    let generator = pipeline::load_generator(&cfg, args.generator, None)?;
-    let discovery = super::discover(ctx, &cfg)?;
-    let _run_lock = RunLock::acquire(&cfg.out_dir)?;
-    write::clean_temp_files(&cfg.out_dir);
-    let state = State::read(&cfg)?;
-    let before_side = Side::new(
-        state.lock.clone(),
-        state.snapshot.as_deref().unwrap_or(&[]),
-        |p| std::fs::read_to_string(cfg.out_dir.join(p)).ok(),
-    );
-    let samples = if args.sample && generator.llm.is_some() {
-        super::collect_samples(ctx, &cfg, &discovery.tools, &[args.tool.as_str()])?
-    } else {
-        Default::default()
-    };
-    let rt = ctx.runtime()?;
-    let r = refine(
-        &cfg,
-        &generator,
-        &discovery,
-        &state,
-        &args.tool,
-        &change,
-        samples,
-        rt.handle(),
-    )?;
-    let new_files: Vec<(String, String)> = r
-        .batch
-        .update
-        .files
-        .iter()
-        .map(|(p, b)| (p.clone(), String::from_utf8_lossy(b).into_owned()))
-        .collect();
-    let failed: Vec<String> = r
-        .batch
-        .failed()
-        .map(|row| row.error.clone().unwrap_or_default())
-        .collect();
-    let after_side = before_side.overlaid(
-        Some(r.batch.lock.clone()),
-        &discovery.tools,
-        &r.batch.update.files,
-        &r.batch.update.remove,
-    );
-    let words = changes(&before_side, &after_side, std::slice::from_ref(&args.tool));
-    if !r.batch.nothing_to_do {
-        write::apply(&cfg.out_dir, r.batch.update, &r.batch.lock)
-            .with_context(|| format!("writing {}", cfg.out_dir.display()))?;
-    }
+    })
+}
 
-    let p = &ctx.printer;
-    let name = report::display_name(&args.tool);
-    let plain = Printer {
-        color: false,
-        ..p.clone()
-    };
-    let mut files = Vec::new();
-    for (path, before) in &r.before {
-        let Some((_, after)) = new_files.iter().find(|(np, _)| np == path) else {
-            continue;
-        };
-        let before = before.as_deref().unwrap_or("");
-        let printer = if args.format == Format::Json {
-            &plain
-        } else {
-            p
-        };
-        files.push((
-            path.clone(),
-            super::diff::file_diff(printer, args.review.html, before, after, path),
-        ));
-    }
-    let pictured: Vec<(String, Option<String>, Option<String>)> = r
-        .before
-        .iter()
-        .filter_map(|(path, before)| {
-            let after = new_files.iter().find(|(np, _)| np == path)?;
-            Some((path.clone(), before.clone(), Some(after.1.clone())))
-        })
-        .collect();
-    let text = args.format == Format::Text;
-    let mut shots = Vec::new();
-    if let Some((browser, review)) = &visual
-        && !text
-    {
-        shots = super::diff::pictures(
-            p,
-            review,
-            browser,
-            &before_side,
-            &after_side,
-            &pictured,
-            false,
-        )?;
-    }
-    if args.format == Format::Json {
-        let files: Vec<serde_json::Value> = files
+/// `refine`'s output record.
+pub struct RefineOutput<'a> {
+    r: &'a Refined,
+    /// `--html`: the full unified diff.
+    full_html: bool,
+    /// `--visual`.
+    pictures: Option<Pictures>,
+}
+
+impl Serialize for RefineOutput<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let r = self.r;
+        let files: Vec<FileDiff> = r
+            .files
             .iter()
-            .map(|(path, diff)| serde_json::json!({"path": path, "diff": diff}))
+            .map(|(path, before, after)| FileDiff {
+                path,
+                status: None,
+                before: before.as_deref().unwrap_or(""),
+                after,
+                full: self.full_html,
+            })
             .collect();
-        p.json(&serde_json::json!({
-            "tool": args.tool,
-            "history": r.history,
-            "changes": words,
-            "files": files,
-            "failed": failed,
-            "pictures": shots,
-        }))?;
-    } else {
-        super::diff::print_changes(p, &words)?;
-        for (_, diff) in &files {
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("tool", &r.tool)?;
+        m.serialize_entry("history", &r.history)?;
+        m.serialize_entry("changes", &r.changes)?;
+        m.serialize_entry("files", &files)?;
+        m.serialize_entry("failed", &r.failed)?;
+        m.serialize_entry(
+            "pictures",
+            &self.pictures.as_ref().map_or(&[][..], |p| &p.pages),
+        )?;
+        m.end()
+    }
+}
+
+impl Render for RefineOutput<'_> {
+    fn text(&self, p: &Printer) -> anyhow::Result<()> {
+        print_changes(p, &self.r.changes)?;
+        for (path, before, after) in &self.r.files {
+            let diff = file_diff(
+                p,
+                self.full_html,
+                before.as_deref().unwrap_or(""),
+                after,
+                path,
+            );
             if !diff.is_empty() {
                 p.out(diff)?;
             }
         }
-        if let Some((browser, review)) = &visual {
-            super::diff::pictures(
-                p,
-                review,
-                browser,
-                &before_side,
-                &after_side,
-                &pictured,
-                true,
-            )?;
+        if let Some(pictures) = &self.pictures {
+            pictures.text(p)?;
         }
+        Ok(())
     }
-    if let Some(e) = &r.unreadable {
-        // Two lines, each under the 400 characters of the review output (SPEC 14).
-        p.warn(format!(
-            "{}: it is kept in the history and the llm generator will read it (`mcp-gen-ui refine {} ... --generator llm`).",
-            crate::review::clean(e, 160),
-            crate::review::clean(&shell_words::quote(&args.tool), 80)
+}
+
+impl RefineOutput<'_> {
+    /// What is said on stderr whatever the format: unreadable feedback, tools left without a new
+    /// page, and the one-line summary.
+    fn notes(&self, p: &Printer) {
+        let r = self.r;
+        let name = report::display_name(&r.tool);
+        if let Some(e) = &r.unreadable {
+            // Two lines, each under the 400 characters of the review output (SPEC 14).
+            p.warn(format!(
+                "{}: it is kept in the history and the llm generator will read it (`mcp-gen-ui refine {} ... --generator llm`).",
+                crate::review::clean(e, 160),
+                crate::review::clean(&shell_words::quote(&r.tool), 80)
+            ));
+            p.warn(
+                "The builtin generator understands phrases such as \"line chart\", \"bar chart of revenue by month\", \"table\", \"cards\", \"dark theme\", \"compact\", \"hide field x\", \"rename x to y\", \"sort by date descending\"",
+            );
+        }
+        for e in &r.failed {
+            p.error(format!("no new page for tool `{name}`: {e}"));
+        }
+        let changed = r.written;
+        let n = r.history.len();
+        p.status(format!(
+            "Refined `{name}`: {n} refinement{} in the history, {changed} file{} changed.",
+            if n == 1 { "" } else { "s" },
+            if changed == 1 { "" } else { "s" }
         ));
-        p.warn(
-            "The builtin generator understands phrases such as \"line chart\", \"bar chart of revenue by month\", \"table\", \"cards\", \"dark theme\", \"compact\", \"hide field x\", \"rename x to y\", \"sort by date descending\"",
-        );
     }
-    for e in &failed {
-        p.error(format!("no new page for tool `{name}`: {e}"));
-    }
-    let changed = new_files.len();
-    let n = r.history.len();
-    p.status(format!(
-        "Refined `{name}`: {n} refinement{} in the history, {changed} file{} changed.",
-        if n == 1 { "" } else { "s" },
-        if changed == 1 { "" } else { "s" }
-    ));
-    Ok(Outcome::findings_if(!failed.is_empty()))
 }

@@ -2,21 +2,14 @@
 //! HTTP), or print the Claude Desktop config that launches it.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::cli::{Context, Outcome, RuntimeFlavor};
 use crate::config::Config;
+use crate::context::{Context, Outcome, RuntimeFlavor};
 use crate::lock::Lock;
-use crate::mcp::{ConnectOptions, HttpTransport, UpstreamSpec};
-use crate::serve::host_http::{self, HttpOptions, TOKEN_ENV};
-use crate::serve::host_stdio::{self, MAX_MESSAGE_BYTES};
-use crate::serve::hosts::HostOptions;
-use crate::serve::router::RouterOptions;
-use crate::serve::session::Shared;
-use crate::serve::ui_resources::{Catalog, Strictness};
-use crate::serve::watch;
+use crate::mcp::{HttpTransport, UpstreamSpec};
+use crate::serve::{self, HttpOptions, Strictness, TOKEN_ENV};
 
 /// Environment variable for the log filter (tracing `EnvFilter` syntax, default `info`).
 pub const LOG_ENV: &str = "MCP_GEN_UI_LOG";
@@ -103,123 +96,73 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Success);
     }
     init_logging(args.log_format);
-    if cfg.protocol != crate::mcp::negotiate::Protocol::Auto {
-        // The setting is for our own client (generate, diff, check, preview): serve never
-        // translates eras, each host request reaches the upstream in the host's own era.
-        tracing::info!(
-            target: "serve",
-            "protocol = \"{}\" applies to mcp-gen-ui's own client only; serve passes each host's era through unchanged",
-            cfg.protocol
-        );
-    }
-    let spec = cfg.upstream()?.clone();
-    let strictness = if args.allow_stale {
-        Strictness::AllowStale
-    } else {
-        Strictness::Strict
+    let options = serve::Options {
+        cfg: cfg.clone(),
+        strictness: if args.allow_stale {
+            Strictness::AllowStale
+        } else {
+            Strictness::Strict
+        },
+        watch: args.watch,
+        embed_ui: args.embed_ui,
+        apps_sdk: args.apps_sdk,
+        http: args
+            .http
+            .as_deref()
+            .map(|addr| http_options(cfg, args, addr))
+            .transpose()?,
     };
-    let catalog = Catalog::load(cfg, strictness)?;
-    for w in &catalog.warnings {
-        tracing::warn!(target: "serve", "{w}");
-    }
-    tracing::info!(target: "serve", upstream = %spec.describe(), uis = catalog.tools.len(), "starting");
-    let http = match &args.http {
-        Some(addr) => {
-            let mut opts = HttpOptions::from_args(addr, std::env::var(TOKEN_ENV).ok())?;
-            if let Some(n) = args.max_sessions.or(cfg.file.serve.max_sessions) {
-                anyhow::ensure!(
-                    n > 0,
-                    "--max-sessions / [serve] max_sessions must be at least 1"
-                );
-                opts.max_sessions = n;
-            }
-            if let Some(m) = args
-                .session_idle_minutes
-                .or(cfg.file.serve.session_idle_minutes)
-            {
-                anyhow::ensure!(
-                    m > 0,
-                    "--session-idle-minutes / [serve] session_idle_minutes must be at least 1"
-                );
-                opts.idle_timeout = std::time::Duration::from_secs(m.saturating_mul(60));
-            }
-            if let Some(s) = args
-                .session_evict_seconds
-                .or(cfg.file.serve.session_evict_seconds)
-            {
-                opts.evict_after = std::time::Duration::from_secs(s.min(MAX_EVICT_SECONDS));
-            }
-            if let Some(r) = args
-                .replica_id
-                .as_ref()
-                .or(cfg.file.serve.replica_id.as_ref())
-            {
-                opts.set_replica_id(r)?;
-            }
-            let proxies = if args.trusted_proxy.is_empty() {
-                &cfg.file.serve.trusted_proxies
-            } else {
-                &args.trusted_proxy
-            };
-            opts.set_trusted_proxies(proxies)?;
-            Some(opts)
-        }
-        None => None,
-    };
-    // One host over stdio is a single stream of messages: one thread avoids cross-thread
-    // wake-ups on every hop. HTTP serves many sessions at once.
-    let flavor = if http.is_some() {
-        RuntimeFlavor::MultiThread
-    } else {
-        RuntimeFlavor::CurrentThread
-    };
-    let runtime = ctx.runtime_of(flavor)?;
+    // One thread, for HTTP too: a proxy's work per message is small, and every hop between
+    // threads (HTTP handler → session → upstream client and back) costs a futex or eventfd
+    // wake-up. On one thread a plain tool call through `serve --http` makes 6 system calls
+    // (read and write on each side, two waits) instead of about 16, and adds ~50 µs less
+    // (book/src/performance.md). Sessions still run concurrently, as tasks.
+    let runtime = ctx.runtime_of(RuntimeFlavor::CurrentThread)?;
     runtime
-        .block_on(serve(cfg.clone(), spec, catalog, args, http))
+        .block_on(serve::run(options))
         .map(|()| Outcome::Success)
 }
 
-/// The async body of `serve`, also used by tests and benchmarks through the binary.
-pub async fn serve(
-    cfg: Config,
-    spec: UpstreamSpec,
-    catalog: Catalog,
-    args: &ServeArgs,
-    http: Option<HttpOptions>,
-) -> anyhow::Result<()> {
-    let watch_files = args.watch;
-    let (cat_tx, cat_rx) = tokio::sync::watch::channel(Arc::new(catalog));
-    let shared = Arc::new(Shared {
-        router: RouterOptions {
-            stale: cfg.file.serve.stale,
-            watch: watch_files,
-            upstream: spec.describe(),
-            hosts: HostOptions::from_config(&cfg, args.embed_ui, args.apps_sdk),
-            wait_limit: cfg.connect_timeout,
-        },
-        connect: ConnectOptions {
-            forward_stderr: true,
-            stderr_prefix: "[upstream] ".into(),
-            max_message_bytes: MAX_MESSAGE_BYTES,
-            // A stdio host gets plain tools/call answers as the upstream's bytes (mcp::peek).
-            raw_responses: http.is_none(),
-            ..ConnectOptions::default()
-        },
-        spec,
-        catalog: cat_rx,
-        init_timeout: cfg.connect_timeout,
-        upstream_failed: tokio::sync::Notify::new(),
-    });
-    let watcher = watch_files.then(|| tokio::spawn(watch::run(cfg.clone(), cat_tx.clone())));
-    let result = match http {
-        Some(opts) => host_http::run(shared, opts).await,
-        None => host_stdio::run(shared).await,
-    };
-    if let Some(w) = watcher {
-        w.abort();
+/// `--http ADDR` and the options that go with it (command line over `[serve]`).
+fn http_options(cfg: &Config, args: &ServeArgs, addr: &str) -> anyhow::Result<HttpOptions> {
+    let mut opts = HttpOptions::from_args(addr, std::env::var(TOKEN_ENV).ok())?;
+    if let Some(n) = args.max_sessions.or(cfg.file.serve.max_sessions) {
+        anyhow::ensure!(
+            n > 0,
+            "--max-sessions / [serve] max_sessions must be at least 1"
+        );
+        opts.max_sessions = n;
     }
-    drop(cat_tx);
-    result
+    if let Some(m) = args
+        .session_idle_minutes
+        .or(cfg.file.serve.session_idle_minutes)
+    {
+        anyhow::ensure!(
+            m > 0,
+            "--session-idle-minutes / [serve] session_idle_minutes must be at least 1"
+        );
+        opts.idle_timeout = std::time::Duration::from_secs(m.saturating_mul(60));
+    }
+    if let Some(s) = args
+        .session_evict_seconds
+        .or(cfg.file.serve.session_evict_seconds)
+    {
+        opts.evict_after = std::time::Duration::from_secs(s.min(MAX_EVICT_SECONDS));
+    }
+    if let Some(r) = args
+        .replica_id
+        .as_ref()
+        .or(cfg.file.serve.replica_id.as_ref())
+    {
+        opts.set_replica_id(r)?;
+    }
+    let proxies = if args.trusted_proxy.is_empty() {
+        &cfg.file.serve.trusted_proxies
+    } else {
+        &args.trusted_proxy
+    };
+    opts.set_trusted_proxies(proxies)?;
+    Ok(opts)
 }
 
 fn init_logging(format: Option<LogFormat>) {

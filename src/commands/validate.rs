@@ -1,12 +1,13 @@
 //! `validate FILE…`: the validator on any HTML file, generated or hand-written.
 
-use anyhow::Context as _;
-use clap::Args;
-use serde_json::json;
 use std::path::PathBuf;
 
-use crate::cli::{Context, Outcome};
-use crate::report::Format;
+use anyhow::Context as _;
+use clap::Args;
+use serde::Serialize;
+
+use crate::context::{Context, Outcome};
+use crate::report::{Format, Printer, Render};
 use crate::validate::{self, Severity};
 
 #[derive(Debug, Args)]
@@ -30,26 +31,46 @@ pub fn run(ctx: &Context, args: &ValidateArgs) -> anyhow::Result<Outcome> {
         allowed_origins: args.allow_origin.clone(),
         llm_output: args.llm,
     };
-    let mut any_error = false;
-    let mut results = Vec::new();
+    let mut files = Vec::new();
     for file in &args.files {
         let bytes =
             std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
         let html = String::from_utf8_lossy(&bytes);
         let findings = validate::validate(&html, &opts);
-        any_error |= validate::has_errors(&findings);
-        results.push((file, findings));
+        files.push(FileReport {
+            file: file.display().to_string(),
+            valid: !validate::has_errors(&findings),
+            findings,
+        });
     }
-    let p = &ctx.printer;
-    if args.format == Format::Json {
-        let files: Vec<_> = results
-            .iter()
-            .map(|(f, findings)| json!({"file": f.display().to_string(), "valid": !validate::has_errors(findings), "findings": findings}))
-            .collect();
-        p.json(&json!({"valid": !any_error, "files": files}))?;
-    } else {
-        for (file, findings) in &results {
-            for f in findings {
+    let validated = Validated {
+        valid: files.iter().all(|f| f.valid),
+        files,
+    };
+    ctx.printer.render(&validated, args.format.into())?;
+    Ok(Outcome::findings_if(!validated.valid))
+}
+
+/// `validate`'s output record.
+#[derive(Debug, Serialize)]
+pub struct Validated {
+    /// No file has an error.
+    pub valid: bool,
+    pub files: Vec<FileReport>,
+}
+
+/// One file and what the validator found in it.
+#[derive(Debug, Serialize)]
+pub struct FileReport {
+    pub file: String,
+    pub valid: bool,
+    pub findings: Vec<validate::Finding>,
+}
+
+impl Render for Validated {
+    fn text(&self, p: &Printer) -> anyhow::Result<()> {
+        for r in &self.files {
+            for f in &r.findings {
                 let line = f.line.map(|l| format!(":{l}")).unwrap_or_default();
                 let sev = match f.severity {
                     Severity::Error => "error",
@@ -57,19 +78,18 @@ pub fn run(ctx: &Context, args: &ValidateArgs) -> anyhow::Result<Outcome> {
                 };
                 p.out(format!(
                     "{}{line}: {sev}[{}]: {}",
-                    file.display(),
-                    f.rule,
-                    f.message
+                    r.file, f.rule, f.message
                 ))?;
             }
-            let errors = findings
+            let errors = r
+                .findings
                 .iter()
                 .filter(|f| f.severity == Severity::Error)
                 .count();
-            let warnings = findings.len() - errors;
+            let warnings = r.findings.len() - errors;
             p.status(format!(
                 "{}: {}",
-                file.display(),
+                r.file,
                 if errors == 0 && warnings == 0 {
                     "valid".to_string()
                 } else {
@@ -77,6 +97,6 @@ pub fn run(ctx: &Context, args: &ValidateArgs) -> anyhow::Result<Outcome> {
                 }
             ));
         }
+        Ok(())
     }
-    Ok(Outcome::findings_if(any_error))
 }

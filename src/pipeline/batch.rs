@@ -13,6 +13,8 @@ use anyhow::{Context as _, bail};
 use serde::Serialize;
 
 use super::State;
+use super::progress::Progress;
+use super::unknown::UnknownTool;
 use crate::config::Config;
 use crate::discover::Discovery;
 use crate::generate::{Generator, UiType, WidgetRequest, builtin};
@@ -227,31 +229,23 @@ fn wants_llm(tp: &ToolPlan, ask: Ask) -> bool {
         && (tp.needs_generation() || ask.force || ask.refining)
 }
 
-/// Computes the batch. Nothing is written. `rt` runs the llm generator's requests.
+/// Computes the batch from `plan` (planned against `discovery`'s tools with this generator's
+/// fingerprint). Nothing is written. `rt` runs the llm generator's requests.
+#[allow(clippy::too_many_arguments)]
 pub fn build(
     cfg: &Config,
     generator: &Generator,
     discovery: &Discovery,
     state: &State,
+    plan: Plan,
     opts: &BatchOptions<'_>,
-    pb: &indicatif::ProgressBar,
+    progress: &dyn Progress,
     rt: &tokio::runtime::Handle,
 ) -> anyhow::Result<Batch> {
     let fingerprint = generator.fingerprint();
-    let plan = state.plan(cfg, Some(&discovery.tools), &fingerprint)?;
-    let known: Vec<&str> = plan.tools.iter().map(|t| t.name.as_str()).collect();
+    let known = plan.tools.iter().map(|t| t.name.as_str());
     for name in opts.tools.iter().chain(opts.adopt.iter()) {
-        if !known.contains(&name.as_str()) {
-            bail!(
-                "no tool named `{}` upstream or in the lock; available: {}",
-                report::display_name(name),
-                known
-                    .iter()
-                    .map(|n| report::display_name(n))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-        }
+        UnknownTool::check(name, true, known.clone())?;
     }
     let server_name = cfg
         .file
@@ -280,6 +274,7 @@ pub fn build(
         template_version: generator.template_version(),
     };
 
+    progress.start(plan.tools.len());
     // The llm generator is slow and not deterministic: it runs only for tools that need it, all
     // at once (bounded by `jobs`), before the per-tool steps below.
     let mut llm_results = match &generator.llm {
@@ -297,9 +292,8 @@ pub fn build(
     let mut out = Assembly::default();
     // `plan` is moved into the batch at the end; the assembly only borrows its tools until then.
     let plan_ref = &plan;
-    pb.set_length(plan.tools.len() as u64);
     for tp in &plan_ref.tools {
-        pb.inc(1);
+        progress.tool_started(&tp.name);
         let ask = opts.ask(&tp.name, revalidate);
         match decide(tp, ask) {
             Decision::Keep => out.keep(&ctx, tp),
@@ -313,47 +307,10 @@ pub fn build(
                 out.rows.push(row(tp, Action::Pinned, Vec::new(), 0));
             }
             Decision::Adopt => out.adopt(&ctx, tp)?,
-            Decision::Render => {
-                let rendered = if generator.llm.is_some() {
-                    match llm_results.remove(&tp.name) {
-                        Some(Ok((pages, stats))) => Ok((pages, Some(stats))),
-                        Some(Err(e)) => Err(e),
-                        // Edited and not forced: nothing new to compare, so it is kept below.
-                        None if tp.status == Status::Edited => Ok((Vec::new(), None)),
-                        // Fresh: an llm page is never regenerated just to compare it.
-                        None => {
-                            out.keep(&ctx, tp);
-                            continue;
-                        }
-                    }
-                } else {
-                    render_tool(&ctx, tp).map(|pages| (pages, None))
-                };
-                match rendered {
-                    Ok((pages, stats)) => out.apply(&ctx, tp, pages, stats)?,
-                    Err(e) => {
-                        // SPEC 13: this tool keeps its previous page and lock entry; the run
-                        // goes on and ends with exit 1, naming it.
-                        out.keep(&ctx, tp);
-                        // The snapshot records the definition it failed on, so that `check`
-                        // (offline, against the snapshot) reports the tool stale until a run
-                        // succeeds.
-                        if let Some(t) = &tp.tool {
-                            out.snapshot(&ctx, t);
-                        }
-                        let mut r = row(
-                            tp,
-                            Action::Failed,
-                            tp.widgets.iter().map(|w| w.path.clone()).collect(),
-                            0,
-                        );
-                        r.error = Some(report::error_chain(&e));
-                        out.rows.push(r);
-                    }
-                }
-            }
+            Decision::Render => out.render(&ctx, tp, &mut llm_results)?,
         }
     }
+    progress.finish();
     let (lock, update, rows, nothing_to_do) = out.finish(&ctx);
     Ok(Batch {
         lock,
@@ -462,6 +419,57 @@ impl<'a> Assembly<'a> {
         self.snapshot(ctx, tool);
         self.rows.push(row(tp, Action::Adopted, files, 0));
         Ok(())
+    }
+
+    /// A tool to render: its pages come from the llm generator's results (computed before) or
+    /// the builtin generator now; a tool whose pages cannot be produced fails alone.
+    fn render(
+        &mut self,
+        ctx: &ApplyContext<'a>,
+        tp: &'a ToolPlan,
+        llm_results: &mut LlmResults,
+    ) -> anyhow::Result<()> {
+        let rendered = if ctx.generator.llm.is_some() {
+            match llm_results.remove(&tp.name) {
+                Some(Ok((pages, stats))) => Ok((pages, Some(stats))),
+                Some(Err(e)) => Err(e),
+                // Edited and not forced: nothing new to compare, so it is kept by `apply`.
+                None if tp.status == Status::Edited => Ok((Vec::new(), None)),
+                // Fresh: an llm page is never regenerated just to compare it.
+                None => {
+                    self.keep(ctx, tp);
+                    return Ok(());
+                }
+            }
+        } else {
+            render_tool(ctx, tp).map(|pages| (pages, None))
+        };
+        match rendered {
+            Ok((pages, stats)) => self.apply(ctx, tp, pages, stats),
+            Err(e) => {
+                self.fail(ctx, tp, &e);
+                Ok(())
+            }
+        }
+    }
+
+    /// SPEC 13: a tool whose pages could not be produced keeps its previous page and lock entry;
+    /// the run goes on and ends with exit 1, naming it.
+    fn fail(&mut self, ctx: &ApplyContext<'a>, tp: &'a ToolPlan, e: &anyhow::Error) {
+        self.keep(ctx, tp);
+        // The snapshot records the definition it failed on, so that `check` (offline, against
+        // the snapshot) reports the tool stale until a run succeeds.
+        if let Some(t) = &tp.tool {
+            self.snapshot(ctx, t);
+        }
+        let mut r = row(
+            tp,
+            Action::Failed,
+            tp.widgets.iter().map(|w| w.path.clone()).collect(),
+            0,
+        );
+        r.error = Some(report::error_chain(e));
+        self.rows.push(r);
     }
 
     /// A rendered tool: kept when it overwrites a hand edit without `--force`, else written

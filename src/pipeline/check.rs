@@ -7,8 +7,12 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::State;
+use super::generator::offline_generator;
+use super::progress::Progress;
+use super::upstream;
 use crate::config::Config;
-use crate::plan::{FileState, Plan, StaleReason, Status};
+use crate::lock::Lock;
+use crate::plan::{FileState, Plan, StaleReason, Status, ToolPlan};
 use crate::report;
 use crate::validate;
 
@@ -22,6 +26,50 @@ pub struct Finding {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     pub message: String,
+}
+
+/// What `check` found: the command's output record.
+#[derive(Debug, Serialize)]
+pub struct Checked {
+    pub clean: bool,
+    /// Tools in the lock.
+    pub tools: usize,
+    pub findings: Vec<Finding>,
+}
+
+/// Runs `check`: offline against the lock, or `online` against the upstream's tools too (the
+/// runtime is only built then). With no lock there is nothing to plan: the one finding says to
+/// generate.
+pub fn check<'r>(
+    cfg: &Config,
+    online: bool,
+    revalidate: bool,
+    progress: &dyn Progress,
+    runtime: impl FnOnce() -> anyhow::Result<&'r tokio::runtime::Runtime>,
+) -> anyhow::Result<Checked> {
+    let state = State::read(cfg)?;
+    let tools = state.lock.as_ref().map_or(0, |l| l.tools.len());
+    let findings = if state.lock.is_none() {
+        let empty = Plan {
+            tools: Vec::new(),
+            stray: Vec::new(),
+        };
+        findings(cfg, &state, &empty, false)
+    } else {
+        let generator = offline_generator(cfg)?;
+        let upstream = if online {
+            Some(upstream::discover(cfg, progress, runtime()?)?.tools)
+        } else {
+            None
+        };
+        let plan = state.plan(cfg, upstream.as_deref(), &generator.fingerprint())?;
+        findings(cfg, &state, &plan, revalidate)
+    };
+    Ok(Checked {
+        clean: findings.is_empty(),
+        tools,
+        findings,
+    })
 }
 
 /// Everything wrong with the committed output directory. `plan` was made from `state` (online
@@ -51,9 +99,29 @@ pub fn findings(cfg: &Config, state: &State, plan: &Plan, revalidate: bool) -> V
                     .into(),
         });
     }
-
     // Files: the plan hashed each one once; only a validator upgrade reads them again.
     let revalidate = revalidate || lock.validator_version != validate::VALIDATOR_VERSION;
+    file_findings(cfg, plan, revalidate, &mut findings);
+    for rel in &plan.stray {
+        findings.push(Finding {
+            kind: "stray-file",
+            tool: None,
+            path: Some(rel.clone()),
+            message: format!(
+                "{out}/{rel} is not in the lock: delete it, or run `mcp-gen-ui generate` if it should be generated"
+            ),
+        });
+    }
+    snapshot_findings(cfg, state, lock, &mut findings);
+    for tp in &plan.tools {
+        status_findings(tp, &mut findings);
+    }
+    findings
+}
+
+/// Each file of the lock: missing, edited, or (when `revalidate`) no longer valid.
+fn file_findings(cfg: &Config, plan: &Plan, revalidate: bool, findings: &mut Vec<Finding>) {
+    let out = cfg.out_dir.display().to_string();
     for tp in &plan.tools {
         let Some(entry) = &tp.entry else { continue };
         for (path, state) in &tp.files {
@@ -99,19 +167,11 @@ pub fn findings(cfg: &Config, state: &State, plan: &Plan, revalidate: bool) -> V
             }
         }
     }
+}
 
-    for rel in &plan.stray {
-        findings.push(Finding {
-            kind: "stray-file",
-            tool: None,
-            path: Some(rel.clone()),
-            message: format!(
-                "{out}/{rel} is not in the lock: delete it, or run `mcp-gen-ui generate` if it should be generated"
-            ),
-        });
-    }
-
-    // The snapshot must describe exactly the tools of the lock, with the same hashes.
+/// The snapshot must describe exactly the tools of the lock, with the same hashes.
+fn snapshot_findings(cfg: &Config, state: &State, lock: &Lock, findings: &mut Vec<Finding>) {
+    let out = cfg.out_dir.display().to_string();
     let snap: BTreeMap<&str, String> = state
         .snapshot
         .as_deref()
@@ -133,49 +193,47 @@ pub fn findings(cfg: &Config, state: &State, plan: &Plan, revalidate: bool) -> V
             });
         }
     }
+}
 
-    for tp in &plan.tools {
-        let name = report::display_name(&tp.name);
-        let mut push = |kind, message: String| {
-            findings.push(Finding {
-                kind,
-                tool: Some(tp.name.clone()),
-                path: None,
-                message,
-            })
-        };
-        match &tp.status {
-            Status::Stale(reasons) => {
-                for r in reasons {
-                    push(
-                        drift_kind(*r),
-                        format!(
-                            "tool `{name}` is stale ({}): run `mcp-gen-ui generate`",
-                            report::stale_reason(*r)
-                        ),
-                    );
-                }
+/// A tool out of step with the upstream or the config: stale, new, removed, disabled.
+fn status_findings(tp: &ToolPlan, findings: &mut Vec<Finding>) {
+    let name = report::display_name(&tp.name);
+    let mut push = |kind, message: String| {
+        findings.push(Finding {
+            kind,
+            tool: Some(tp.name.clone()),
+            path: None,
+            message,
+        })
+    };
+    match &tp.status {
+        Status::Stale(reasons) => {
+            for r in reasons {
+                push(
+                    drift_kind(*r),
+                    format!(
+                        "tool `{name}` is stale ({}): run `mcp-gen-ui generate`",
+                        r.label()
+                    ),
+                );
             }
-            Status::New => push(
-                "new-tool",
-                format!("tool `{name}` is new upstream and has no UI: run `mcp-gen-ui generate`"),
-            ),
-            Status::Removed => push(
-                "removed-tool",
-                format!(
-                    "tool `{name}` is gone upstream but its UI remains: run `mcp-gen-ui generate`"
-                ),
-            ),
-            Status::Disabled | Status::UpstreamUi if tp.entry.is_some() => push(
-                "disabled-tool",
-                format!(
-                    "tool `{name}` is disabled (or ships its own UI) but our UI remains: run `mcp-gen-ui generate`"
-                ),
-            ),
-            _ => {}
         }
+        Status::New => push(
+            "new-tool",
+            format!("tool `{name}` is new upstream and has no UI: run `mcp-gen-ui generate`"),
+        ),
+        Status::Removed => push(
+            "removed-tool",
+            format!("tool `{name}` is gone upstream but its UI remains: run `mcp-gen-ui generate`"),
+        ),
+        Status::Disabled | Status::UpstreamUi if tp.entry.is_some() => push(
+            "disabled-tool",
+            format!(
+                "tool `{name}` is disabled (or ships its own UI) but our UI remains: run `mcp-gen-ui generate`"
+            ),
+        ),
+        _ => {}
     }
-    findings
 }
 
 /// The finding kind of each stale reason (stable identifiers for scripts).

@@ -10,12 +10,15 @@ use serde_json::Value;
 
 use super::State;
 use super::batch::{self, BatchOptions};
+use super::generator::load_generator;
+use super::progress::{Progress, Silent};
+use super::unknown::UnknownTool;
+use super::upstream;
 use crate::config::Config;
 use crate::discover::Discovery;
 use crate::generate::Generator;
 use crate::model::Tool;
 use crate::plan::{StaleReason, Status};
-use crate::report;
 use crate::review::Side;
 use crate::review::words::{ChangeLine, changes};
 
@@ -172,6 +175,25 @@ impl Differences {
     }
 }
 
+/// Runs `diff`: against git revision `base` offline, else what `generate` would write now (the
+/// upstream is contacted) for `only` (all tools when empty).
+pub fn diff<'r>(
+    cfg: &Config,
+    only: &[String],
+    base: Option<&str>,
+    progress: &dyn Progress,
+    runtime: impl FnOnce() -> anyhow::Result<&'r tokio::runtime::Runtime>,
+) -> anyhow::Result<Differences> {
+    if let Some(rev) = base {
+        return against_revision(cfg, rev, only);
+    }
+    let generator = load_generator(cfg, None, None)?;
+    let rt = runtime()?;
+    let discovery = upstream::discover(cfg, progress, rt)?;
+    let state = State::read(cfg)?;
+    differences(cfg, &generator, &discovery, &state, only, rt.handle())
+}
+
 /// Computes the differences for `only` (all tools when empty).
 pub fn differences(
     cfg: &Config,
@@ -181,25 +203,16 @@ pub fn differences(
     only: &[String],
     rt: &tokio::runtime::Handle,
 ) -> anyhow::Result<Differences> {
-    let known: Vec<&str> = discovery
-        .tools
-        .iter()
-        .map(|t| t.name.as_str())
-        .chain(
-            state
-                .lock
-                .iter()
-                .flat_map(|l| l.tools.keys().map(String::as_str)),
-        )
-        .collect();
+    let known = discovery.tools.iter().map(|t| t.name.as_str()).chain(
+        state
+            .lock
+            .iter()
+            .flat_map(|l| l.tools.keys().map(String::as_str)),
+    );
     for t in only {
-        if !known.contains(&t.as_str()) {
-            anyhow::bail!(
-                "no tool named `{}` upstream or in the lock",
-                report::display_name(t)
-            );
-        }
+        UnknownTool::check(t, true, known.clone())?;
     }
+    let plan = state.plan(cfg, Some(&discovery.tools), &generator.fingerprint())?;
     let mut out = Differences {
         upstream: drift(
             state.snapshot.as_deref().unwrap_or(&[]),
@@ -215,7 +228,6 @@ pub fn differences(
         |p| std::fs::read_to_string(cfg.out_dir.join(p)).ok(),
     );
     if generator.llm.is_some() {
-        let plan = state.plan(cfg, Some(&discovery.tools), &generator.fingerprint())?;
         for tp in plan.tools.iter().filter(|t| t.needs_generation()) {
             if keep(&tp.name) {
                 out.llm_regenerate.push(LlmRegeneration {
@@ -240,11 +252,12 @@ pub fn differences(
         generator,
         discovery,
         state,
+        plan,
         &BatchOptions {
             tools: only,
             ..Default::default()
         },
-        &indicatif::ProgressBar::hidden(),
+        &Silent,
         rt,
     )?;
     for (path, bytes) in &batch.update.files {

@@ -1,18 +1,30 @@
-//! The pipeline: what ties the stages together for the commands. It reads the committed state of
-//! the output directory, plans against it, loads the generator, and computes what `generate`
-//! would write (`batch`), what `check` finds (`check`) and what `diff` shows (`diff`) — without
-//! printing anything. Commands sit above it and only present its results; the stages (discover,
-//! plan, generate, validate, write, lock) sit below it and know nothing of each other's callers.
+//! The pipeline: what ties the stages together for the commands. Each command that computes
+//! something calls one function here — [`generate::generate`], [`refine::refine`],
+//! [`diff::diff`], [`check::check`], [`look`] — which runs the whole sequence (discover → plan,
+//! once → generate → validate → write) and returns what happened, without printing anything:
+//! progress, notes and warnings go through the [`Progress`] trait the command implements.
+//! Commands sit above it and only present its results; the stages (discover, plan, generate,
+//! validate, write, lock) sit below it and know nothing of each other's callers.
+//!
+//! Files here import each other by file (`super::progress::Progress`), never through this
+//! module's re-exports, which are for the commands: `mod.rs` importing a sibling that imports
+//! `mod.rs` would be a circle.
 
 pub mod batch;
 pub mod check;
 pub mod diff;
+pub mod generate;
 mod generator;
+pub mod progress;
 pub mod refine;
 mod status;
+pub mod unknown;
+pub mod upstream;
 
 pub use generator::{load_generator, offline_generator};
+pub use progress::{Progress, Silent};
 pub use status::{ToolRow, tool_row};
+pub use unknown::UnknownTool;
 
 use crate::config::Config;
 use crate::lock::{Lock, read_snapshot};
@@ -58,13 +70,23 @@ impl State {
     }
 }
 
-/// The committed state and its plan, for the commands that only look (`check`, `list`,
-/// `inspect`): planned with the configured generator's fingerprint, against the upstream's tools
-/// when they are given.
-pub fn look(cfg: &Config, upstream: Option<&[Tool]>) -> anyhow::Result<(State, Plan)> {
+/// The committed state and its plan, for the commands that only look (`list`, `inspect`):
+/// planned with the configured generator's fingerprint, against the upstream's tools when
+/// `online` (the runtime is only built then).
+pub fn look<'r>(
+    cfg: &Config,
+    online: bool,
+    progress: &dyn Progress,
+    runtime: impl FnOnce() -> anyhow::Result<&'r tokio::runtime::Runtime>,
+) -> anyhow::Result<(State, Plan)> {
+    let upstream = if online {
+        Some(upstream::discover(cfg, progress, runtime()?)?.tools)
+    } else {
+        None
+    };
     let state = State::read(cfg)?;
     let generator = offline_generator(cfg)?;
-    let plan = state.plan(cfg, upstream, &generator.fingerprint())?;
+    let plan = state.plan(cfg, upstream.as_deref(), &generator.fingerprint())?;
     Ok((state, plan))
 }
 

@@ -1,15 +1,21 @@
 //! What `refine` does to one tool: checks that it has a UI that may be refined, computes its new
-//! refinement history (append, undo, clear), and computes the batch that regenerates it.
+//! refinement history (append, undo, clear), regenerates it and writes the result.
 
-use anyhow::bail;
+use anyhow::{Context as _, bail};
 
 use super::State;
-use super::batch::{self, Batch, BatchOptions};
+use super::batch::{self, BatchOptions};
+use super::generator::load_generator;
+use super::progress::{Progress, Silent};
+use super::unknown::UnknownTool;
+use super::upstream;
 use crate::config::{Config, GeneratorKind};
-use crate::discover::Discovery;
 use crate::generate::{Generator, phrases};
-use crate::plan::{Status, ToolPlan};
+use crate::plan::{Plan, Status, ToolPlan};
 use crate::report;
+use crate::review::Side;
+use crate::review::words::{ChangeLine, changes};
+use crate::write::{self, RunLock};
 
 /// What to do to the history.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,17 +29,6 @@ pub enum Change {
     Undo,
     /// Remove every refinement.
     Clear,
-}
-
-/// The computed refinement, not yet written.
-pub struct Refinement {
-    /// The tool's history after the change.
-    pub history: Vec<String>,
-    /// Why the builtin generator could not read the feedback (it is kept for an llm generator).
-    pub unreadable: Option<String>,
-    /// Each widget's file and its text before the change (`None` when it did not exist).
-    pub before: Vec<(String, Option<String>)>,
-    pub batch: Batch,
 }
 
 /// The history after `change`, or why it cannot be applied.
@@ -59,29 +54,136 @@ pub fn next_history(
     Ok(history)
 }
 
-/// Computes the refinement of `tool`; `samples` are real results for the llm generator.
-#[allow(clippy::too_many_arguments)]
+/// What `refine` was asked to do, resolved from its arguments once.
+#[derive(Debug, Clone)]
+pub struct RefineSettings {
+    pub tool: String,
+    pub change: Change,
+    pub generator: Option<GeneratorKind>,
+    pub sample: bool,
+}
+
+/// What a `refine` run did: the new history, the words and the pages before and after.
+pub struct Refined {
+    pub tool: String,
+    /// The tool's history after the change.
+    pub history: Vec<String>,
+    /// Why the builtin generator could not read the feedback (it is kept for an llm generator).
+    pub unreadable: Option<String>,
+    /// What changes for the person, in words (SPEC 14).
+    pub changes: Vec<ChangeLine>,
+    /// Each page that was written: its path, its text before (`None` when new) and after.
+    pub files: Vec<(String, Option<String>, String)>,
+    /// How many files the run wrote.
+    pub written: usize,
+    /// Why no new page could be produced (the previous page and lock entry stay).
+    pub failed: Vec<String>,
+    /// The state before and after (for `--visual`).
+    pub before: Side,
+    pub after: Side,
+}
+
+/// Runs `refine`: discovers, checks the tool may be refined, computes its new history, regenerates
+/// it (planned once) and writes the result under the run lock.
 pub fn refine(
     cfg: &Config,
+    settings: &RefineSettings,
+    progress: &dyn Progress,
+    rt: &tokio::runtime::Runtime,
+) -> anyhow::Result<Refined> {
+    let tool = settings.tool.as_str();
+    let generator = load_generator(cfg, settings.generator, None)?;
+    let discovery = upstream::discover(cfg, progress, rt)?;
+    let _run_lock = RunLock::acquire(&cfg.out_dir)?;
+    write::clean_temp_files(&cfg.out_dir);
+    let state = State::read(cfg)?;
+    let before_side = Side::new(
+        state.lock.clone(),
+        state.snapshot.as_deref().unwrap_or(&[]),
+        |p| std::fs::read_to_string(cfg.out_dir.join(p)).ok(),
+    );
+    let samples = if settings.sample && generator.llm.is_some() {
+        upstream::samples(cfg, &discovery.tools, &[tool], progress, rt)?
+    } else {
+        Default::default()
+    };
+    let plan = state.plan(cfg, Some(&discovery.tools), &generator.fingerprint())?;
+    let next = next_refinement(cfg, &generator, &plan, tool, &settings.change)?;
+    let tools = [tool.to_string()];
+    let batch = batch::build(
+        cfg,
+        &generator,
+        &discovery,
+        &state,
+        plan,
+        &BatchOptions {
+            tools: &tools,
+            force: false,
+            adopt: &[],
+            history: Some((tool.to_string(), next.history.clone())),
+            samples,
+            files: batch::FileSink::Memory,
+        },
+        &Silent,
+        rt.handle(),
+    )?;
+    let written = batch.update.files.len();
+    let files = next
+        .before
+        .into_iter()
+        .filter_map(|(path, before)| {
+            let (_, after) = batch.update.files.iter().find(|(p, _)| *p == path)?;
+            Some((path, before, String::from_utf8_lossy(after).into_owned()))
+        })
+        .collect();
+    let failed = batch
+        .failed()
+        .map(|row| row.error.clone().unwrap_or_default())
+        .collect();
+    let after_side = before_side.overlaid(
+        Some(batch.lock.clone()),
+        &discovery.tools,
+        &batch.update.files,
+        &batch.update.remove,
+    );
+    let changes = changes(&before_side, &after_side, &tools);
+    if !batch.nothing_to_do {
+        write::apply(&cfg.out_dir, batch.update, &batch.lock)
+            .with_context(|| format!("writing {}", cfg.out_dir.display()))?;
+    }
+    Ok(Refined {
+        tool: tool.to_string(),
+        history: next.history,
+        unreadable: next.unreadable,
+        changes,
+        files,
+        written,
+        failed,
+        before: before_side,
+        after: after_side,
+    })
+}
+
+/// The tool's next history, checked against its plan, and its pages as they are now.
+struct NextRefinement {
+    history: Vec<String>,
+    unreadable: Option<String>,
+    /// Each widget's file and its text before the change (`None` when it did not exist).
+    before: Vec<(String, Option<String>)>,
+}
+
+fn next_refinement(
+    cfg: &Config,
     generator: &Generator,
-    discovery: &Discovery,
-    state: &State,
+    plan: &Plan,
     tool: &str,
     change: &Change,
-    samples: std::collections::BTreeMap<String, serde_json::Value>,
-    rt: &tokio::runtime::Handle,
-) -> anyhow::Result<Refinement> {
-    let plan = state.plan(cfg, Some(&discovery.tools), &generator.fingerprint())?;
+) -> anyhow::Result<NextRefinement> {
     let name = report::display_name(tool);
     let Some(tp) = plan.tools.iter().find(|t| t.name == tool) else {
-        bail!(
-            "no tool named `{name}` upstream; available: {}",
-            plan.tools
-                .iter()
-                .map(|t| report::display_name(&t.name))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        let known = plan.tools.iter().map(|t| t.name.as_str());
+        UnknownTool::check(tool, true, known)?;
+        bail!("no tool named `{name}`");
     };
     refinable(tp)?;
     if let Change::Add {
@@ -123,28 +225,10 @@ pub fn refine(
             )
         })
         .collect();
-    let tools = [tool.to_string()];
-    let batch = batch::build(
-        cfg,
-        generator,
-        discovery,
-        state,
-        &BatchOptions {
-            tools: &tools,
-            force: false,
-            adopt: &[],
-            history: Some((tool.to_string(), history.clone())),
-            samples,
-            files: batch::FileSink::Memory,
-        },
-        &indicatif::ProgressBar::hidden(),
-        rt,
-    )?;
-    Ok(Refinement {
+    Ok(NextRefinement {
         history,
         unreadable,
         before,
-        batch,
     })
 }
 

@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::mcp::negotiate::{self, OpenError};
+use crate::discover::{PageError, list_pages, open_failure};
+use crate::mcp::negotiate;
 use crate::mcp::{Client, ClientError, ConnectOptions, SendError, UpstreamSpec};
 use crate::model::Tool;
 
@@ -23,14 +24,14 @@ pub const FORWARDED_METHODS: &[&str] = &[
 /// How long one forwarded call may take; tools can be slow, a hung one should still end.
 pub const CALL_TIMEOUT: Duration = Duration::from_secs(300);
 
-/// More pages than any real server needs; stops a server that invents new cursors forever.
-const MAX_PAGES: usize = 1000;
-
 /// Why the upstream could not be started or asked.
 #[derive(Debug, thiserror::Error)]
 pub enum UpstreamError {
     #[error("cannot start upstream {upstream}: {reason}")]
     Start { upstream: String, reason: String },
+    /// The opening exchange failed (`discover::open_failure` words it).
+    #[error("{0}")]
+    Open(String),
     #[error("upstream {upstream} failed `{method}`: {reason}")]
     Request {
         upstream: String,
@@ -74,42 +75,7 @@ impl Upstream {
                 match negotiate::open(spec, &opts, "mcp-gen-ui-preview", &Default::default()).await
                 {
                     Ok(pair) => pair,
-                    Err(OpenError::Connect(e)) => {
-                        return Err(UpstreamError::Start {
-                            upstream: describe.clone(),
-                            reason: e.to_string(),
-                        });
-                    }
-                    Err(OpenError::Request {
-                        client,
-                        method,
-                        error,
-                    }) => {
-                        // The exit status and stderr arrive a moment after a write fails.
-                        let error = match error {
-                            ClientError::Send(SendError::Closed | SendError::Io(_)) => {
-                                match client.close_reason(Duration::from_secs(2)).await {
-                                    Some(r) => ClientError::Closed(r),
-                                    None => error,
-                                }
-                            }
-                            other => other,
-                        };
-                        // A stdio upstream that exited before answering may lack a variable of
-                        // ours: name it, or say what it got (SPEC 14).
-                        let env = match (spec, &error) {
-                            (UpstreamSpec::Stdio(s), ClientError::Closed(r)) => {
-                                crate::secrets::withheld_hint(s, &r.stderr_tail, true)
-                            }
-                            _ => String::new(),
-                        };
-                        client.shutdown().await;
-                        return Err(UpstreamError::Request {
-                            upstream: describe.clone(),
-                            method: method.to_string(),
-                            reason: format!("{error}{env}"),
-                        });
-                    }
+                    Err(e) => return Err(UpstreamError::Open(open_failure(spec, e).await)),
                 };
             let server_name = negotiated.server_name().unwrap_or("upstream").to_string();
             let stateless = matches!(negotiated.era, negotiate::Era::Stateless(_));
@@ -200,45 +166,31 @@ async fn list_tools(
         reason,
     };
     let long = Duration::from_secs(24 * 3600);
-    let mut tools = Vec::new();
-    let mut cursor: Option<String> = None;
-    for _ in 0..MAX_PAGES {
-        let params = cursor.as_ref().map(|c| json!({"cursor": c}));
-        let page = client
-            .request("tools/list", params, long)
-            .await
-            .map_err(|e| {
-                // The stateless path of some servers is broken while their handshake works
-                // (SPEC 14): name the setting that picks the handshake.
-                let hint = match &e {
-                    ClientError::Rpc { code: -32603, .. } if stateless => {
-                        " (mcp-gen-ui spoke the stateless revision 2026-07-28 the server offered; \
-                         if its handshake works, pass --protocol handshake or set `protocol = \
-                         \"handshake\"` under [upstream])"
-                    }
-                    _ => "",
-                };
-                fail("tools/list", format!("{e}{hint}"))
-            })?;
-        let list = page
-            .get("tools")
-            .and_then(Value::as_array)
-            .ok_or_else(|| fail("tools/list", "the result has no `tools` array".into()))?;
-        for raw in list {
-            // A malformed entry only costs its own tool in a preview.
-            if let Ok(t) = Tool::from_raw(raw.clone()) {
-                tools.push(t);
-            }
-        }
-        let next = page
-            .get("nextCursor")
-            .and_then(Value::as_str)
-            .filter(|c| !c.is_empty())
-            .map(str::to_string);
-        if next.is_none() || next == cursor {
-            break;
-        }
-        cursor = next;
-    }
+    let request =
+        |params: Option<Value>| async move {
+            client.request("tools/list", params, long).await.map_err(|e| {
+            // The stateless path of some servers is broken while their handshake works
+            // (SPEC 14): name the setting that picks the handshake.
+            let hint = match &e {
+                ClientError::Rpc { code: -32603, .. } if stateless => {
+                    " (mcp-gen-ui spoke the stateless revision 2026-07-28 the server offered; \
+                     if its handshake works, pass --protocol handshake or set `protocol = \
+                     \"handshake\"` under [upstream])"
+                }
+                _ => "",
+            };
+            fail("tools/list", format!("{e}{hint}"))
+        })
+        };
+    // The paging rule is discovery's (see `list_pages`); only a malformed entry is forgiven here.
+    let raw = list_pages(request, |_| {}).await.map_err(|e| match e {
+        PageError::Request(e) => e,
+        PageError::Malformed(reason) | PageError::Pagination(reason) => fail("tools/list", reason),
+    })?;
+    // A malformed entry only costs its own tool in a preview.
+    let tools = raw
+        .into_iter()
+        .filter_map(|raw| Tool::from_raw(raw).ok())
+        .collect();
     Ok(tools)
 }

@@ -32,10 +32,8 @@ use futures_util::Stream;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::router::{
-    HTTP_STATUS_KEY, Unusable, error_response, unusable_code, unusable_host_message,
-};
-use super::session::{self, HostMsg, HostOut, Shared};
+use super::router::{HTTP_STATUS_KEY, error_response};
+use super::session::{self, HostMsg, HostOut, HostSink, Shared};
 use crate::json::IdScanner;
 use crate::mcp::era;
 
@@ -186,9 +184,29 @@ struct Routes {
     backlog: VecDeque<Value>,
 }
 
+/// Where the session task puts its messages for the host: straight onto the right stream, in
+/// the session's own task (no channel and no second task between the router and the streams).
+struct RouteSink(Arc<Mutex<Routes>>);
+
+impl HostSink for RouteSink {
+    fn put(&self, msg: HostOut) -> bool {
+        if let Some(msg) = msg.into_value() {
+            lock_routes(&self.0).dispatch(msg);
+        }
+        true
+    }
+}
+
+fn lock_routes(routes: &Mutex<Routes>) -> MutexGuard<'_, Routes> {
+    match routes.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
+
 struct HostSession {
     to_router: mpsc::Sender<HostMsg>,
-    routes: Mutex<Routes>,
+    routes: Arc<Mutex<Routes>>,
     task: tokio::task::AbortHandle,
     /// Last request seen, for reaping sessions whose host vanished without a DELETE.
     last_seen: Mutex<Instant>,
@@ -225,15 +243,14 @@ impl HostSession {
     }
 
     fn routes(&self) -> MutexGuard<'_, Routes> {
-        match self.routes.lock() {
-            Ok(g) => g,
-            Err(p) => p.into_inner(),
-        }
+        lock_routes(&self.routes)
     }
+}
 
+impl Routes {
     /// Sends one message from the router to the right stream.
-    fn dispatch(&self, msg: Value) {
-        let mut r = self.routes();
+    fn dispatch(&mut self, msg: Value) {
+        let r = self;
         let is_response = msg.get("method").is_none();
         if is_response && let Some(id) = msg.get("id") {
             let key = id.to_string();
@@ -362,7 +379,7 @@ pub async fn run(shared: Arc<Shared>, opts: HttpOptions) -> anyhow::Result<()> {
     let drain_app = Arc::clone(&app);
     let service = router.into_make_service_with_connect_info::<SocketAddr>();
     let server = axum::serve(listener, service).with_graceful_shutdown(async move {
-        super::shutdown_signal().await;
+        super::shutdown::signal().await;
         start_drain(&drain_app);
         let _ = signalled_tx.send(());
     });
@@ -484,7 +501,7 @@ async fn probe_loop(app: Arc<App>) {
     let mut retry = PROBE_RETRY_MIN;
     loop {
         let started = Instant::now();
-        let outcome = probe_upstream(&app.shared).await;
+        let outcome = app.shared.probe().await;
         let was = app.ready.swap(outcome.is_ok(), Ordering::SeqCst);
         match outcome {
             Ok(()) => {
@@ -503,42 +520,6 @@ async fn probe_loop(app: Arc<App>) {
         }
         if let Some(wait) = PROBE_SPACING.checked_sub(started.elapsed()) {
             tokio::time::sleep(wait).await;
-        }
-    }
-}
-
-/// Starts the upstream on a connection of its own, negotiates as mcp-gen-ui's own client does,
-/// and closes it again.
-async fn probe_upstream(shared: &Shared) -> Result<(), String> {
-    use crate::mcp::negotiate::{self, OpenError};
-    let opts = crate::mcp::ConnectOptions {
-        forward_stderr: false,
-        raw_responses: false,
-        ..shared.connect.clone()
-    };
-    let stage = std::sync::Mutex::new(String::new());
-    let limit = shared.init_timeout;
-    let open = negotiate::open(&shared.spec, &opts, "mcp-gen-ui-readyz", &stage);
-    match tokio::time::timeout(limit, open).await {
-        Ok(Ok((client, _))) => {
-            client.shutdown().await;
-            Ok(())
-        }
-        Ok(Err(OpenError::Connect(e))) => Err(e.to_string()),
-        Ok(Err(OpenError::Request {
-            client,
-            method,
-            error,
-        })) => {
-            client.shutdown().await;
-            Err(format!("{method} failed: {error}"))
-        }
-        Err(_) => {
-            let stage = stage.lock().map(|s| s.clone()).unwrap_or_default();
-            Err(format!(
-                "no answer to {stage} within {} ms ([upstream] timeout_ms)",
-                limit.as_millis()
-            ))
         }
     }
 }
@@ -698,38 +679,10 @@ async fn handle_post(
     headers: HeaderMap,
     body: axum::body::Body,
 ) -> Response {
-    // Everything that can be decided from the headers is, before a byte of the body is read:
-    // an unauthenticated or forged request must not make us buffer anything.
-    if let Some(r) = check_request(&app.opts, &headers, Some(peer.ip())) {
-        return r;
-    }
-    let body = match read_body(body, &headers, app.opts.max_body).await {
-        Ok(b) => b,
+    let (msgs, batch) = match read_messages(&app, peer, &headers, body).await {
+        Ok(read) => read,
         Err(r) => return r,
     };
-    let (msgs, batch): (Vec<Value>, bool) = match crate::json::from_slice(&body) {
-        Ok(Value::Array(batch)) if batch.is_empty() => {
-            return json_response(StatusCode::BAD_REQUEST, &super::host_stdio::empty_batch());
-        }
-        Ok(Value::Array(batch)) => (batch, true),
-        Ok(v) => (vec![v], false),
-        Err(e) => {
-            let code = unusable_code(&e);
-            let message = match code {
-                -32700 => format!("parse error: {e}"),
-                _ => format!("invalid request: {e}"),
-            };
-            match unusable_host_message(&IdScanner::scan(&body), code, message) {
-                Unusable::Answer(v) => return json_response(StatusCode::BAD_REQUEST, &v),
-                // A broken answer to a server→client request: the upstream gets an error
-                // answer in its place.
-                Unusable::Forward(v) => (vec![v], false),
-            }
-        }
-    };
-    if let Some(r) = check_era_headers(&headers, &msgs, batch) {
-        return r;
-    }
     if !batch && msgs.first().is_some_and(era::is_modern_message) {
         let Some(msg) = msgs.into_iter().next() else {
             return StatusCode::ACCEPTED.into_response();
@@ -739,90 +692,24 @@ async fn handle_post(
     // A batch member that is not an object cannot be routed: answered here (counted below).
     let (msgs, not_objects): (Vec<Value>, Vec<Value>) =
         msgs.into_iter().partition(Value::is_object);
-    let requests: Vec<Value> = msgs
+    let requests = msgs
         .iter()
-        .filter(|m| m.get("method").is_some())
-        .filter_map(|m| m.get("id").cloned())
-        .collect();
-    let init_id = msgs
-        .iter()
-        .find(|m| m.get("method").and_then(Value::as_str) == Some("initialize"))
-        .and_then(|m| m.get("id").cloned());
-
-    let (session, new_id) = match session_id(&headers) {
-        Some(id) => match app.sessions().get(&id).cloned() {
-            Some(s) => (s, None),
-            None => {
-                return rpc_error(
-                    StatusCode::NOT_FOUND,
-                    Value::Null,
-                    -32001,
-                    "unknown or expired Mcp-Session-Id: start a new session with initialize".into(),
-                );
-            }
-        },
-        None => {
-            let Some(init_id) = init_id else {
-                return rpc_error(
-                    StatusCode::BAD_REQUEST,
-                    Value::Null,
-                    -32600,
-                    "missing Mcp-Session-Id header: send initialize first".into(),
-                );
-            };
-            match open_session(&app, init_id).await {
-                Ok(pair) => pair,
-                Err(r) => return r,
-            }
-        }
+        .filter(|m| m.get("method").is_some() && m.get("id").is_some())
+        .count();
+    let (session, new_id) = match session_for(&app, &headers, &msgs).await {
+        Ok(pair) => pair,
+        Err(r) => return r,
     };
-
     session.touch();
-    if requests.is_empty() && not_objects.is_empty() {
-        for m in msgs {
-            if session.to_router.send(HostMsg::Value(m)).await.is_err() {
-                return rpc_error(
-                    StatusCode::NOT_FOUND,
-                    Value::Null,
-                    -32001,
-                    "the session has ended".into(),
-                );
-            }
+    if requests == 0 && not_objects.is_empty() {
+        if forward(&session, msgs).await.is_err() {
+            return session_ended();
         }
         return with_session_header(StatusCode::ACCEPTED.into_response(), new_id.as_deref());
     }
-
     let sse = accepts_sse(&headers);
     let (tx, rx) = mpsc::unbounded_channel::<Value>();
-    let mut forward = Vec::with_capacity(msgs.len());
-    {
-        let mut r = session.routes();
-        for m in msgs {
-            let (Some(id), true) = (m.get("id"), m.get("method").is_some()) else {
-                forward.push(m);
-                continue;
-            };
-            let key = id.to_string();
-            if r.by_request.get(&key).is_some_and(|s| !s.is_closed()) {
-                // Its answer could not be told apart from the other one's: refuse it, and
-                // leave the request already in flight alone.
-                let _ = tx.send(error_response(
-                    id.clone(),
-                    -32600,
-                    format!(
-                        "request id {key} is already in use by a request in flight on this session; use a different id"
-                    ),
-                    None,
-                ));
-                continue;
-            }
-            if sse && let Some(tok) = m.pointer("/params/_meta/progressToken") {
-                r.by_progress.insert(tok.to_string(), key.clone());
-            }
-            r.by_request.insert(key, tx.clone());
-            forward.push(m);
-        }
-    }
+    let msgs = expect_answers(&session, msgs, sse, &tx);
     for _ in &not_objects {
         let _ = tx.send(error_response(
             Value::Null,
@@ -832,44 +719,131 @@ async fn handle_post(
         ));
     }
     drop(tx);
-    for m in forward {
-        if session.to_router.send(HostMsg::Value(m)).await.is_err() {
-            return rpc_error(
+    if forward(&session, msgs).await.is_err() {
+        return session_ended();
+    }
+    let resp = answers(rx, sse, requests + not_objects.len()).await;
+    with_session_header(resp, new_id.as_deref())
+}
+
+/// Everything that can be decided from the headers is, before a byte of the body is read (an
+/// unauthenticated or forged request must not make us buffer anything); then the body, its
+/// messages, and the revision's header rules for them.
+async fn read_messages(
+    app: &App,
+    peer: SocketAddr,
+    headers: &HeaderMap,
+    body: axum::body::Body,
+) -> Result<(Vec<Value>, bool), Response> {
+    if let Some(r) = check_request(&app.opts, headers, Some(peer.ip())) {
+        return Err(r);
+    }
+    let body = read_body(body, headers, app.opts.max_body).await?;
+    let (msgs, batch) = super::messages::parse(&body)
+        .map_err(|answer| json_response(StatusCode::BAD_REQUEST, &answer))?;
+    if let Some(r) = check_era_headers(headers, &msgs, batch) {
+        return Err(r);
+    }
+    Ok((msgs, batch))
+}
+
+/// The session a POST belongs to (its `Mcp-Session-Id`), or a new one for an `initialize`
+/// (with the id to send back).
+async fn session_for(
+    app: &Arc<App>,
+    headers: &HeaderMap,
+    msgs: &[Value],
+) -> Result<(Arc<HostSession>, Option<String>), Response> {
+    if let Some(id) = session_id(headers) {
+        return match app.sessions().get(&id).cloned() {
+            Some(s) => Ok((s, None)),
+            None => Err(rpc_error(
                 StatusCode::NOT_FOUND,
                 Value::Null,
                 -32001,
-                "the session has ended".into(),
-            );
-        }
+                "unknown or expired Mcp-Session-Id: start a new session with initialize".into(),
+            )),
+        };
     }
-    let expected = requests.len() + not_objects.len();
-    let mut rx = rx;
-    let mut first = None;
-    if sse && expected == 1 {
-        // An answer that comes first and carries the upstream's HTTP error status (see
-        // `router::HTTP_STATUS_KEY`) goes back as the upstream sent it: a JSON body with that
-        // status, not an event in a 200 stream.
-        match rx.recv().await {
-            Some(mut m) if m.get("method").is_none() => {
-                if let Some(status) = take_status(&mut m) {
-                    return with_session_header(json_response(status, &m), new_id.as_deref());
-                }
-                first = Some(m);
-            }
-            other => first = other,
-        }
+    let init_id = msgs
+        .iter()
+        .find(|m| m.get("method").and_then(Value::as_str) == Some("initialize"))
+        .and_then(|m| m.get("id").cloned());
+    let Some(init_id) = init_id else {
+        return Err(rpc_error(
+            StatusCode::BAD_REQUEST,
+            Value::Null,
+            -32600,
+            "missing Mcp-Session-Id header: send initialize first".into(),
+        ));
+    };
+    open_session(app, init_id).await
+}
+
+/// Hands messages to the session, in order; `Err` once the session has ended.
+async fn forward(session: &HostSession, msgs: Vec<Value>) -> Result<(), ()> {
+    for m in msgs {
+        session
+            .to_router
+            .send(HostMsg::Traced(m, tracing::Span::current()))
+            .await
+            .map_err(|_| ())?;
     }
-    let resp = if sse {
-        let head = futures_util::stream::iter(first);
-        let rest = futures_util::stream::unfold(rx, |mut rx| async move {
-            let m = rx.recv().await?;
-            Some((m, rx))
-        });
-        use futures_util::StreamExt as _;
-        Sse::new(event_stream(Box::pin(head.chain(rest)), expected))
-            .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
-            .into_response()
-    } else {
+    Ok(())
+}
+
+fn session_ended() -> Response {
+    rpc_error(
+        StatusCode::NOT_FOUND,
+        Value::Null,
+        -32001,
+        "the session has ended".into(),
+    )
+}
+
+/// Routes the answers of the requests among `msgs` (and their progress, for an event stream) to
+/// `tx`; the messages to forward. A request whose id is already in flight on the session is
+/// answered here with an error, and not forwarded.
+fn expect_answers(
+    session: &HostSession,
+    msgs: Vec<Value>,
+    sse: bool,
+    tx: &mpsc::UnboundedSender<Value>,
+) -> Vec<Value> {
+    let mut forward = Vec::with_capacity(msgs.len());
+    let mut r = session.routes();
+    for m in msgs {
+        let (Some(id), true) = (m.get("id"), m.get("method").is_some()) else {
+            forward.push(m);
+            continue;
+        };
+        let key = id.to_string();
+        if r.by_request.get(&key).is_some_and(|s| !s.is_closed()) {
+            // Its answer could not be told apart from the other one's: refuse it, and
+            // leave the request already in flight alone.
+            let _ = tx.send(error_response(
+                id.clone(),
+                -32600,
+                format!(
+                    "request id {key} is already in use by a request in flight on this session; use a different id"
+                ),
+                None,
+            ));
+            continue;
+        }
+        if sse && let Some(tok) = m.pointer("/params/_meta/progressToken") {
+            r.by_progress.insert(tok.to_string(), key.clone());
+        }
+        r.by_request.insert(key, tx.clone());
+        forward.push(m);
+    }
+    forward
+}
+
+/// The answer to a POST of requests: an event stream (`sse`) or one JSON body, with the
+/// `expected` answers that arrive on `rx`.
+async fn answers(mut rx: mpsc::UnboundedReceiver<Value>, sse: bool, expected: usize) -> Response {
+    if !sse {
         let mut responses = collect_responses(rx, expected).await;
         let mut status = StatusCode::OK;
         for r in &mut responses {
@@ -882,9 +856,32 @@ async fn handle_post(
         } else {
             Value::Array(responses)
         };
-        json_response(status, &body)
-    };
-    with_session_header(resp, new_id.as_deref())
+        return json_response(status, &body);
+    }
+    let mut first = None;
+    if expected == 1 {
+        // An answer that comes first and carries the upstream's HTTP error status (see
+        // `router::HTTP_STATUS_KEY`) goes back as the upstream sent it: a JSON body with that
+        // status, not an event in a 200 stream.
+        match rx.recv().await {
+            Some(mut m) if m.get("method").is_none() => {
+                if let Some(status) = take_status(&mut m) {
+                    return json_response(status, &m);
+                }
+                first = Some(m);
+            }
+            other => first = other,
+        }
+    }
+    let head = futures_util::stream::iter(first);
+    let rest = futures_util::stream::unfold(rx, |mut rx| async move {
+        let m = rx.recv().await?;
+        Some((m, rx))
+    });
+    use futures_util::StreamExt as _;
+    Sse::new(event_stream(Box::pin(head.chain(rest)), expected))
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response()
 }
 
 /// Reads a request body of at most `max` bytes. A declared `Content-Length` over the limit is
@@ -1037,41 +1034,28 @@ fn spawn_session(
     sid: Option<String>,
 ) -> Arc<HostSession> {
     let (to_router, from_host) = mpsc::channel::<HostMsg>(256);
-    let (to_host, mut from_router) = mpsc::unbounded_channel::<HostOut>();
+    let routes = Arc::new(Mutex::new(Routes::default()));
+    let to_host = RouteSink(Arc::clone(&routes));
     let shared = Arc::clone(&app.shared);
-    let (handle_tx, handle_rx) = tokio::sync::oneshot::channel::<Arc<HostSession>>();
     let app2 = Arc::clone(app);
     let task = tokio::spawn(async move {
-        let Ok(host) = handle_rx.await else { return };
-        let dispatcher = async {
-            while let Some(msg) = from_router.recv().await {
-                if let Some(msg) = msg.into_value() {
-                    host.dispatch(msg);
-                }
-            }
-        };
         let label = sid.clone().unwrap_or_else(|| "stateless".into());
         let span = tracing::info_span!("session", id = %label);
         let _entered = span.enter();
         tracing::info!(target: "serve", "host session opened");
         drop(_entered);
-        tokio::join!(
-            session::run(shared, conn, from_host, to_host, false),
-            dispatcher
-        );
+        session::run(shared, conn, from_host, to_host, false).await;
         if let Some(sid) = &sid {
             app2.sessions().remove(sid);
         }
         tracing::info!(target: "serve", session = %label, "host session closed");
     });
-    let host = Arc::new(HostSession {
+    Arc::new(HostSession {
         to_router,
-        routes: Mutex::new(Routes::default()),
+        routes,
         task: task.abort_handle(),
         last_seen: Mutex::new(Instant::now()),
-    });
-    let _ = handle_tx.send(Arc::clone(&host));
-    host
+    })
 }
 
 /// A new upstream connection; when it cannot start, the error (logged) answers the request `id`.
@@ -1115,7 +1099,10 @@ async fn handle_stateless(app: &Arc<App>, headers: &HeaderMap, mut msg: Value) -
     };
     session.touch();
     let Some(host_id) = host_id else {
-        let _ = session.to_router.send(HostMsg::Value(msg)).await;
+        let _ = session
+            .to_router
+            .send(HostMsg::Traced(msg, tracing::Span::current()))
+            .await;
         return StatusCode::ACCEPTED.into_response();
     };
     let wire_id = app.next_stateless.fetch_add(1, Ordering::Relaxed);
@@ -1137,7 +1124,8 @@ async fn handle_stateless(app: &Arc<App>, headers: &HeaderMap, mut msg: Value) -
         }
         r.by_request.insert(key.clone(), tx);
     }
-    if session.to_router.send(HostMsg::Value(msg)).await.is_err() {
+    let traced = HostMsg::Traced(msg, tracing::Span::current());
+    if session.to_router.send(traced).await.is_err() {
         return rpc_error(
             StatusCode::SERVICE_UNAVAILABLE,
             host_id,

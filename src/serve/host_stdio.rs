@@ -12,7 +12,8 @@ use serde_json::Value;
 use tokio::io::{AsyncBufRead, AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::mpsc;
 
-use super::router::{Unusable, error_response, unusable_code, unusable_host_message};
+use super::messages;
+use super::router::{Unusable, unusable_host_message};
 use super::session::{self, HostMsg, HostOut, HostSink, HostSource, Shared};
 use crate::json::{IdScanner, Probe};
 
@@ -580,40 +581,14 @@ fn reactor_stdout() -> Option<Box<dyn AsyncWrite + Unpin + Send>> {
     None
 }
 
-/// Parses one host line into messages (a JSON-RPC batch is split); errors become responses
-/// (for the request's own id when it can be found). The host's unusable answer to a
-/// server→client request becomes an error response in its place (`Ok`), for the router.
+/// Parses one host line into messages (a JSON-RPC batch is split; a blank line is none); see
+/// [`messages::parse`].
 pub fn parse_line(bytes: &[u8]) -> Result<Vec<Value>, Value> {
     let text = bytes.trim_ascii();
     if text.is_empty() {
         return Ok(Vec::new());
     }
-    match crate::json::from_slice(text) {
-        Ok(Value::Array(batch)) if batch.is_empty() => Err(empty_batch()),
-        Ok(Value::Array(batch)) => Ok(batch),
-        Ok(v) => Ok(vec![v]),
-        Err(e) => {
-            let code = unusable_code(&e);
-            let message = match code {
-                -32700 => format!("parse error: {e}"),
-                _ => format!("invalid request: {e}"),
-            };
-            match unusable_host_message(&IdScanner::scan(text), code, message) {
-                Unusable::Answer(v) => Err(v),
-                Unusable::Forward(v) => Ok(vec![v]),
-            }
-        }
-    }
-}
-
-/// JSON-RPC 2.0's answer to `[]`: one Invalid Request error with a null id.
-pub fn empty_batch() -> Value {
-    error_response(
-        Value::Null,
-        -32600,
-        "invalid request: an empty batch (JSON-RPC 2.0 batches hold at least one message)".into(),
-        None,
-    )
+    messages::parse(text).map(|(msgs, _)| msgs)
 }
 
 /// Serves one host on stdin/stdout until stdin closes.
@@ -637,7 +612,7 @@ pub async fn run(shared: Arc<Shared>) -> anyhow::Result<()> {
     let signals = tokio::spawn({
         let flag = Arc::clone(&flag);
         async move {
-            super::shutdown_signal().await;
+            super::shutdown::signal().await;
             flag.fire();
         }
     });

@@ -728,19 +728,23 @@ impl Router {
         let Some(ui) = catalog.tools.get(&name) else {
             return;
         };
+        // The planner's view of the tool: only the fields its rules read are copied (the hashed
+        // ones and `_meta`); a tool's other fields play no part.
         let hashed: Map<String, Value> = HASHED_FIELDS
             .iter()
+            .chain(&["_meta"])
             .filter_map(|f| obj.get(*f).map(|v| ((*f).to_string(), v.clone())))
             .collect();
-        let probe = match Tool::from_raw(Value::Object(hashed)) {
+        let definition = match Tool::from_raw(Value::Object(hashed)) {
             Ok(t) => t,
             Err(_) => return,
         };
-        if obj.get("_meta").is_some_and(meta_has_ui) {
+        if definition.has_upstream_ui() {
             // The upstream ships its own UI for this tool: leave it alone.
             return;
         }
-        if probe.tool_hash() != ui.tool_hash {
+        // The planner's rule (what `check` calls "stale: tool-changed"), not one of our own.
+        if crate::plan::tool_changed(&definition, &ui.tool_hash) {
             if self.warned_stale.insert(name.clone()) {
                 match self.opts.stale {
                     StalePolicy::Serve => tracing::warn!(target: "serve", tool = %name,
@@ -1118,15 +1122,6 @@ fn stateless_result(result: &mut Value, cacheable: bool) {
             obj.entry("cacheScope").or_insert_with(|| json!("private"));
         }
     }
-}
-
-/// The same test as `Tool::has_upstream_ui`, on a borrowed `_meta`.
-fn meta_has_ui(meta: &Value) -> bool {
-    meta.get("ui/resourceUri").is_some()
-        || meta
-            .get("ui")
-            .and_then(Value::as_object)
-            .is_some_and(|ui| ui.contains_key("resourceUri") || ui.contains_key("resourceUris"))
 }
 
 /// A JSON-RPC error response.

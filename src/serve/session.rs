@@ -46,11 +46,42 @@ impl Shared {
     pub async fn connect(&self) -> Result<Connection, crate::mcp::ConnectError> {
         Connection::open(&self.spec, &self.connect).await
     }
+
+    /// Starts the upstream on a connection of its own, negotiates as mcp-gen-ui's own client does,
+    /// and closes it again.
+    pub async fn probe(&self) -> Result<(), String> {
+        use crate::mcp::negotiate;
+        let opts = crate::mcp::ConnectOptions {
+            forward_stderr: false,
+            raw_responses: false,
+            ..self.connect.clone()
+        };
+        let stage = std::sync::Mutex::new(String::new());
+        let limit = self.init_timeout;
+        let open = negotiate::open(&self.spec, &opts, "mcp-gen-ui-readyz", &stage);
+        match tokio::time::timeout(limit, open).await {
+            Ok(Ok((client, _))) => {
+                client.shutdown().await;
+                Ok(())
+            }
+            Ok(Err(e)) => Err(crate::discover::open_failure(&self.spec, e).await),
+            Err(_) => {
+                let stage = stage.lock().map(|s| s.clone()).unwrap_or_default();
+                Err(format!(
+                    "no answer to {stage} within {} ms ([upstream] timeout_ms)",
+                    limit.as_millis()
+                ))
+            }
+        }
+    }
 }
 
 /// A message from the host.
 pub enum HostMsg {
     Value(Value),
+    /// A message that came with an HTTP request: what the session logs about it carries the
+    /// request's span (its request id), like the HTTP layer's own lines.
+    Traced(Value, tracing::Span),
     /// A plain `tools/call`, unparsed: forwarded as its bytes when the router agrees.
     Call(peek::Call),
 }
@@ -114,17 +145,22 @@ struct SendFailure {
     /// a lost session.
     stateless: bool,
     error: SendError,
+    /// The span the message was sent in (an HTTP request's), for the log line about it.
+    span: tracing::Span,
 }
 
 struct Upstream {
     writer: mpsc::UnboundedSender<UpMsg>,
-    /// Messages handed to the writer task and not yet sent: a raw line may be written from the
+    /// Messages handed to the writer task and not yet sent: a message may be sent from the
     /// session itself only when this is 0, so that it never overtakes one of them.
     queued: Arc<AtomicUsize>,
-    /// For the session's own writes of raw lines.
+    /// For the session's own sends (raw lines; requests over HTTP).
     sender: MessageSender,
+    failures: mpsc::UnboundedSender<SendFailure>,
     /// A stdio upstream: raw lines can be written to it.
     takes_raw: bool,
+    /// An HTTP upstream: a request's send lasts until it is answered, so each has a task.
+    concurrent: bool,
     receiver: MessageReceiver,
     closer: Closer,
     since: Instant,
@@ -136,27 +172,35 @@ impl Upstream {
         let queued = Arc::new(AtomicUsize::new(0));
         Upstream {
             takes_raw: sender.takes_raw(),
-            writer: spawn_writer(sender.clone(), failures, Arc::clone(&queued)),
+            concurrent: sender.waits_for_answer(),
+            writer: spawn_writer(sender.clone(), failures.clone(), Arc::clone(&queued)),
             queued,
             sender,
+            failures,
             receiver,
             closer,
             since: Instant::now(),
         }
     }
 
-    /// Sends a message on: a raw line is written at once when the writer task has nothing
-    /// queued and the pipe has room (a task hop less on every plain tool call); everything
-    /// else, and whatever the pipe did not take, goes through the writer task, in order.
+    /// Sends a message on. When the writer task has nothing queued, a raw line is written at
+    /// once if the pipe has room, and a request to an HTTP upstream gets its task at once: a
+    /// task hop less on every plain tool call. Everything else, and whatever the pipe did not
+    /// take, goes through the writer task, in order.
     fn send(&self, msg: UpMsg) {
+        let idle = self.queued.load(Ordering::Acquire) == 0;
         let msg = match msg {
-            UpMsg::Raw(mut line) if self.queued.load(Ordering::Acquire) == 0 => {
+            UpMsg::Raw(mut line) if idle => {
                 let written = self.sender.try_send_raw(&line);
                 if written == line.len() {
                     return;
                 }
                 line.drain(..written);
                 UpMsg::Raw(line)
+            }
+            UpMsg::Value(v) if idle && self.concurrent && own_task(&v) => {
+                spawn_send(self.sender.clone(), self.failures.clone(), v);
+                return;
             }
             other => other,
         };
@@ -188,6 +232,41 @@ fn spawn_writer(
     tx
 }
 
+/// Whether a message to an HTTP upstream is sent on a task of its own: requests, except
+/// `initialize` (nothing may overtake it).
+fn own_task(msg: &Value) -> bool {
+    msg.get("id").is_some()
+        && msg
+            .get("method")
+            .is_some_and(|m| m.as_str() != Some("initialize"))
+}
+
+/// Sends one request on a task of its own; a failure is reported back to the session loop.
+fn spawn_send(sender: MessageSender, failures: mpsc::UnboundedSender<SendFailure>, msg: Value) {
+    use tracing::Instrument as _;
+    tokio::spawn(
+        async move { send_in_line(&sender, &failures, msg).await }
+            .instrument(tracing::Span::current()),
+    );
+}
+
+/// Sends one message and waits for the send; a failure is reported back to the session loop.
+async fn send_in_line(
+    sender: &MessageSender,
+    failures: &mpsc::UnboundedSender<SendFailure>,
+    msg: Value,
+) {
+    if let Err(error) = sender.send(&msg).await {
+        let _ = failures.send(SendFailure {
+            msg_id: msg.get("id").cloned(),
+            is_request: msg.get("method").is_some() && msg.get("id").is_some(),
+            stateless: crate::mcp::era::is_modern_message(&msg),
+            error,
+            span: tracing::Span::current(),
+        });
+    }
+}
+
 /// The writer task's handling of one message.
 async fn write_one(
     sender: &MessageSender,
@@ -206,6 +285,7 @@ async fn write_one(
                     is_request: true,
                     stateless: false,
                     error,
+                    span: tracing::Span::current(),
                 });
                 return;
             }
@@ -216,33 +296,10 @@ async fn write_one(
             },
         },
     };
-    let is_request = msg.get("method").is_some() && msg.get("id").is_some();
-    if concurrent
-        && is_request
-        && !matches!(
-            msg.get("method").and_then(Value::as_str),
-            Some("initialize")
-        )
-    {
-        let sender = sender.clone();
-        let failures = failures.clone();
-        tokio::spawn(async move {
-            if let Err(error) = sender.send(&msg).await {
-                let _ = failures.send(SendFailure {
-                    msg_id: msg.get("id").cloned(),
-                    is_request,
-                    stateless: crate::mcp::era::is_modern_message(&msg),
-                    error,
-                });
-            }
-        });
-    } else if let Err(error) = sender.send(&msg).await {
-        let _ = failures.send(SendFailure {
-            msg_id: msg.get("id").cloned(),
-            is_request,
-            stateless: crate::mcp::era::is_modern_message(&msg),
-            error,
-        });
+    if concurrent && own_task(&msg) {
+        spawn_send(sender.clone(), failures.clone(), msg);
+    } else {
+        send_in_line(sender, failures, msg).await;
     }
 }
 
@@ -260,267 +317,300 @@ pub async fn run(
 ) {
     let mut catalog_rx = shared.catalog.clone();
     let catalog = catalog_rx.borrow_and_update().clone();
-    let mut router = Router::new(shared.router.clone(), catalog);
     let (fail_tx, fail_rx) = mpsc::unbounded_channel::<SendFailure>();
-    let mut upstream = Some(Upstream::start(first, fail_tx.clone()));
-    let mut backoff = MIN_BACKOFF;
-    // Failures in a row (deaths, failed starts) since the upstream last stayed up a while.
-    let mut crashes: u32 = 0;
-    let mut restart_at: Option<tokio::time::Instant> = None;
     let mut events = Events::new(from_host, fail_rx, catalog_rx, shared.router.watch);
+    let mut s = Session {
+        router: Router::new(shared.router.clone(), catalog),
+        upstream: Some(Upstream::start(first, fail_tx.clone())),
+        fail_tx,
+        backoff: MIN_BACKOFF,
+        crashes: 0,
+        restart_at: None,
+        to_host,
+        raw_host,
+        shared,
+    };
+    let outs = s.router.upstream_ready();
+    if !s.deliver(outs) {
+        return;
+    }
+    // Once the host has closed its side, answers already on their way are still delivered, for
+    // a short while: a host that writes requests and closes stdin still gets its responses.
+    let mut host_closed_at: Option<tokio::time::Instant> = None;
+    loop {
+        if let Some(t) = host_closed_at
+            && (s.router.in_flight() == 0 || s.upstream.is_none() || t.elapsed() >= DRAIN_GRACE)
+        {
+            break;
+        }
+        let init_deadline = s
+            .router
+            .initialize_deadline(s.shared.init_timeout)
+            .map(tokio::time::Instant::from_std);
+        let queue_deadline = s
+            .router
+            .queue_deadline()
+            .map(tokio::time::Instant::from_std);
+        let deadline = [
+            host_closed_at.map(|t| t + DRAIN_GRACE),
+            init_deadline,
+            queue_deadline,
+            s.restart_at,
+        ]
+        .into_iter()
+        .flatten()
+        .min();
+        let event = events
+            .next(&mut s.upstream, host_closed_at.is_none(), deadline)
+            .await;
+        let go_on = match event {
+            Event::Host(None) => {
+                host_closed_at = Some(tokio::time::Instant::now());
+                true
+            }
+            Event::Host(Some(msg)) => s.host_sent(msg),
+            Event::Upstream(item) => s.upstream_sent(item),
+            Event::Failure(f) => s.send_failed(f),
+            Event::Catalog(newer) => {
+                let outs = s.router.catalog_changed(newer);
+                s.deliver(outs)
+            }
+            // The drain deadline is checked at the top of the loop.
+            Event::Deadline => s.deadline_passed(init_deadline, queue_deadline).await,
+        };
+        if !go_on {
+            break;
+        }
+    }
+    if let Some(mut u) = s.upstream.take() {
+        drop(u.writer);
+        u.closer.shutdown().await;
+    }
+}
 
-    let deliver = |outs: Vec<Out>, up: &Option<Upstream>| -> bool {
+/// One session's state between events. Each handler returns false once the host has gone.
+struct Session<S> {
+    shared: Arc<Shared>,
+    router: Router,
+    upstream: Option<Upstream>,
+    /// For each new upstream's writer, to report failed sends back to the loop.
+    fail_tx: mpsc::UnboundedSender<SendFailure>,
+    backoff: Duration,
+    /// Failures in a row (deaths, failed starts) since the upstream last stayed up a while.
+    crashes: u32,
+    restart_at: Option<tokio::time::Instant>,
+    to_host: S,
+    raw_host: bool,
+}
+
+impl<S: HostSink> Session<S> {
+    /// Hands the router's output on: to the host, or to the upstream when there is one.
+    fn deliver(&self, outs: Vec<Out>) -> bool {
         for o in outs {
             match o {
                 Out::Host(v) => {
-                    if !to_host.put(HostOut::Value(v)) {
+                    if !self.to_host.put(HostOut::Value(v)) {
                         return false;
                     }
                 }
                 Out::Upstream(v) => {
-                    if let Some(u) = up {
+                    if let Some(u) = &self.upstream {
                         u.send(UpMsg::Value(v));
                     }
                 }
             }
         }
         true
-    };
-    if !deliver(router.upstream_ready(), &upstream) {
-        return;
     }
 
-    // Once the host has closed its side, answers already on their way are still delivered, for
-    // a short while: a host that writes requests and closes stdin still gets its responses.
-    let mut host_closed_at: Option<tokio::time::Instant> = None;
-    'session: loop {
-        if let Some(t) = host_closed_at
-            && (router.in_flight() == 0 || upstream.is_none() || t.elapsed() >= DRAIN_GRACE)
-        {
-            break 'session;
-        }
-        let init_deadline = router
-            .initialize_deadline(shared.init_timeout)
-            .map(tokio::time::Instant::from_std);
-        let queue_deadline = router.queue_deadline().map(tokio::time::Instant::from_std);
-        let deadline = [
-            host_closed_at.map(|t| t + DRAIN_GRACE),
-            init_deadline,
-            queue_deadline,
-            restart_at,
-        ]
-        .into_iter()
-        .flatten()
-        .min();
-        let event = events
-            .next(&mut upstream, host_closed_at.is_none(), deadline)
-            .await;
-        match event {
-            Event::Host(None) => host_closed_at = Some(tokio::time::Instant::now()),
-            Event::Host(Some(msg)) => {
-                let outs = match msg {
-                    HostMsg::Value(v) => router.from_host(v),
-                    HostMsg::Call(call) => {
-                        let raw = upstream.as_ref().filter(|u| u.takes_raw);
-                        match raw.and_then(|u| Some((u, router.fast_call(&call.id, &call.tool)?))) {
-                            Some((u, uid)) => {
-                                u.send(UpMsg::Raw(peek::with_id(
-                                    &call.bytes,
-                                    &call.id_span,
-                                    &Value::from(uid),
-                                )));
-                                continue 'session;
-                            }
-                            // The peek read it as JSON, so the parser does too.
-                            None => match crate::json::from_slice(&call.bytes) {
-                                Ok(v) => router.from_host(v),
-                                Err(_) => continue 'session,
-                            },
-                        }
+    fn host_sent(&mut self, msg: HostMsg) -> bool {
+        let outs = match msg {
+            HostMsg::Value(v) => self.router.from_host(v),
+            HostMsg::Traced(v, span) => {
+                let _in = span.enter();
+                let outs = self.router.from_host(v);
+                return self.deliver(outs);
+            }
+            HostMsg::Call(call) => {
+                let raw = self.upstream.as_ref().filter(|u| u.takes_raw);
+                match raw.and_then(|u| Some((u, self.router.fast_call(&call.id, &call.tool)?))) {
+                    Some((u, uid)) => {
+                        u.send(UpMsg::Raw(peek::with_id(
+                            &call.bytes,
+                            &call.id_span,
+                            &Value::from(uid),
+                        )));
+                        return true;
                     }
+                    // The peek read it as JSON, so the parser does too.
+                    None => match crate::json::from_slice(&call.bytes) {
+                        Ok(v) => self.router.from_host(v),
+                        Err(_) => return true,
+                    },
+                }
+            }
+        };
+        self.deliver(outs)
+    }
+
+    fn upstream_sent(&mut self, item: Option<Incoming>) -> bool {
+        match item {
+            Some(Incoming::Message(Value::Array(batch))) => {
+                for m in batch {
+                    let outs = self.router.from_upstream(m);
+                    if !self.deliver(outs) {
+                        return false;
+                    }
+                }
+                true
+            }
+            Some(Incoming::Message(m)) => {
+                let outs = self.router.from_upstream(m);
+                self.deliver(outs)
+            }
+            Some(Incoming::Response(r)) => {
+                if self.raw_host
+                    && let Some(host_id) = self.router.fast_response(r.id)
+                {
+                    return self
+                        .to_host
+                        .put(HostOut::Raw(peek::with_id(&r.bytes, &r.id_span, &host_id)));
+                }
+                let outs = match crate::json::from_slice(&r.bytes) {
+                    Ok(m) => self.router.from_upstream(m),
+                    Err(_) => Vec::new(),
                 };
-                if !deliver(outs, &upstream) {
-                    break 'session;
-                }
+                self.deliver(outs)
             }
-            Event::Upstream(item) => match item {
-                Some(Incoming::Message(Value::Array(batch))) => {
-                    for m in batch {
-                        if !deliver(router.from_upstream(m), &upstream) {
-                            break 'session;
-                        }
-                    }
-                }
-                Some(Incoming::Message(m)) => {
-                    if !deliver(router.from_upstream(m), &upstream) {
-                        break 'session;
-                    }
-                }
-                Some(Incoming::Response(r)) => {
-                    if raw_host && let Some(host_id) = router.fast_response(r.id) {
-                        if !to_host.put(HostOut::Raw(peek::with_id(&r.bytes, &r.id_span, &host_id)))
-                        {
-                            break 'session;
-                        }
-                        continue 'session;
-                    }
-                    let outs = match crate::json::from_slice(&r.bytes) {
-                        Ok(m) => router.from_upstream(m),
-                        Err(_) => Vec::new(),
-                    };
-                    if !deliver(outs, &upstream) {
-                        break 'session;
-                    }
-                }
-                Some(Incoming::Invalid(bad)) => {
-                    tracing::warn!(target: "serve", upstream = %shared.router.upstream, id = ?bad.probe().id, "upstream sent {bad}; skipped");
-                    if !deliver(
-                        router.upstream_unusable(bad.probe(), &unusable_reason(&bad)),
-                        &upstream,
-                    ) {
-                        break 'session;
-                    }
-                }
-                Some(Incoming::Closed(reason)) => {
-                    // A stdio upstream that names a variable we withheld from it: say which and
-                    // how to pass it (SPEC 14), in the log and in the error the host gets.
-                    let hint = match &shared.spec {
-                        UpstreamSpec::Stdio(s) => {
-                            crate::secrets::withheld_hint(s, &reason.stderr_tail, false)
-                        }
-                        UpstreamSpec::Http(_) => String::new(),
-                    };
-                    let reason = format!("{reason}{hint}");
-                    if let Some(u) = upstream.take()
-                        && (u.since.elapsed() > STABLE_AFTER || router.healthy())
-                    {
-                        backoff = MIN_BACKOFF;
-                        crashes = 0;
-                    }
-                    crashes += 1;
-                    shared.upstream_failed.notify_one();
-                    let delay = next_delay(&mut backoff);
-                    log_restart(&shared, &format!("upstream {reason}"), crashes, delay);
-                    let outs = router.upstream_lost(&reason);
-                    if !deliver(outs, &upstream) {
-                        break 'session;
-                    }
-                    router.set_restart_delay(crashes, delay);
-                    restart_at = Some(tokio::time::Instant::now() + delay);
-                }
-                None => {
-                    // Receiver finished without a Closed (cannot happen); treat as closed.
-                    upstream = None;
-                    crashes += 1;
-                    shared.upstream_failed.notify_one();
-                    let delay = next_delay(&mut backoff);
-                    let outs = router.upstream_lost("closed the connection");
-                    if !deliver(outs, &upstream) {
-                        break 'session;
-                    }
-                    router.set_restart_delay(crashes, delay);
-                    restart_at = Some(tokio::time::Instant::now() + delay);
-                }
-            },
-            Event::Failure(f) => {
-                let desc = f.error.to_string();
-                // Lost sessions and refused connections mean the upstream is gone: restart it.
-                let fatal = matches!(
-                    f.error,
-                    SendError::Closed | SendError::Io(_) | SendError::Request(_)
-                ) || (!f.stateless
-                    && matches!(f.error, SendError::Http { status: 404, .. }));
-                if fatal && upstream.is_some() {
-                    if let Some(mut u) = upstream.take() {
-                        if u.since.elapsed() > STABLE_AFTER || router.healthy() {
-                            backoff = MIN_BACKOFF;
-                            crashes = 0;
-                        }
-                        tokio::spawn(async move { u.closer.shutdown().await });
-                    }
-                    crashes += 1;
-                    shared.upstream_failed.notify_one();
-                    let delay = next_delay(&mut backoff);
-                    log_restart(
-                        &shared,
-                        &format!("sending to the upstream failed: {desc}"),
-                        crashes,
-                        delay,
-                    );
-                    let outs = router.upstream_lost(&format!("could not be reached ({desc})"));
-                    if !deliver(outs, &upstream) {
-                        break 'session;
-                    }
-                    router.set_restart_delay(crashes, delay);
-                    restart_at = Some(tokio::time::Instant::now() + delay);
-                } else if f.is_request
-                    && let Some(id) = f.msg_id
-                {
-                    tracing::warn!(target: "serve", upstream = %shared.router.upstream, "the upstream refused a request: {desc}");
-                    let (status, rpc) = match &f.error {
-                        SendError::Http { status, rpc, .. } => (Some(*status), rpc.as_deref()),
-                        _ => (None, None),
-                    };
-                    if !deliver(router.send_failed(&id, &desc, status, rpc), &upstream) {
-                        break 'session;
-                    }
-                }
+            Some(Incoming::Invalid(bad)) => {
+                tracing::warn!(target: "serve", upstream = %self.shared.router.upstream, id = ?bad.probe().id, "upstream sent {bad}; skipped");
+                let outs = self
+                    .router
+                    .upstream_unusable(bad.probe(), &unusable_reason(&bad));
+                self.deliver(outs)
             }
-            Event::Catalog(newer) => {
-                if !deliver(router.catalog_changed(newer), &upstream) {
-                    break 'session;
-                }
+            Some(Incoming::Closed(reason)) => {
+                // A stdio upstream that names a variable we withheld from it: say which and
+                // how to pass it (SPEC 14), in the log and in the error the host gets.
+                let hint = match &self.shared.spec {
+                    UpstreamSpec::Stdio(s) => {
+                        crate::secrets::withheld_hint(s, &reason.stderr_tail, false)
+                    }
+                    UpstreamSpec::Http(_) => String::new(),
+                };
+                let reason = format!("{reason}{hint}");
+                self.retire();
+                self.lost(Some(&format!("upstream {reason}")), |r| {
+                    r.upstream_lost(&reason)
+                })
             }
-            Event::Deadline => {
-                let now = tokio::time::Instant::now();
-                if init_deadline.is_some_and(|t| t <= now) {
-                    let outs = router.overdue_initialize(shared.init_timeout);
-                    if !deliver(outs, &upstream) {
-                        break 'session;
-                    }
-                }
-                if queue_deadline.is_some_and(|t| t <= now)
-                    && !deliver(router.overdue_queue(), &upstream)
-                {
-                    break 'session;
-                }
-                if restart_at.is_some_and(|t| t <= now) {
-                    restart_at = None;
-                    match shared.connect().await {
-                        Ok(conn) => {
-                            tracing::info!(target: "serve", upstream = %shared.router.upstream, "upstream restarted");
-                            upstream = Some(Upstream::start(conn, fail_tx.clone()));
-                            if !deliver(router.upstream_ready(), &upstream) {
-                                break 'session;
-                            }
-                        }
-                        Err(e) => {
-                            crashes += 1;
-                            shared.upstream_failed.notify_one();
-                            let delay = next_delay(&mut backoff);
-                            log_restart(
-                                &shared,
-                                &format!("restarting the upstream failed: {e}"),
-                                crashes,
-                                delay,
-                            );
-                            let outs =
-                                router.restart_failed(&format!("could not be restarted ({e})"));
-                            if !deliver(outs, &upstream) {
-                                break 'session;
-                            }
-                            router.set_restart_delay(crashes, delay);
-                            restart_at = Some(tokio::time::Instant::now() + delay);
-                        }
-                    }
-                }
-                // The drain deadline is checked at the top of the loop.
+            None => {
+                // Receiver finished without a Closed (cannot happen); treat as closed.
+                self.upstream = None;
+                self.lost(None, |r| r.upstream_lost("closed the connection"))
             }
         }
     }
-    if let Some(mut u) = upstream.take() {
-        drop(u.writer);
-        u.closer.shutdown().await;
+
+    fn send_failed(&mut self, f: SendFailure) -> bool {
+        let span = f.span.clone();
+        let _in = span.enter();
+        let desc = f.error.to_string();
+        // Lost sessions and refused connections mean the upstream is gone: restart it.
+        let fatal = matches!(
+            f.error,
+            SendError::Closed | SendError::Io(_) | SendError::Request(_)
+        ) || (!f.stateless && matches!(f.error, SendError::Http { status: 404, .. }));
+        if fatal && self.upstream.is_some() {
+            if let Some(mut u) = self.retire() {
+                tokio::spawn(async move { u.closer.shutdown().await });
+            }
+            let what = format!("sending to the upstream failed: {desc}");
+            self.lost(Some(&what), |r| {
+                r.upstream_lost(&format!("could not be reached ({desc})"))
+            })
+        } else if f.is_request
+            && let Some(id) = f.msg_id
+        {
+            tracing::warn!(target: "serve", upstream = %self.shared.router.upstream, "the upstream refused a request: {desc}");
+            let (status, rpc) = match &f.error {
+                SendError::Http { status, rpc, .. } => (Some(*status), rpc.as_deref()),
+                _ => (None, None),
+            };
+            let outs = self.router.send_failed(&id, &desc, status, rpc);
+            self.deliver(outs)
+        } else {
+            true
+        }
+    }
+
+    async fn deadline_passed(
+        &mut self,
+        init_deadline: Option<tokio::time::Instant>,
+        queue_deadline: Option<tokio::time::Instant>,
+    ) -> bool {
+        let now = tokio::time::Instant::now();
+        if init_deadline.is_some_and(|t| t <= now) {
+            let outs = self.router.overdue_initialize(self.shared.init_timeout);
+            if !self.deliver(outs) {
+                return false;
+            }
+        }
+        if queue_deadline.is_some_and(|t| t <= now) {
+            let outs = self.router.overdue_queue();
+            if !self.deliver(outs) {
+                return false;
+            }
+        }
+        if self.restart_at.is_some_and(|t| t <= now) {
+            self.restart_at = None;
+            return self.restart().await;
+        }
+        true
+    }
+
+    /// Starts the upstream again (its restart delay passed).
+    async fn restart(&mut self) -> bool {
+        match self.shared.connect().await {
+            Ok(conn) => {
+                tracing::info!(target: "serve", upstream = %self.shared.router.upstream, "upstream restarted");
+                self.upstream = Some(Upstream::start(conn, self.fail_tx.clone()));
+                let outs = self.router.upstream_ready();
+                self.deliver(outs)
+            }
+            Err(e) => self.lost(Some(&format!("restarting the upstream failed: {e}")), |r| {
+                r.restart_failed(&format!("could not be restarted ({e})"))
+            }),
+        }
+    }
+
+    /// Takes the upstream out of service; one that stayed up a while (or answered the host)
+    /// earns a fresh backoff.
+    fn retire(&mut self) -> Option<Upstream> {
+        let u = self.upstream.take()?;
+        if u.since.elapsed() > STABLE_AFTER || self.router.healthy() {
+            self.backoff = MIN_BACKOFF;
+            self.crashes = 0;
+        }
+        Some(u)
+    }
+
+    /// The upstream is gone or did not start: counts the failure, logs `what` (when given),
+    /// tells the host what `answer` says, and schedules the restart.
+    fn lost(&mut self, what: Option<&str>, answer: impl FnOnce(&mut Router) -> Vec<Out>) -> bool {
+        self.crashes += 1;
+        self.shared.upstream_failed.notify_one();
+        let delay = next_delay(&mut self.backoff);
+        if let Some(what) = what {
+            log_restart(&self.shared, what, self.crashes, delay);
+        }
+        let outs = answer(&mut self.router);
+        if !self.deliver(outs) {
+            return false;
+        }
+        self.router.set_restart_delay(self.crashes, delay);
+        self.restart_at = Some(tokio::time::Instant::now() + delay);
+        true
     }
 }
 
