@@ -239,10 +239,10 @@ fn with_env_hint(spec: &UpstreamSpec, mut err: DiscoverError) -> DiscoverError {
     };
     match &mut err {
         DiscoverError::Exited { stderr, env, .. } => {
-            *env = crate::secrets::withheld_hint(stdio, stderr, true);
+            *env = crate::secrets::withheld_hint(stdio.child_env(), stderr, true);
         }
         DiscoverError::Timeout { stderr, env, .. } | DiscoverError::NotMcp { stderr, env, .. } => {
-            *env = crate::secrets::withheld_hint(stdio, stderr, false);
+            *env = crate::secrets::withheld_hint(stdio.child_env(), stderr, false);
         }
         _ => {}
     }
@@ -510,7 +510,7 @@ pub async fn open_failure(spec: &UpstreamSpec, err: OpenError) -> String {
     // say what it got.
     let env = match (spec, &error) {
         (UpstreamSpec::Stdio(s), ClientError::Closed(r)) => {
-            crate::secrets::withheld_hint(s, &r.stderr_tail, true)
+            crate::secrets::withheld_hint(s.child_env(), &r.stderr_tail, true)
         }
         _ => String::new(),
     };

@@ -9,7 +9,7 @@
 //! error body that echoes request headers is never printed.
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::RwLock;
 
 /// What a redacted value is replaced with.
@@ -134,13 +134,22 @@ pub fn child_environment(extra: &[String]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The names of our variables a child started from `spec` does not get (names only; the values
+/// What a child process is given of the environment, as configured: the patterns it inherits
+/// beyond the allow-list and the names set for it. Plain data, so `secrets` stays below `mcp`
+/// (`mcp::StdioSpec::child_env` makes one).
+#[derive(Debug, Clone, Copy)]
+pub struct ChildEnv<'a> {
+    pub inherit: &'a [String],
+    pub set: &'a BTreeMap<String, String>,
+}
+
+/// The names of our variables a child started with `child` does not get (names only; the values
 /// are never looked at).
-pub fn withheld_vars(spec: &crate::mcp::spec::StdioSpec) -> std::collections::BTreeSet<String> {
-    let given: BTreeSet<String> = child_environment(&spec.inherit)
+pub fn withheld_vars(child: ChildEnv<'_>) -> std::collections::BTreeSet<String> {
+    let given: BTreeSet<String> = child_environment(child.inherit)
         .into_iter()
         .map(|(k, _)| k)
-        .chain(spec.env.keys().cloned())
+        .chain(child.set.keys().cloned())
         .collect();
     std::env::vars_os()
         .filter_map(|(k, _)| k.into_string().ok())
@@ -151,17 +160,13 @@ pub fn withheld_vars(spec: &crate::mcp::spec::StdioSpec) -> std::collections::BT
 /// What to add to the error of a stdio upstream that failed before answering: the withheld
 /// variables its `stderr` names (names only), each with the way to pass it, or — when `always`
 /// and none is named — that it got only the allow-listed environment and how to pass more.
-pub fn withheld_hint(
-    spec: &crate::mcp::spec::StdioSpec,
-    stderr: &[String],
-    always: bool,
-) -> String {
+pub fn withheld_hint(child: ChildEnv<'_>, stderr: &[String], always: bool) -> String {
     let words: BTreeSet<&str> = stderr
         .iter()
         .flat_map(|l| l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
         .filter(|w| w.len() >= 2)
         .collect();
-    let named: Vec<String> = withheld_vars(spec)
+    let named: Vec<String> = withheld_vars(child)
         .into_iter()
         .filter(|v| words.contains(v.as_str()))
         .collect();
@@ -518,7 +523,7 @@ mod tests {
         };
         let spec = crate::mcp::StdioSpec::default();
         let stderr = vec![format!("Error: {var} is not set"), "bye".into()];
-        let hint = withheld_hint(&spec, &stderr, true);
+        let hint = withheld_hint(spec.child_env(), &stderr, true);
         assert!(hint.contains(&format!("`{var}` is set")), "{hint}");
         assert!(hint.contains(&format!("--env {var}")), "{hint}");
         assert!(
@@ -526,25 +531,25 @@ mod tests {
             "{hint}"
         );
         // Only whole words: a longer name that contains it is not it.
-        let hint = withheld_hint(&spec, &[format!("X{var}Y missing")], false);
+        let hint = withheld_hint(spec.child_env(), &[format!("X{var}Y missing")], false);
         assert_eq!(hint, "");
         // Passed on (env_inherit, --env NAME, or set in env): nothing withheld to name.
         let inherit = crate::mcp::StdioSpec {
             inherit: vec![format!("{}*", &var[..2])],
             ..Default::default()
         };
-        assert_eq!(withheld_hint(&inherit, &stderr, false), "");
-        let hint = withheld_hint(&inherit, &stderr, true);
+        assert_eq!(withheld_hint(inherit.child_env(), &stderr, false), "");
+        let hint = withheld_hint(inherit.child_env(), &stderr, true);
         assert!(hint.contains("only the allow-listed environment"), "{hint}");
         assert!(hint.contains("--env NAME"), "{hint}");
         let mut set = crate::mcp::StdioSpec::default();
         set.env.insert(var.clone(), "x".into());
-        assert!(!withheld_vars(&set).contains(&var));
-        assert!(withheld_vars(&spec).contains(&var));
+        assert!(!withheld_vars(set.child_env()).contains(&var));
+        assert!(withheld_vars(spec.child_env()).contains(&var));
         // Nothing but the name: values never appear.
         let value = std::env::var(&var).unwrap_or_default();
         if value.len() >= 4 {
-            assert!(!withheld_hint(&spec, &stderr, true).contains(&value));
+            assert!(!withheld_hint(spec.child_env(), &stderr, true).contains(&value));
         }
     }
 

@@ -1,6 +1,6 @@
 //! Where the upstream is and how to reach it, as configured: the data `Connection::open` takes.
-//! A leaf, so the transports (and `secrets`, for a stdio child's environment) can name these
-//! types without going through `mcp`'s module root.
+//! A leaf (it imports only `secrets`, which imports nothing of `mcp`), so the transports can name
+//! these types without going through `mcp`'s module root.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -24,6 +24,16 @@ pub struct StdioSpec {
     pub inherit: Vec<String>,
     /// Working directory of the child; `None` inherits ours.
     pub cwd: Option<PathBuf>,
+}
+
+impl StdioSpec {
+    /// What the child is given of our environment, for `secrets` to name what it is not.
+    pub fn child_env(&self) -> crate::secrets::ChildEnv<'_> {
+        crate::secrets::ChildEnv {
+            inherit: &self.inherit,
+            set: &self.env,
+        }
+    }
 }
 
 /// Which HTTP flavour of MCP the upstream speaks.

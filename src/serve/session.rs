@@ -494,7 +494,7 @@ impl<S: HostSink> Session<S> {
                 // how to pass it (SPEC 14), in the log and in the error the host gets.
                 let hint = match &self.shared.spec {
                     UpstreamSpec::Stdio(s) => {
-                        crate::secrets::withheld_hint(s, &reason.stderr_tail, false)
+                        crate::secrets::withheld_hint(s.child_env(), &reason.stderr_tail, false)
                     }
                     UpstreamSpec::Http(_) => String::new(),
                 };
