@@ -2,6 +2,9 @@
 
 use crate::report;
 
+/// How many available tools the error names before it only counts the rest.
+const LISTED: usize = 20;
+
 /// A tool named on the command line that neither the upstream nor the lock knows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownTool {
@@ -65,12 +68,18 @@ impl std::fmt::Display for UnknownTool {
         if self.available.is_empty() {
             write!(f, "; available: none (run `mcp-gen-ui generate`)")
         } else {
+            // A server may list thousands of tools: name the first few, count the rest.
             let names: Vec<String> = self
                 .available
                 .iter()
+                .take(LISTED)
                 .map(|n| report::display_name(n))
                 .collect();
-            write!(f, "; available: {}", names.join(", "))
+            write!(f, "; available: {}", names.join(", "))?;
+            match self.available.len().saturating_sub(LISTED) {
+                0 => Ok(()),
+                more => write!(f, " and {more} more (`mcp-gen-ui list` shows them all)"),
+            }
         }
     }
 }
@@ -112,6 +121,17 @@ mod tests {
         assert!(UnknownTool::check("search", true, ["get_forecast", "search"]).is_ok());
         let e = UnknownTool::check("x", true, ["a", "a"]).unwrap_err();
         assert_eq!(e.available, vec!["a"]);
+        let many: Vec<String> = (0..1000).map(|i| format!("tool_{i}")).collect();
+        let e = UnknownTool::check("nope", true, many.iter().map(String::as_str)).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.contains("tool_19 and 980 more (`mcp-gen-ui list` shows them all)"),
+            "{text}"
+        );
+        assert!(!text.contains("tool_20,"), "{text}");
+        // The nearest name is offered even when it is not among the first listed.
+        let e = UnknownTool::check("tool_999x", true, many.iter().map(String::as_str)).unwrap_err();
+        assert!(e.to_string().contains("did you mean `tool_999`?"), "{e}");
     }
 
     #[test]
