@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tokio::sync::{mpsc, watch};
+use tracing::Instrument as _;
 
 use super::router::{Out, Router, RouterOptions};
 use super::ui_resources::Catalog;
@@ -27,6 +28,10 @@ const STABLE_AFTER: Duration = Duration::from_secs(10);
 
 /// How long answers still in flight are awaited after the host closed its side.
 const DRAIN_GRACE: Duration = Duration::from_secs(2);
+/// How long a stdio upstream whose pipe broke has to report how it ended (its exit and stderr
+/// arrive within milliseconds of the broken pipe; a child that closed stdin and lives on does not
+/// hold its session longer than this).
+const PIPE_GRACE: Duration = Duration::from_secs(1);
 
 /// What every session of one `serve` process shares.
 pub struct Shared {
@@ -243,7 +248,6 @@ fn own_task(msg: &Value) -> bool {
 
 /// Sends one request on a task of its own; a failure is reported back to the session loop.
 fn spawn_send(sender: MessageSender, failures: mpsc::UnboundedSender<SendFailure>, msg: Value) {
-    use tracing::Instrument as _;
     tokio::spawn(
         async move { send_in_line(&sender, &failures, msg).await }
             .instrument(tracing::Span::current()),
@@ -370,7 +374,7 @@ pub async fn run(
             }
             Event::Host(Some(msg)) => s.host_sent(msg),
             Event::Upstream(item) => s.upstream_sent(item),
-            Event::Failure(f) => s.send_failed(f),
+            Event::Failure(f) => s.send_failed(f).await,
             Event::Catalog(newer) => {
                 let outs = s.router.catalog_changed(newer);
                 s.deliver(outs)
@@ -512,15 +516,25 @@ impl<S: HostSink> Session<S> {
         }
     }
 
-    fn send_failed(&mut self, f: SendFailure) -> bool {
-        let span = f.span.clone();
-        let _in = span.enter();
-        let desc = f.error.to_string();
+    async fn send_failed(&mut self, f: SendFailure) -> bool {
         // Lost sessions and refused connections mean the upstream is gone: restart it.
         let fatal = matches!(
             f.error,
             SendError::Closed | SendError::Io(_) | SendError::Request(_)
         ) || (!f.stateless && matches!(f.error, SendError::Http { status: 404, .. }));
+        // A stdio child whose pipe broke is exiting: its own `Closed` (how it ended, its stderr,
+        // where a withheld variable is named) tells the host more than the write error, and it
+        // follows at once.
+        if fatal
+            && matches!(f.error, SendError::Closed | SendError::Io(_))
+            && matches!(self.shared.spec, UpstreamSpec::Stdio(_))
+            && let Some(go_on) = self.until_closed().instrument(f.span.clone()).await
+        {
+            return go_on;
+        }
+        let span = f.span.clone();
+        let _in = span.enter();
+        let desc = f.error.to_string();
         if fatal && self.upstream.is_some() {
             if let Some(mut u) = self.retire() {
                 tokio::spawn(async move { u.closer.shutdown().await });
@@ -567,6 +581,23 @@ impl<S: HostSink> Session<S> {
             return self.restart().await;
         }
         true
+    }
+
+    /// Handles what an upstream whose pipe broke still sends, up to its `Closed`: `None` when
+    /// that does not come within [`PIPE_GRACE`] (then the write error is what the host hears).
+    async fn until_closed(&mut self) -> Option<bool> {
+        let deadline = tokio::time::Instant::now() + PIPE_GRACE;
+        loop {
+            let u = self.upstream.as_mut()?;
+            let item = tokio::time::timeout_at(deadline, u.receiver.recv())
+                .await
+                .ok()?;
+            let closed = matches!(item, Some(Incoming::Closed(_)) | None);
+            let go_on = self.upstream_sent(item);
+            if closed || !go_on {
+                return Some(go_on);
+            }
+        }
     }
 
     /// Starts the upstream again (its restart delay passed).
