@@ -1397,6 +1397,120 @@ async fn http_same_id_twice_and_empty_batches_are_answered() {
     assert!(text.contains(r#""s":"\ud800""#), "{text:.300}");
 }
 
+/// A POST whose only answer comes first is answered as one JSON body when the host takes JSON
+/// (cheaper for both sides than a stream); anything before the answer (progress) starts an event
+/// stream, and so does a host that takes only streams.
+#[tokio::test]
+async fn http_answers_alone_are_json_bodies_and_progress_makes_a_stream() {
+    const BOTH: &str = "application/json, text/event-stream";
+    let content_type = |r: &reqwest::Response| {
+        r.headers()
+            .get("content-type")
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default()
+    };
+    let http = reqwest::Client::new();
+    // Opens a session through a serve in front of `upstream`; a POST builder for it.
+    let open = async |upstream: &str, out: &Path| {
+        let server = serve_http(&["--server", upstream, "--out-dir", out.to_str().unwrap()]).await;
+        let r = http
+            .post(&server.url)
+            .header("content-type", "application/json")
+            .header("accept", BOTH)
+            .body(init_line(1))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(content_type(&r), "application/json");
+        let sid = r.headers()["mcp-session-id"].to_str().unwrap().to_string();
+        let post = {
+            let (http, url) = (http.clone(), server.url.clone());
+            move |accept: &'static str, body: String| {
+                http.post(&url)
+                    .header("content-type", "application/json")
+                    .header("accept", accept)
+                    .header("mcp-session-id", &sid)
+                    .header("mcp-protocol-version", "2025-06-18")
+                    .body(body)
+            }
+        };
+        let note = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        let r = post(BOTH, note.into()).send().await.unwrap();
+        assert_eq!(r.status(), 202);
+        (server, post)
+    };
+    let events = |text: &str| -> Vec<Value> {
+        text.lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .map(|d| serde_json::from_str(d).unwrap())
+            .collect()
+    };
+
+    // An upstream that sends nothing unasked (the fixture).
+    let out = tempfile::tempdir().unwrap();
+    let fixture = format!("{} --mode ok", example("fixture-server").display());
+    let (_server, post) = open(&fixture, out.path()).await;
+    let r = post(BOTH, call_line(json!(2), "echo", json!({"text": "hi"})))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        (r.status().as_u16(), content_type(&r)),
+        (200, "application/json".into())
+    );
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["id"], 2, "{v}");
+    assert_eq!(
+        v["result"]["structuredContent"]["arguments"]["text"], "hi",
+        "{v}"
+    );
+    // A host that takes only streams gets the same answer as an event.
+    let r = post(
+        "text/event-stream",
+        call_line(json!(3), "echo", json!({"text": "sse"})),
+    )
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(content_type(&r), "text/event-stream");
+    let got = events(&r.text().await.unwrap());
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0]["id"], 3, "{got:?}");
+    assert_eq!(
+        got[0]["result"]["structuredContent"]["arguments"]["text"], "sse",
+        "{got:?}"
+    );
+
+    // Progress before the answer (server-everything): a stream with the progress, then the
+    // answer.
+    let out = tempfile::tempdir().unwrap();
+    let (_server, post) = open(everything().to_str().unwrap(), out.path()).await;
+    let body = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+        "name": "trigger-long-running-operation",
+        "arguments": {"duration": 0.2, "steps": 2},
+        "_meta": {"progressToken": "p4"}}});
+    let r = post(BOTH, body.to_string()).send().await.unwrap();
+    assert_eq!(content_type(&r), "text/event-stream");
+    let text = r.text().await.unwrap();
+    let got = events(&text);
+    let progress: Vec<&Value> = got
+        .iter()
+        .filter(|e| e["method"] == "notifications/progress")
+        .collect();
+    assert_eq!(progress.len(), 2, "{text}");
+    assert!(
+        progress
+            .iter()
+            .all(|p| p["params"]["progressToken"] == "p4"),
+        "{text}"
+    );
+    assert_eq!(
+        got.last().map(|e| e["id"].clone()),
+        Some(json!(4)),
+        "{text}"
+    );
+}
+
 /// generate and serve agree on the tool_hash of tools they can only read with `crate::json`
 /// (a schema nested 1,000 levels, a lone surrogate): their UIs are served, not "stale".
 #[tokio::test]

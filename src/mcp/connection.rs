@@ -69,6 +69,26 @@ impl MessageSender {
             SenderInner::Sse(s) => legacy_sse::send(s, msg).await,
         }
     }
+
+    /// Sends one request on a task of its own, so that a slow answer holds up nothing else; a
+    /// send that fails goes to `on_error`. Over streamable HTTP the same task reads the answer.
+    /// The task runs in the caller's tracing span.
+    pub fn spawn_request(&self, msg: Value, on_error: impl FnOnce(SendError) + Send + 'static) {
+        if let SenderInner::Http(h) = &self.inner {
+            http::spawn_request(h, msg, on_error);
+            return;
+        }
+        use tracing::Instrument as _;
+        let sender = self.clone();
+        tokio::spawn(
+            async move {
+                if let Err(e) = sender.send(&msg).await {
+                    on_error(e);
+                }
+            }
+            .instrument(tracing::Span::current()),
+        );
+    }
 }
 
 impl fmt::Debug for MessageSender {

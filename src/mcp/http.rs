@@ -183,7 +183,59 @@ pub(crate) fn open(
     }))
 }
 
+/// An answer still to be read: the body of a POST's 2xx response, and the request it answers.
+struct Answer {
+    resp: reqwest::Response,
+    sse: bool,
+    awaiting: Option<Value>,
+}
+
+impl Answer {
+    async fn read(self, shared: &Shared) {
+        if self.sse {
+            read_sse(shared, self.resp, self.awaiting).await;
+        } else {
+            read_json(shared, self.resp, self.awaiting).await;
+        }
+    }
+}
+
+/// Sends `msg`; returns once the upstream has answered the POST's headers. Its answer body, if
+/// any, is read on a task of its own and arrives on the receiver.
 pub(crate) async fn send(shared: &Arc<Shared>, msg: &Value) -> Result<(), SendError> {
+    if let Some(answer) = post(shared, msg).await? {
+        let s = Arc::clone(shared);
+        let task = tokio::spawn(async move { answer.read(&s).await });
+        shared.track(task.abort_handle());
+    }
+    Ok(())
+}
+
+/// Sends a request on a task of its own, which then reads the answer too: one task per request
+/// instead of one for the POST and another for its answer. A send that fails goes to
+/// `on_error`. The task is stopped with the connection, like every reader.
+pub(crate) fn spawn_request(
+    shared: &Arc<Shared>,
+    msg: Value,
+    on_error: impl FnOnce(SendError) + Send + 'static,
+) {
+    use tracing::Instrument as _;
+    let s = Arc::clone(shared);
+    let task = tokio::spawn(
+        async move {
+            match post(&s, &msg).await {
+                Ok(Some(answer)) => answer.read(&s).await,
+                Ok(None) => {}
+                Err(e) => on_error(e),
+            }
+        }
+        .instrument(tracing::Span::current()),
+    );
+    shared.track(task.abort_handle());
+}
+
+/// One POST: `Some` answer to read when the upstream answered with a body (not 202).
+async fn post(shared: &Arc<Shared>, msg: &Value) -> Result<Option<Answer>, SendError> {
     if shared.closed.load(Ordering::SeqCst) {
         return Err(SendError::Closed);
     }
@@ -229,21 +281,15 @@ pub(crate) async fn send(shared: &Arc<Shared>, msg: &Value) -> Result<(), SendEr
             rpc,
         });
     }
-    if status != StatusCode::ACCEPTED {
-        let is_sse = content_type(&resp).starts_with("text/event-stream");
-        let s = shared.clone();
-        let awaiting = msg
+    let answer = (status != StatusCode::ACCEPTED).then(|| Answer {
+        sse: content_type(&resp).starts_with("text/event-stream"),
+        awaiting: msg
             .get("method")
             .and(msg.get("id"))
             .filter(|id| !id.is_null())
-            .cloned();
-        let task = if is_sse {
-            tokio::spawn(async move { read_sse(&s, resp, awaiting).await })
-        } else {
-            tokio::spawn(async move { read_json(&s, resp, awaiting).await })
-        };
-        shared.track(task.abort_handle());
-    }
+            .cloned(),
+        resp,
+    });
     if method == Some("notifications/initialized") {
         // The upstream may send a server→client request (sampling, elicitation, roots) on the
         // GET stream as soon as it gets our next request; an SDK server drops such a request
@@ -252,7 +298,7 @@ pub(crate) async fn send(shared: &Arc<Shared>, msg: &Value) -> Result<(), SendEr
         let opened = start_get_stream(shared);
         let _ = tokio::time::timeout(GET_STREAM_WAIT, opened).await;
     }
-    Ok(())
+    Ok(answer)
 }
 
 async fn deliver(shared: &Shared, item: Incoming) {

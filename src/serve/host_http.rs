@@ -673,6 +673,22 @@ fn accepts_sse(headers: &HeaderMap) -> bool {
         .is_some_and(|a| a.contains("text/event-stream"))
 }
 
+/// The host takes a JSON body too (every client of the 2025 revisions must list both types; a
+/// client that lists only `text/event-stream` keeps getting streams).
+fn accepts_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_none_or(|a| {
+            a.split(',').any(|t| {
+                let t = t.split(';').next().unwrap_or("").trim();
+                t.eq_ignore_ascii_case("application/json")
+                    || t == "*/*"
+                    || t.eq_ignore_ascii_case("application/*")
+            })
+        })
+}
+
 async fn handle_post(
     State(app): State<Arc<App>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -722,7 +738,8 @@ async fn handle_post(
     if forward(&session, msgs).await.is_err() {
         return session_ended();
     }
-    let resp = answers(rx, sse, requests + not_objects.len()).await;
+    let json_too = accepts_json(&headers);
+    let resp = answers(rx, sse, json_too, requests + not_objects.len()).await;
     with_session_header(resp, new_id.as_deref())
 }
 
@@ -841,8 +858,17 @@ fn expect_answers(
 }
 
 /// The answer to a POST of requests: an event stream (`sse`) or one JSON body, with the
-/// `expected` answers that arrive on `rx`.
-async fn answers(mut rx: mpsc::UnboundedReceiver<Value>, sse: bool, expected: usize) -> Response {
+/// `expected` answers that arrive on `rx`. A single answer that comes before anything else is one
+/// JSON body when the host takes that (`json_too`), as a stateless request's is: the revisions
+/// let the server choose, and a body of known length costs both sides less than a stream (no
+/// framing, no keep-alive timer, no chunked encoding). Whatever comes first otherwise (progress,
+/// a log, a server→client request) starts the stream.
+async fn answers(
+    mut rx: mpsc::UnboundedReceiver<Value>,
+    sse: bool,
+    json_too: bool,
+    expected: usize,
+) -> Response {
     if !sse {
         let mut responses = collect_responses(rx, expected).await;
         let mut status = StatusCode::OK;
@@ -867,6 +893,9 @@ async fn answers(mut rx: mpsc::UnboundedReceiver<Value>, sse: bool, expected: us
             Some(mut m) if m.get("method").is_none() => {
                 if let Some(status) = take_status(&mut m) {
                     return json_response(status, &m);
+                }
+                if json_too {
+                    return json_response(StatusCode::OK, &m);
                 }
                 first = Some(m);
             }
@@ -1730,6 +1759,23 @@ mod tests {
             let e = o.set_replica_id(bad).unwrap_err().to_string();
             assert!(e.contains("--replica-id"), "{e}");
         }
+    }
+
+    #[test]
+    fn json_bodies_only_for_hosts_that_take_them() {
+        let takes = |accept: Option<&str>| {
+            let mut h = HeaderMap::new();
+            if let Some(a) = accept {
+                h.insert(header::ACCEPT, HeaderValue::from_str(a).unwrap());
+            }
+            accepts_json(&h)
+        };
+        assert!(takes(Some("application/json, text/event-stream")));
+        assert!(takes(Some("text/event-stream;q=0.9, Application/JSON;q=1")));
+        assert!(takes(Some("*/*")));
+        assert!(takes(None));
+        assert!(!takes(Some("text/event-stream")));
+        assert!(!takes(Some("application/jsonl, text/event-stream")));
     }
 
     #[test]

@@ -248,10 +248,18 @@ fn own_task(msg: &Value) -> bool {
 
 /// Sends one request on a task of its own; a failure is reported back to the session loop.
 fn spawn_send(sender: MessageSender, failures: mpsc::UnboundedSender<SendFailure>, msg: Value) {
-    tokio::spawn(
-        async move { send_in_line(&sender, &failures, msg).await }
-            .instrument(tracing::Span::current()),
-    );
+    let msg_id = msg.get("id").cloned();
+    let is_request = msg.get("method").is_some() && msg_id.is_some();
+    let stateless = crate::mcp::era::is_modern_message(&msg);
+    sender.spawn_request(msg, move |error| {
+        let _ = failures.send(SendFailure {
+            msg_id,
+            is_request,
+            stateless,
+            error,
+            span: tracing::Span::current(),
+        });
+    });
 }
 
 /// Sends one message and waits for the send; a failure is reported back to the session loop.
