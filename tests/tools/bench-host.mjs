@@ -12,12 +12,15 @@
 // (`proxy_pass`, keepalive, no buffering): what a production proxy hop costs here.
 //
 //   node tests/tools/bench-host.mjs [CALLS] [--bin PATH] [--rows] [--http-only] [--sets N]
-//                                   [--also PATH]
+//                                   [--also PATH] [--json-upstream]
 //
 // PATH defaults to target/release/mcp-gen-ui (build it with `cargo build --release`).
 // --http-only skips stdio; --sets N pools N fresh sets of HTTP clients (default 1); --also PATH
 // (repeatable) adds another `serve --http` (another build, e.g. before a change) to the same
 // interleaved HTTP rounds. The HTTP bar (issue 26): serve's added latency at most 1.5 × nginx's + 50 µs.
+// --json-upstream puts tests/tools/echo-json-server.mjs (the same `echo`, answered as one JSON body,
+// never a stream) behind all of them instead of server-everything (whose answers are event
+// streams): what the hop costs when the host would parse the same answer either way.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -40,6 +43,7 @@ const optValue = (name) => {
 const calls = Number(args.find((a, i) => /^\d+$/.test(a) && !["--bin", "--sets", "--also"].includes(args[i - 1])) ?? 2000);
 const httpOnly = args.includes("--http-only");
 const httpSets = Number(optValue("--sets") ?? 1);
+const jsonUpstream = args.includes("--json-upstream");
 const also = args.flatMap((a, i) => (args[i - 1] === "--also" ? [a] : []));
 const everything = path.join(repo, "tests", "node_modules", ".bin", "mcp-server-everything");
 for (const f of [bin, everything]) {
@@ -62,11 +66,16 @@ async function stdioClient(command, cmdArgs) {
 /** CPU time a process's live threads have used so far, user and kernel, in µs (Linux's
  * scheduler statistics, exact to the nanosecond; null elsewhere). Every thread counts: a runtime's
  * workers do the work, not the main thread. */
-function cpuMicros(pid) {
+function cpuMicros(pid, tree = false) {
   try {
     let ns = 0;
     for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
       ns += Number(fs.readFileSync(`/proc/${pid}/task/${t}/schedstat`, "utf8").split(" ")[0]);
+      if (!tree) continue;
+      // nginx: the worker processes do the work, not the master.
+      for (const child of fs.readFileSync(`/proc/${pid}/task/${t}/children`, "utf8").split(" ").filter(Boolean)) {
+        ns += (cpuMicros(Number(child), true) ?? 0) * 1000;
+      }
     }
     return ns / 1000;
   } catch {
@@ -75,7 +84,7 @@ function cpuMicros(pid) {
 }
 
 /** nginx as a plain reverse proxy to `upUrl` on a free loopback port, its own prefix in `dir`;
- * the URL, or null when there is no nginx. */
+ * its URL and the master's pid, or null when there is no nginx. */
 async function startNginx(dir, upUrl) {
   const exe = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((p) => fs.existsSync(p));
   if (!exe) return null;
@@ -112,7 +121,7 @@ http {
       const s = net.connect(port, "127.0.0.1", () => (s.destroy(), res(true)));
       s.on("error", () => res(false));
     });
-    if (ok) return `http://127.0.0.1:${port}${up.pathname}`;
+    if (ok) return { url: `http://127.0.0.1:${port}${up.pathname}`, pid: child.pid };
     await new Promise((r) => setTimeout(r, 50));
   }
   return null;
@@ -125,11 +134,13 @@ function buildRelay(dir) {
   return cc.status === 0 ? exe : null;
 }
 
-/** `pid`: the process behind `url` whose CPU time is counted (serve), if any. */
-async function httpClient(url, pid) {
+/** `pid`: the process behind `url` whose CPU time is counted (serve), if any; `tree`: with its
+ * child processes (nginx's workers). */
+async function httpClient(url, pid, tree = false) {
   const client = new Client({ name: "bench-host", version: "1.0.0" }, { capabilities: UI_CAPS });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   client.pid = pid;
+  client.tree = tree;
   return client;
 }
 
@@ -193,14 +204,14 @@ async function compare(labels, clients, sets = 1) {
     const cs = await clients();
     // Warm all well: a fresh Node server keeps getting faster for its first few hundred calls.
     for (const c of cs) await timeCalls(c, 500);
-    const before = cs.map((c) => (c.pid ? cpuMicros(c.pid) : null));
+    const before = cs.map((c) => (c.pid ? cpuMicros(c.pid, c.tree) : null));
     // Short rounds, many of them: a burst of machine noise lands on every side alike.
     const perRound = 20;
     const rounds = Math.ceil(calls / sets / perRound);
     for (let r = 0; r < rounds; r++) {
       for (let i = 0; i < cs.length; i++) samples[i].push(...(await timeCalls(cs[i], perRound)));
     }
-    const after = cs.map((c) => (c.pid ? cpuMicros(c.pid) : null));
+    const after = cs.map((c) => (c.pid ? cpuMicros(c.pid, c.tree) : null));
     cs.forEach((_, i) => {
       cpuTotal[i] = before[i] === null || after[i] === null || cpuTotal[i] === null ? null : cpuTotal[i] + after[i] - before[i];
     });
@@ -244,8 +255,11 @@ try {
 
   const port = await freePort();
   const upUrl = `http://127.0.0.1:${port}/mcp`;
-  const up = await startHttp(everything, ["streamableHttp"], /listening on port (\d+)\D/, { PORT: String(port) }).catch((e) => {
-    console.error(`bench-host: server-everything over HTTP: ${e.message}`);
+  const up = await (jsonUpstream
+    ? startHttp(process.execPath, [path.join(here, "echo-json-server.mjs"), String(port)], /listening on port (\d+)\D/)
+    : startHttp(everything, ["streamableHttp"], /listening on port (\d+)\D/, { PORT: String(port) })
+  ).catch((e) => {
+    console.error(`bench-host: the HTTP upstream: ${e.message}`);
     return null;
   });
   const sv = up
@@ -275,7 +289,7 @@ try {
         httpLabels,
         async () => [
           await httpClient(upUrl),
-          ...(nginx ? [await httpClient(nginx)] : []),
+          ...(nginx ? [await httpClient(nginx.url, nginx.pid, true)] : []),
           ...(await Promise.all(others.map((o) => httpClient(o.url, o.child.pid)))),
           await httpClient(sv.url, sv.child.pid),
         ],
@@ -299,7 +313,8 @@ if (args.includes("--rows")) {
       continue;
     }
     if (r.label === "nginx") {
-      console.log(`| the HTTP floor: nginx (\`proxy_pass\`, keepalive, no buffering) instead of serve, same bench | ${r.through} through nginx: +${r.added}, ratio ${r.ratio} | — |`);
+      const cpu = r.cpu ? `; nginx's CPU ${r.cpu} per call` : "";
+      console.log(`| the HTTP floor: nginx (\`proxy_pass\`, keepalive, no buffering) instead of serve, same bench | ${r.through} through nginx: +${r.added}, ratio ${r.ratio}${cpu} | — |`);
       continue;
     }
     const target = r.label === "stdio" ? "at most +100 µs" : "—";
