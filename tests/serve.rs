@@ -1481,6 +1481,19 @@ async fn http_answers_alone_are_json_bodies_and_progress_makes_a_stream() {
         "{got:?}"
     );
 
+    // A batch is answered by an array, even of one answer, whatever the host takes.
+    let batch = format!(
+        r#"[{},{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":99}}}}]"#,
+        call_line(json!(5), "echo", json!({"text": "b"}))
+    );
+    for accept in [BOTH, "application/json"] {
+        let r = post(accept, batch.clone()).send().await.unwrap();
+        assert_eq!(content_type(&r), "application/json", "{accept}");
+        let v: Value = r.json().await.unwrap();
+        assert_eq!(v.as_array().map(Vec::len), Some(1), "{accept}: {v}");
+        assert_eq!(v[0]["id"], 5, "{accept}: {v}");
+    }
+
     // Progress before the answer (server-everything): a stream with the progress, then the
     // answer.
     let out = tempfile::tempdir().unwrap();

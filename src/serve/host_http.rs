@@ -738,8 +738,12 @@ async fn handle_post(
     if forward(&session, msgs).await.is_err() {
         return session_ended();
     }
-    let json_too = accepts_json(&headers);
-    let resp = answers(rx, sse, json_too, requests + not_objects.len()).await;
+    let shape = Shape {
+        sse,
+        json_too: accepts_json(&headers),
+        batch,
+    };
+    let resp = answers(rx, shape, requests + not_objects.len()).await;
     with_session_header(resp, new_id.as_deref())
 }
 
@@ -857,19 +861,33 @@ fn expect_answers(
     forward
 }
 
-/// The answer to a POST of requests: an event stream (`sse`) or one JSON body, with the
-/// `expected` answers that arrive on `rx`. A single answer that comes before anything else is one
-/// JSON body when the host takes that (`json_too`), as a stateless request's is: the revisions
-/// let the server choose, and a body of known length costs both sides less than a stream (no
-/// framing, no keep-alive timer, no chunked encoding). Whatever comes first otherwise (progress,
-/// a log, a server→client request) starts the stream.
+/// What a POST's answer may look like.
+#[derive(Clone, Copy)]
+struct Shape {
+    /// The host takes an event stream.
+    sse: bool,
+    /// The host takes a JSON body too.
+    json_too: bool,
+    /// The POST was a JSON-RPC batch: a JSON body is an array of answers, even of one.
+    batch: bool,
+}
+
+/// The answer to a POST of requests: an event stream or one JSON body, with the `expected`
+/// answers that arrive on `rx`. A single answer that comes before anything else is one JSON body
+/// when the host takes that, as a stateless request's is: the revisions let the server choose,
+/// and a body of known length costs both sides less than a stream (no framing, no keep-alive
+/// timer, no chunked encoding). Whatever comes first otherwise (progress, a log, a server→client
+/// request) starts the stream.
 async fn answers(
     mut rx: mpsc::UnboundedReceiver<Value>,
-    sse: bool,
-    json_too: bool,
+    shape: Shape,
     expected: usize,
 ) -> Response {
-    if !sse {
+    let body = |mut answers: Vec<Value>| match answers.len() {
+        1 if !shape.batch => answers.pop().unwrap_or(Value::Null),
+        _ => Value::Array(answers),
+    };
+    if !shape.sse {
         let mut responses = collect_responses(rx, expected).await;
         let mut status = StatusCode::OK;
         for r in &mut responses {
@@ -877,12 +895,7 @@ async fn answers(
                 status = s;
             }
         }
-        let body = if responses.len() == 1 {
-            responses.into_iter().next().unwrap_or(Value::Null)
-        } else {
-            Value::Array(responses)
-        };
-        return json_response(status, &body);
+        return json_response(status, &body(responses));
     }
     let mut first = None;
     if expected == 1 {
@@ -892,10 +905,10 @@ async fn answers(
         match rx.recv().await {
             Some(mut m) if m.get("method").is_none() => {
                 if let Some(status) = take_status(&mut m) {
-                    return json_response(status, &m);
+                    return json_response(status, &body(vec![m]));
                 }
-                if json_too {
-                    return json_response(StatusCode::OK, &m);
+                if shape.json_too {
+                    return json_response(StatusCode::OK, &body(vec![m]));
                 }
                 first = Some(m);
             }
