@@ -1315,27 +1315,79 @@ fn replace_colour(value: &str, new: &str) -> Option<String> {
     Some(format!("{}{new}{}{important}", &core[..s], &core[e..]))
 }
 
-/// Whether a sheet's braces close (outside comments) and it swallowed no markup (an unclosed
-/// `<style>` runs to the end of the file): only then does a rule added at its end stand on its
-/// own, inside the element.
-fn balanced(css: &str) -> bool {
+/// Whether a rule appended at the end of `css` stands on its own: every comment, string,
+/// bracket and block is closed and nothing half-written (a selector, an `@import` without its
+/// `;`) is left at the top level for the rule to join. A sheet a truncated page cut short fails.
+fn ends_clean(css: &str) -> bool {
+    // `</` could end the element early in a page a parser reads differently.
     if css.contains("</") {
         return false;
     }
-    let mut depth = 0i64;
-    for b in strip_comments(css).bytes() {
-        match b {
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth < 0 {
+    let b = css.as_bytes();
+    let mut i = 0;
+    // Open `(`, `[` and `{`, innermost last.
+    let mut open: Vec<u8> = Vec::new();
+    // Top-level text since the last `;` or `}` (a prelude or declaration not yet finished).
+    let mut pending = false;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'*') => match css[i + 2..].find("*/") {
+                Some(e) => i += 2 + e + 2,
+                None => return false,
+            },
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                loop {
+                    match b.get(i) {
+                        None | Some(b'\n') => return false,
+                        Some(b'\\') => i += 2,
+                        Some(c) if *c == q => break,
+                        Some(_) => i += 1,
+                    }
+                }
+                i += 1;
+                pending |= open.is_empty();
+            }
+            b'\\' => {
+                i += 2;
+                pending |= open.is_empty();
+            }
+            c @ (b'(' | b'[' | b'{') => {
+                if c != b'{' {
+                    pending |= open.is_empty();
+                }
+                open.push(c);
+                i += 1;
+            }
+            c @ (b')' | b']' | b'}') => {
+                let want = match c {
+                    b')' => b'(',
+                    b']' => b'[',
+                    _ => b'{',
+                };
+                if open.pop() != Some(want) {
                     return false;
                 }
+                if c == b'}' && open.is_empty() {
+                    pending = false;
+                }
+                i += 1;
             }
-            _ => {}
+            b';' => {
+                if open.is_empty() {
+                    pending = false;
+                }
+                i += 1;
+            }
+            c => {
+                if open.is_empty() && !c.is_ascii_whitespace() {
+                    pending = true;
+                }
+                i += 1;
+            }
         }
     }
-    depth == 0
+    open.is_empty() && !pending
 }
 
 /// A rule that applies `prop: value` to `selectors` in the dark theme only, made dark the way
@@ -1531,10 +1583,10 @@ pub(super) fn plan_repairs(parsed: &Parsed, sheets: &[Sheet<'_>]) -> Plan {
             })
             .collect();
         let shared = !owners.is_empty() && owners.iter().all(|(r, _)| !r.dark && !r.light_only);
-        if p.dark && shared && !dark_via.is_empty() && !balanced(css) {
+        if p.dark && shared && !dark_via.is_empty() && !ends_clean(css) {
             plan.unrepairable.push(format!(
-                "{what}: the <style> it is in is not well-formed (unbalanced braces or no end \
-                 tag), so no rule can be added to it"
+                "{what}: the <style> it is in ends unfinished (an open comment, string, bracket \
+                 or block, or a rule cut short), so no rule can be added to it"
             ));
             continue;
         }
@@ -1586,6 +1638,32 @@ pub(super) fn plan_repairs(parsed: &Parsed, sheets: &[Sheet<'_>]) -> Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rule_is_appended_only_to_a_sheet_that_ends_clean() {
+        for ok in [
+            "",
+            "a{color:red}",
+            "@import url(x.css); /* c */ a{b:c} @media (x){a{b:c}}",
+            "a[title='}']{content:\"{\\\"\"}",
+            "a{b:c}\n  ",
+        ] {
+            assert!(ends_clean(ok), "{ok:?}");
+        }
+        for bad in [
+            "a{color:red",
+            "a{color:red}}",
+            "a{b:c} /* open",
+            "a{b:c} @import url(",
+            "a{b:c} @import url(x.css)",
+            "a{b:c} .half-a-selector",
+            "a{content:'open}",
+            "a{b:c} [x=y",
+            "a{b:c} </p>",
+        ] {
+            assert!(!ends_clean(bad), "{bad:?}");
+        }
+    }
 
     fn run(html: &str, llm: bool) -> Vec<Finding> {
         let parsed = super::super::parse::parse(html, false);

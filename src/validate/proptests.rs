@@ -128,9 +128,74 @@ proptest! {
             v.dedup();
             v
         };
-        prop_assert_eq!(others(&page), others(&a.html));
+        // A repair may close a sheet a truncated page left open (which can end a prose finding
+        // on the page's bare tail), but it never brings a new kind of finding.
+        let before = others(&page);
+        let added: Vec<_> = others(&a.html).into_iter().filter(|r| !before.contains(r)).collect();
+        prop_assert!(added.is_empty(), "the repair added {:?}", added);
         if a.changes.is_empty() {
             prop_assert_eq!(&a.html, &page);
         }
     }
+}
+
+/// A case the property test found: a mutation ate `</style></head><body>…`, so the sheet runs
+/// to the end of the page; the repair's appended dark-theme rules must not end the page as text.
+#[test]
+fn contrast_repair_of_an_unclosed_sheet_adds_no_findings() {
+    let page = mutate(STYLED, &[(103, 6103475851777121830, 7156471626035894)]);
+    assert!(
+        !page.contains("</style"),
+        "the case needs an unclosed sheet: {page}"
+    );
+    let repaired = repair_contrast(&page);
+    assert!(!repaired.changes.is_empty());
+    assert!(
+        repaired.html.trim_end().ends_with("</style>"),
+        "{}",
+        repaired.html
+    );
+    let opts = Options {
+        llm_output: true,
+        ..Options::default()
+    };
+    let rules = |html: &str| -> Vec<&'static str> {
+        let mut v: Vec<_> = validate(html, &opts)
+            .into_iter()
+            .map(|f| f.rule)
+            .filter(|r| *r != "low-contrast" && *r != "html-parse-error")
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    assert_eq!(rules(&page), rules(&repaired.html));
+}
+
+/// Another the property test found: the sheet ends inside `@import url(`, which would swallow
+/// an appended dark-theme rule (and read as an `@import` of it); no rule is appended there.
+#[test]
+fn contrast_repair_appends_no_rule_to_a_sheet_cut_short() {
+    let page = mutate(STYLED, &[(73, 1867339570854688599, 3349841180401041929)]);
+    assert!(page.contains("<style>@import url(</style>"), "{page}");
+    let repaired = repair_contrast(&page);
+    let opts = Options {
+        llm_output: true,
+        ..Options::default()
+    };
+    assert!(
+        !validate(&repaired.html, &opts)
+            .iter()
+            .any(|f| f.rule == "relative-url"),
+        "{}",
+        repaired.html
+    );
+    assert!(
+        repaired
+            .unrepaired
+            .iter()
+            .any(|u| u.contains("ends unfinished")),
+        "{:?}",
+        repaired.unrepaired
+    );
 }

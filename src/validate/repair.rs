@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use lol_html::html_content::ContentType;
-use lol_html::{RewriteStrSettings, element, rewrite_str, text};
+use lol_html::{RewriteStrSettings, element, end, rewrite_str, text};
 use scraper::{ElementRef, Selector};
 
 use super::contrast::{self, Sheet};
@@ -137,19 +137,32 @@ fn rewrite_sheets(html: &str, pairs: &[(String, String)]) -> Option<String> {
         runtime: bool,
         buffer: String,
         used: Vec<bool>,
+        /// The current `<style>`'s text was rewritten and its end tag has not been seen.
+        edited_open: bool,
     }
     let state = Rc::new(RefCell::new(St {
         runtime: false,
         buffer: String::new(),
         used: vec![false; pairs.len()],
+        edited_open: false,
     }));
     let s_el = state.clone();
     let s_text = state.clone();
+    let s_end = state.clone();
     let settings = RewriteStrSettings::new()
         .append_element_content_handler(element!("style", move |el| {
-            let mut st = s_el.borrow_mut();
-            st.runtime = el.has_attribute(RUNTIME_ATTR);
-            st.buffer.clear();
+            {
+                let mut st = s_el.borrow_mut();
+                st.runtime = el.has_attribute(RUNTIME_ATTR);
+                st.buffer.clear();
+                st.edited_open = false;
+            }
+            let s_close = s_el.clone();
+            let on_close: lol_html::EndTagHandler<'static> = Box::new(move |_| {
+                s_close.borrow_mut().edited_open = false;
+                Ok(())
+            });
+            el.on_end_tag(on_close)?;
             Ok(())
         }))
         .append_element_content_handler(text!("style", move |chunk| {
@@ -171,12 +184,22 @@ fn rewrite_sheets(html: &str, pairs: &[(String, String)]) -> Option<String> {
             let out = match found {
                 Some(i) => {
                     st.used[i] = true;
+                    st.edited_open |= pairs[i].1 != css;
                     pairs[i].1.clone()
                 }
                 None => css,
             };
             // The edits only write colours: nothing can close the element early.
             chunk.replace(&out, ContentType::Html);
+            Ok(())
+        }))
+        // A sheet left open by a truncated page runs to the end of the document, so rules the
+        // repair appended would end the page as bare text (which reads as prose after the
+        // HTML). Closing it there changes nothing else: the element ended there anyway.
+        .append_document_content_handler(end!(move |end| {
+            if s_end.borrow().edited_open {
+                end.append("</style>", ContentType::Html);
+            }
             Ok(())
         }))
         .with_strict(false);
