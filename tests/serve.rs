@@ -1805,3 +1805,131 @@ async fn a_signal_ends_serve_and_its_upstream() {
         );
     }
 }
+
+/// A host on the official Python SDK (`mcp` 2.x, the venv tests/run-all.sh installs with
+/// mcp-server-time) through `serve --http`, in both of its modes, against two upstreams: the
+/// rmcp weather server (which speaks 2026-07-28, so `auto` goes stateless) and server-everything
+/// (2025 only). It sees the upstream's tools, the UI metadata and `ui://` pages it advertised the
+/// extension for, the tool's own answer (now a JSON body), and every progress step of a long
+/// call (an event stream) before its answer.
+#[tokio::test]
+async fn a_python_sdk_host_works_through_serve_http_in_both_eras() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let python = root.join("tests/.venv-time/bin/python");
+    let has_sdk = std::process::Command::new(&python)
+        .args(["-c", "import mcp.client.extension"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_sdk {
+        eprintln!(
+            "skipped: no Python MCP SDK in tests/.venv-time (tests/run-all.sh installs it with mcp-server-time; it needs PyPI)"
+        );
+        return;
+    }
+    let script = root.join("tests/fixtures/python/http_client.py");
+    let weather = example("weather-server").display().to_string();
+    let everything = everything().display().to_string();
+    /// An upstream, the tool called, and a long call whose progress is watched.
+    struct Case<'a> {
+        upstream: &'a str,
+        tool: &'a str,
+        args: Value,
+        progress: Option<(&'a str, Value)>,
+        auto_era: &'a str,
+    }
+    let cases = [
+        Case {
+            upstream: &weather,
+            tool: "get_current_conditions",
+            args: json!({"city": "Paris"}),
+            progress: None,
+            auto_era: "2026-07-28",
+        },
+        Case {
+            upstream: &everything,
+            tool: "echo",
+            args: json!({"message": "hi from python"}),
+            progress: Some((
+                "trigger-long-running-operation",
+                json!({"duration": 1, "steps": 3}),
+            )),
+            auto_era: "2025-11-25",
+        },
+    ];
+    for Case {
+        upstream,
+        tool,
+        args,
+        progress,
+        auto_era,
+    } in cases
+    {
+        let dir = tempfile::tempdir().unwrap();
+        let ui = dir.path().join("ui");
+        let generated = tokio::process::Command::new(BIN)
+            .args(["generate", "--quiet", "--server", upstream])
+            .args(["--out-dir", ui.to_str().unwrap()])
+            .output()
+            .await
+            .unwrap();
+        assert!(
+            generated.status.success(),
+            "{}",
+            String::from_utf8_lossy(&generated.stderr)
+        );
+        let server = serve_http(&["--server", upstream, "--out-dir", ui.to_str().unwrap()]).await;
+        for (mode, era) in [("legacy", "2025-11-25"), ("auto", auto_era)] {
+            let mut cmd = tokio::process::Command::new(&python);
+            cmd.arg(&script)
+                .args([&server.url, mode, tool, &args.to_string(), "--ui"]);
+            if let Some((long, long_args)) = &progress {
+                cmd.args(["--progress", long, &long_args.to_string()]);
+            }
+            let out = tokio::time::timeout(Duration::from_secs(120), cmd.output())
+                .await
+                .unwrap()
+                .unwrap();
+            let what = format!(
+                "{mode} against {upstream}: {}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(out.status.success(), "{what}");
+            let seen: Value = serde_json::from_slice(&out.stdout).expect(&what);
+            assert_eq!(seen["protocol"], era, "{what}");
+            assert!(
+                seen["tools"].as_array().unwrap().contains(&json!(tool)),
+                "{what}"
+            );
+            let uri = seen["ui_meta"]["resourceUri"].as_str().expect(&what);
+            assert!(uri.starts_with("ui://"), "{what}");
+            assert!(
+                seen["ui_resources"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&json!(uri)),
+                "{what}"
+            );
+            assert_eq!(seen["ui_read"]["mime"], MCP_APP, "{what}");
+            let page = std::fs::read(ui.join(format!("{tool}.html"))).unwrap();
+            assert_eq!(seen["ui_read"]["bytes"], page.len(), "{what}");
+            assert_eq!(seen["call"]["is_error"], false, "{what}");
+            let text = seen["call"]["text"][0].as_str().expect(&what);
+            if tool == "echo" {
+                assert_eq!(text, "Echo: hi from python", "{what}");
+            } else {
+                assert!(text.contains("\"city\":\"Paris\""), "{what}");
+            }
+            if progress.is_some() {
+                assert_eq!(seen["progress"], json!([1.0, 2.0, 3.0]), "{what}");
+                assert_eq!(seen["progress_call"]["is_error"], false, "{what}");
+                assert!(
+                    seen["progress_call"]["text"][0]
+                        .as_str()
+                        .is_some_and(|t| t.contains("Steps: 3")),
+                    "{what}"
+                );
+            }
+        }
+    }
+}
