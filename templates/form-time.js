@@ -74,6 +74,13 @@
       if (type === 'time') return typeof v === 'string' ? timeIn(v) : null;
       var d = new Date(v);
       return isNaN(d) ? null : wallOf(d).slice(0, 19);
+    },
+    // A wall-clock value with seconds ("HH:MM:SS" or "YYYY-MM-DDTHH:MM:SS", fraction allowed)
+    // with the host zone's offset then ("+05:30"), or null (llm.js completes a model's values).
+    zoned: function (wall) {
+      if (!wall.includes('T')) return withOffset(wall);
+      var d = fromWall(wall, zone());
+      return isNaN(d) ? null : wall + offStr(offset(zone(), d));
     }
   };
   F.refresh = function () { zones.forEach(function (z) { z(); }); };

@@ -119,11 +119,17 @@
 
   var NUM = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
   function pad(n) { return (n < 10 ? '0' : '') + n; }
-  // The host's UTC offset at that local date and time (e.g. "+02:00").
-  function offset(date) {
+  // A wall-clock time or date-time with seconds, completed with the UTC offset of the host's
+  // time zone there (form-time.js: HostContext.timeZone, as the form's own fields use), else the
+  // browser's (e.g. "2026-03-02T09:30:00+01:00").
+  function zoned(wall) {
+    var z = G.form?.time?.zoned?.(wall);
+    if (z) return z;
+    var date = wall.includes('T') ? new Date(wall) : new Date();
+    if (isNaN(date.getTime())) return wall;
     var m = -date.getTimezoneOffset(), sign = m >= 0 ? '+' : '-';
     m = Math.abs(m);
-    return sign + pad(Math.floor(m / 60)) + ':' + pad(m % 60);
+    return wall + sign + pad(Math.floor(m / 60)) + ':' + pad(m % 60);
   }
   function types(s) {
     if (Array.isArray(s.type)) return s.type;
@@ -161,14 +167,11 @@
     }
     if (typeof v === 'number' && t.includes('string') && !t.includes('number') && !t.includes('integer')) v = String(v);
     if (typeof v === 'string' && s.format === 'time' && /^\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(v)) {
-      if (v.length === 5) v += ':00';
-      v += offset(new Date());
+      v = zoned(v.length === 5 ? v + ':00' : v);
     }
     if (typeof v === 'string' && s.format === 'date-time' && /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(v)) {
       var local = v.replace(' ', 'T');
-      if (local.length === 16) local += ':00';
-      var d = new Date(local);
-      if (!isNaN(d.getTime())) v = local + offset(d);
+      v = zoned(local.length === 16 ? local + ':00' : local);
     }
     if (Array.isArray(s.enum) && !s.enum.some(function (x) { return x === v; })) {
       var hit = s.enum.find(function (x) { return String(x) === String(v); });

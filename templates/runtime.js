@@ -21,6 +21,7 @@
 //     hostKind ("mcp"|"openai"|"mcpui"|null: hosts.js has the last two)
 //   applyDocumentTheme(theme), getDocumentTheme(), applyHostStyleVariables(vars),
 //   applyHostFonts(css), PostMessageTransport (accepted and ignored)
+//   app: the page's App (the builtin glue's, else the first whose connect() was called)
 //   h('tag.class1.class2', attrs?, ...children): builds DOM from text only (never HTML);
 //     attrs is a plain object, anything else in its place is the first child; a button is
 //     type=button unless attrs say otherwise
@@ -229,6 +230,9 @@
     }
 
     connect() {
+      // The page's App: the builtin glue's, else the first one connected (an LLM-written page
+      // makes its own). Dates and numbers follow its host context; links open through it.
+      G.app = G.app || this;
       run('connect', this);
       if (this._connecting) return this._connecting;
       window.addEventListener('message', this._onMessage);
