@@ -19,6 +19,8 @@ fn bin() -> Command {
 mod examples;
 #[path = "support/process.rs"]
 mod process;
+#[path = "support/python.rs"]
+mod python;
 use examples::example;
 
 fn server(name: &str, args: &str) -> String {
@@ -1711,17 +1713,9 @@ fn a_broken_stateless_path_is_named_and_protocol_pins_the_era() {
 #[test]
 fn a_python_sdk_server_with_plain_dicts_works_with_protocol_handshake() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let python = root.join("tests/.venv-time/bin/python");
-    let has_sdk = std::process::Command::new(&python)
-        .args(["-c", "import mcp.server.lowlevel"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_sdk {
-        eprintln!(
-            "skipped: no Python MCP SDK in tests/.venv-time (tests/run-all.sh installs it with mcp-server-time; it needs PyPI)"
-        );
+    let Some(python) = python::python_with("mcp.server.lowlevel") else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().unwrap();
     // Python starts slowly on a busy machine (twice here: the stateless try, then the handshake).
     std::fs::write(

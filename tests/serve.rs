@@ -26,6 +26,8 @@ const MCP_APP: &str = "text/html;profile=mcp-app";
 mod examples;
 #[path = "support/process.rs"]
 mod process;
+#[path = "support/python.rs"]
+mod python;
 use examples::example;
 
 /// `@modelcontextprotocol/server-everything` from `tests/node_modules` (`npm ci` in tests/).
@@ -1815,17 +1817,9 @@ async fn a_signal_ends_serve_and_its_upstream() {
 #[tokio::test]
 async fn a_python_sdk_host_works_through_serve_http_in_both_eras() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let python = root.join("tests/.venv-time/bin/python");
-    let has_sdk = std::process::Command::new(&python)
-        .args(["-c", "import mcp.client.extension"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_sdk {
-        eprintln!(
-            "skipped: no Python MCP SDK in tests/.venv-time (tests/run-all.sh installs it with mcp-server-time; it needs PyPI)"
-        );
+    let Some(python) = python::python_with("mcp.client.extension") else {
         return;
-    }
+    };
     let script = root.join("tests/fixtures/python/http_client.py");
     let weather = example("weather-server").display().to_string();
     let everything = everything().display().to_string();
