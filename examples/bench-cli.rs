@@ -1,4 +1,4 @@
-//! Prints the CLI figures of SPEC 10 and issue 17: `check` on 500 tools (target under 100 ms),
+//! Prints the CLI figures of the book's performance.md: `check` on 500 tools (target under 100 ms),
 //! what a no-op `generate` adds to the upstream's own `tools/list` (target under 50 ms), the first
 //! `generate` per tool, and the peak memory of a first `generate` for 1,000 and 10,000 tools.
 //!

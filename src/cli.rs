@@ -1,6 +1,6 @@
 //! Command line: parse arguments, run one command, and decide the exit code in one place.
 //!
-//! Exit codes (SPEC 12): 0 success or clean (warnings included), 1 drift or findings (`check`,
+//! Exit codes (book: reference/exit-codes.md): 0 success or clean (warnings included), 1 drift or findings (`check`,
 //! `diff --exit-code`, `validate` with errors, `generate`/`refine` leaving a tool without a new
 //! page), 2 usage, config, connection or internal error. Commands never pick a code: they return
 //! an [`Outcome`] or an error, and [`main`] maps it.

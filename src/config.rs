@@ -656,7 +656,7 @@ fn upstream_from_file(
 /// `--env NAME` / `--env NAME=VALUE` on top of the upstream: a name is inherited (the command
 /// line's `env_inherit`), a value is set (and redacted from every output). mcp-gen-ui's own
 /// secrets, and variables the config reads through `${VAR}`, are refused: only `[upstream] env`
-/// passes them (SPEC 13, 14). Returns the names, for `serve --print-config`.
+/// passes them (book: reference/security.md). Returns the names, for `serve --print-config`.
 fn apply_cli_env(
     upstream: Option<UpstreamSpec>,
     entries: &[String],

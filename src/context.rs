@@ -39,7 +39,7 @@ pub enum RuntimeFlavor {
     /// Two worker threads: connections, child processes, concurrent LLM requests, HTTP serving.
     MultiThread,
     /// One thread: `serve` over stdio is a single stream of messages, and one thread avoids a
-    /// cross-thread wake-up on every hop (the latency target of SPEC 12).
+    /// cross-thread wake-up on every hop (the latency target in the book, performance.md).
     CurrentThread,
 }
 

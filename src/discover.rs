@@ -117,7 +117,7 @@ pub enum DiscoverError {
     #[error("upstream {upstream}: {detail}")]
     Protocol { upstream: String, detail: String },
     /// `auto` spoke the stateless revision the server offered, a request failed there with an
-    /// internal error, and the 2025 handshake works (SPEC 14).
+    /// internal error, and the 2025 handshake works (book: reference/security.md, "Upstream options").
     #[error(
         "upstream {upstream} answered `{method}` with JSON-RPC error {code}: {}\n\
          It offered the stateless revision {modern} in `server/discover`, so mcp-gen-ui spoke \
@@ -232,7 +232,7 @@ pub async fn discover_with(
 
 /// A stdio upstream that exited (or timed out, or printed something else) before answering may
 /// lack a variable of ours: name the withheld ones its stderr mentions, or say what it got, and
-/// how to pass more (SPEC 14).
+/// how to pass more (book: reference/security.md, "Upstream options").
 fn with_env_hint(spec: &UpstreamSpec, mut err: DiscoverError) -> DiscoverError {
     let UpstreamSpec::Stdio(stdio) = spec else {
         return err;
@@ -484,7 +484,7 @@ where
 /// Why the opening exchange with the upstream failed, in the one wording every client of ours
 /// uses when it has no richer report of its own (`--sample`, `preview`, `serve`'s readiness
 /// probe): the connection error, or the request that was not answered — with the upstream's exit
-/// status and stderr when it died, and the variables it may have lacked (SPEC 14). The client is
+/// status and stderr when it died, and the variables it may have lacked (book: reference/security.md, "Upstream options"). The client is
 /// shut down.
 pub async fn open_failure(spec: &UpstreamSpec, err: OpenError) -> String {
     let upstream = spec.describe();

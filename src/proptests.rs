@@ -1,4 +1,4 @@
-//! Property tests: every parser of outside input never panics (SPEC 13: a panic is a bug, and it
+//! Property tests: every parser of outside input never panics (a panic is a bug: book, reference/exit-codes.md, and it
 //! would break the 0/1/2 exit codes). Refine feedback, config files, canonical JSON, file names,
 //! redaction, and the builtin page of an arbitrary tool, which must also always be valid.
 //! Framing, SSE, extraction, post-processing and the validator have their own next to their code.
@@ -127,7 +127,7 @@ proptest! {
     // Rendering and validating a page costs milliseconds: fewer cases.
     #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
 
-    /// SPEC 13: whatever a tool's strings and schema, the builtin page renders and is valid.
+    /// No tool can break a run: whatever a tool's strings and schema, the builtin page renders and is valid.
     #[test]
     fn any_tool_gets_a_valid_builtin_page(raw in tool()) {
         let Ok(tool) = crate::model::Tool::from_raw(raw) else {

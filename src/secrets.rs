@@ -1,4 +1,4 @@
-//! mcp-gen-ui's own secrets (SPEC 13): which environment variables hold them, what a child
+//! mcp-gen-ui's own secrets (book: reference/security.md): which environment variables hold them, what a child
 //! process inherits, and the one redaction that every printed or logged text goes through.
 //!
 //! A secret is `MCP_GEN_UI_TOKEN`, a provider key (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`), or the

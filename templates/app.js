@@ -51,7 +51,7 @@
       throw e;
     }).finally(() => busy(false));
   }
-  // Who confirms (SPEC 14): the person's own click asks first for a destructiveHint tool; a run the
+  // Who confirms (book: reference/pages.md): the person's own click asks first for a destructiveHint tool; a run the
   // model asks for (run_tool) asks unless the tool is readOnlyHint or explicitly not
   // destructiveHint. confirm.js is embedded whenever either can ask. Resolves true when the
   // person runs it, false when they cancel.

@@ -1,7 +1,7 @@
 // The form: compiles a tool's inputSchema into labelled controls at load time. Every field is
 // {el, read(errors) -> value | undefined (omitted), write(value)}; read() coerces to the schema
 // type and shows inline messages, so nothing invalid is ever sent.
-// A Run sends what the form shows as set (SPEC 14): what was written into it (tool-input, a view
+// A Run sends what the form shows as set (book: reference/pages.md): what was written into it (tool-input, a view
 // tool, non-null defaults) and what the person changed. A field with a null default or none is
 // absent until someone sets it; a value written into a field nobody touched since goes out
 // exactly as it came (checked first, like anything typed); nullable fields have a null control;

@@ -2,7 +2,7 @@
 // MCP-UI's postMessage protocol. runtime.js's connect() calls these through McpGenUi.hosts.
 //   openai(app, win): renders from window.openai as soon as it is there (at once, on
 //     openai:set_globals, or polled for 1.5 s); the MCP Apps handshake keeps going meanwhile and
-//     wins when it completes. Rendering sends nothing to the host (SPEC 2's rule).
+//     wins when it completes. Rendering sends nothing to the host (the handshake rule: book, reference/pages.md).
 //   embedded(): the copy of a page that serve --embed-ui put into a tool result carries its
 //     result in <script type="application/json" id="mcp-gen-ui-embedded">: that copy speaks
 //     MCP-UI at once (mcpui) and shows its own result even if the host never sends render-data.

@@ -152,7 +152,7 @@
       return v;
     }
     if (v === '' && !required) return undefined;
-    // null is kept where the schema allows it (SPEC 14: a model's null is a value); where it does
+    // null is kept where the schema allows it (book: reference/pages.md: a model's null is a value); where it does
     // not, an optional field is left out (not set) and a required one is refused.
     if (v == null) {
       var nullable = s.__null || t.includes('null') || (Array.isArray(s.enum) && s.enum.includes(null)) || (own(s, 'const') && s.const === null);

@@ -2,7 +2,7 @@
 // and pages built from an override directory (the builtin app.js sets one). It runs the page's
 // tool with the given arguments, else the form's values, after the person agrees in the page,
 // unless the tool's annotations (the page's embedded tool, else the host's toolInfo) say it is
-// readOnlyHint or explicitly not destructiveHint (SPEC 14, "Who confirms").
+// readOnlyHint or explicitly not destructiveHint (book: reference/pages.md, "Who confirms").
 (function () {
   'use strict';
   var G = window.McpGenUi, h = G.h, V = G.viewTools, app = null;

@@ -163,7 +163,7 @@ fn generate_writes_then_second_run_touches_nothing() {
     p.cmd().arg("check").assert().success();
 }
 
-/// SPEC 13: a tool that cannot get a page keeps its previous page and lock entry, is named, every
+/// No tool can break a run: a tool that cannot get a page keeps its previous page and lock entry, is named, every
 /// other tool is written, and the run ends with exit 1 (`check` then reports the tool stale).
 #[test]
 fn a_tool_without_a_new_page_does_not_stop_the_run() {
@@ -1007,7 +1007,7 @@ fn env_references_in_headers_are_never_refused_and_secrets_are_never_printed() {
 }
 
 /// One tool with a NUL in its strings, a megabyte description or a deep schema never stops the
-/// run (SPEC 13): each gets a valid page. A tool that still cannot get one keeps its previous
+/// run: each gets a valid page. A tool that still cannot get one keeps its previous
 /// page and lock entry, is named, and the run ends with exit 1 after writing the others.
 #[test]
 fn hostile_tool_definitions_each_get_a_valid_page() {

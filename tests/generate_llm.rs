@@ -206,7 +206,7 @@ fn a_missing_key_is_exit_2_naming_the_variable() {
         .stderr(predicate::str::contains("ANTHROPIC_API_KEY"));
 }
 
-/// SPEC 13: a wrong key (or an unknown model, a wrong base_url) is an error of the run, exit 2
+/// A wrong key (or an unknown model, a wrong base_url) is an error of the run, exit 2
 /// naming the provider and the variable, not a builtin fallback for every tool that looks like
 /// success. Nothing is written and the lock stays as it was.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

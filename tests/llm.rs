@@ -1105,7 +1105,7 @@ async fn a_refused_key_is_an_error_of_the_run_without_the_key() {
             .generator(|_| {})
             .generate_many(vec![request(forecast_tool())], &templates)
             .await;
-        // SPEC 13: not a fallback page that looks like success, but an error that ends the run.
+        // Not a fallback page that looks like success, but an error that ends the run.
         let err = match out.remove(0) {
             Ok(o) => panic!(
                 "{api:?}: expected an error, got a page ({:?})",

@@ -1,4 +1,4 @@
-//! Review output (SPEC 14) against a real server: what `refine` and `diff` say a person will see,
+//! Review output (book: reference/review.md) against a real server: what `refine` and `diff` say a person will see,
 //! in words before any HTML diff, and a readable HTML diff (runtime and stylesheet elided, no line
 //! over 400 characters; `--html` for the full diff).
 

@@ -25,7 +25,7 @@ fn rmcp_drops_unknown_tool_fields() {
         "rmcp now keeps unknown tool fields ({back}): the raw client in src/mcp may be replaceable \
          by rmcp's; revisit book/src/architecture.md"
     );
-    // tool_hash (SPEC 12) is taken from the raw JSON the upstream sent: a typed round trip
+    // tool_hash (book: reference/names.md) is taken from the raw JSON the upstream sent: a typed round trip
     // would change it whenever a server sends a field rmcp does not model.
     assert_ne!(back, tool());
 }

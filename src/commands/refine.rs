@@ -158,7 +158,7 @@ impl RefineOutput<'_> {
         let r = self.r;
         let name = report::display_name(&r.tool);
         if let Some(e) = &r.unreadable {
-            // Two lines, each under the 400 characters of the review output (SPEC 14).
+            // Two lines, each under the 400 characters of the review output (book: reference/review.md).
             p.warn(format!(
                 "{}: it is kept in the history and the llm generator will read it (`mcp-gen-ui refine {} ... --generator llm`).",
                 crate::review::clean(e, 160),

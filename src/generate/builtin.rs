@@ -245,7 +245,7 @@ pub fn runtime_js() -> &'static str {
 
 /// The complete HTML file, starting with the generated-file header. Deterministic bytes.
 pub fn render(req: &WidgetRequest<'_>, templates: &Templates) -> Result<String, GenerateError> {
-    // SPEC 13: whatever the tool's strings, the page stays valid and under the size limit. Long
+    // No tool can break a run (book: reference/generate.md): whatever the tool's strings, the page stays valid and under the size limit. Long
     // prose is shortened first; a page still too large drops the schemas' prose altogether.
     let page = render_with(req, templates, Prose::Shortened)?;
     if page.len() <= PAGE_BUDGET {

@@ -60,7 +60,7 @@ pub enum GenerateError {
 impl GenerateError {
     /// Whether the error is about the run rather than one tool (a provider that refuses the
     /// credentials, say): the whole run stops and writes nothing. Otherwise only this tool goes
-    /// without a new page (SPEC 13) and the run goes on.
+    /// without a new page (book: reference/generate.md) and the run goes on.
     pub fn aborts_run(&self) -> bool {
         match self {
             GenerateError::Template { .. } => false,

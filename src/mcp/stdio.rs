@@ -140,7 +140,7 @@ pub(crate) fn open(
     }
     let mut cmd = Command::new(&spec.command);
     // Not our whole environment: a short allow-list (plus `env_inherit`), never our secrets, then
-    // the config's `env` (SPEC 13).
+    // the config's `env` (book: reference/security.md).
     cmd.args(&spec.args)
         .env_clear()
         .envs(crate::secrets::child_environment(&spec.inherit))

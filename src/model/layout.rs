@@ -1,7 +1,7 @@
 //! The files mcp-gen-ui itself manages in the output directory, named in one place: the lock,
 //! the tool snapshot, and the run's own bookkeeping (never reported as stray, never a tool's file).
 
-/// The lock's file name inside the output directory (SPEC 12).
+/// The lock's file name inside the output directory (book: reference/names.md).
 pub const LOCK_FILE: &str = "mcp-gen-ui.lock";
 /// The snapshot of every tool definition as last generated (what `diff` compares against).
 pub const TOOLS_FILE: &str = "mcp-gen-ui.tools.json";

@@ -1,5 +1,5 @@
 //! Untrusted text made fit for a page: control characters replaced, very long strings shortened
-//! with a visible marker (SPEC 13: every tool gets a valid page, whatever its strings).
+//! with a visible marker (every tool gets a valid page, whatever its strings: book, reference/generate.md).
 
 use serde_json::Value;
 

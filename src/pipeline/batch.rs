@@ -37,7 +37,7 @@ pub enum Action {
     Pinned,
     Adopted,
     Removed,
-    /// No new page could be produced: the previous page and lock entry stay (SPEC 13).
+    /// No new page could be produced: the previous page and lock entry stay (book: reference/generate.md).
     Failed,
 }
 
@@ -453,7 +453,7 @@ impl<'a> Assembly<'a> {
         }
     }
 
-    /// SPEC 13: a tool whose pages could not be produced keeps its previous page and lock entry;
+    /// No tool can break a run (book: reference/generate.md): a tool whose pages could not be produced keeps its previous page and lock entry;
     /// the run goes on and ends with exit 1, naming it.
     fn fail(&mut self, ctx: &ApplyContext<'a>, tp: &'a ToolPlan, e: &anyhow::Error) {
         self.keep(ctx, tp);

@@ -1,5 +1,5 @@
 //! What `check` finds: every file of the lock present and matching its hash, nothing stray, every
-//! file valid (re-validated only when the validator changed, SPEC 12), the snapshot in step with
+//! file valid (re-validated only when the validator changed: book, reference/validator.md), the snapshot in step with
 //! the lock, and — online — every tool in step with the upstream.
 
 use std::collections::BTreeMap;

@@ -157,7 +157,7 @@ pub struct LlmRegeneration {
 /// Everything `diff` reports.
 #[derive(Debug, Default)]
 pub struct Differences {
-    /// What changes for the person, in words (SPEC 14).
+    /// What changes for the person, in words (book: reference/review.md).
     pub changes: Vec<ChangeLine>,
     /// The committed state and the state `generate` would leave (for `--visual`).
     pub sides: Option<(Side, Side)>,

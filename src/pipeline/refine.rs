@@ -70,7 +70,7 @@ pub struct Refined {
     pub history: Vec<String>,
     /// Why the builtin generator could not read the feedback (it is kept for an llm generator).
     pub unreadable: Option<String>,
-    /// What changes for the person, in words (SPEC 14).
+    /// What changes for the person, in words (book: reference/review.md).
     pub changes: Vec<ChangeLine>,
     /// Each page that was written: its path, its text before (`None` when new) and after.
     pub files: Vec<(String, Option<String>, String)>,

@@ -1,4 +1,4 @@
-//! Who may talk to the preview server (SPEC 12): the secret token, the `Host` header (against
+//! Who may talk to the preview server (book: reference/security.md, "preview"): the secret token, the `Host` header (against
 //! DNS rebinding) and the `Origin` / `Sec-Fetch-Site` headers (against other web pages).
 //!
 //! The server calls tools on a live upstream, so any web page the user has open must not be able

@@ -170,7 +170,7 @@ async fn list_tools(
         |params: Option<Value>| async move {
             client.request("tools/list", params, long).await.map_err(|e| {
             // The stateless path of some servers is broken while their handshake works
-            // (SPEC 14): name the setting that picks the handshake.
+            // (book: reference/security.md, "Upstream options"): name the setting that picks the handshake.
             let hint = match &e {
                 ClientError::Rpc { code: -32603, .. } if stateless => {
                     " (mcp-gen-ui spoke the stateless revision 2026-07-28 the server offered; \

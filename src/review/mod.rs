@@ -1,4 +1,4 @@
-//! Review output (SPEC 14): what a change to `ui/` means for the person who uses the pages.
+//! Review output (book: reference/review.md): what a change to `ui/` means for the person who uses the pages.
 //!
 //! Two states of an output directory ([`Side`]: its lock, the tool definitions and the pages) are
 //! compared in words ([`words`]: one line per change a person would notice), as a readable HTML

@@ -506,7 +506,7 @@ fn definition_changes(b: Option<&Value>, a: Option<&Value>, lines: &mut Lines<'_
     }
 }
 
-/// A person's click on Run asks first when `destructiveHint` is true (SPEC 14).
+/// A person's click on Run asks first when `destructiveHint` is true (book: reference/pages.md, "Who confirms").
 fn asks_on_click(d: &Value) -> bool {
     d.pointer("/annotations/destructiveHint") == Some(&Value::Bool(true))
 }

@@ -3,7 +3,7 @@
 //! A 2025-era host says what it supports once, in `initialize`; that holds for its whole
 //! session. A 2026-07-28 host sends its capabilities in every request's `_meta`
 //! (`io.modelcontextprotocol/clientCapabilities`), and nothing carries over from one request
-//! to the next: graceful degradation (SPEC 7) is decided per request. Every feature of the
+//! to the next: graceful degradation (book: reference/serve.md) is decided per request. Every feature of the
 //! wrapper that depends on the host asks here.
 
 use serde_json::Value;

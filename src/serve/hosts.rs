@@ -1,4 +1,4 @@
-//! Serve options for kinds of host beyond MCP Apps clients (SPEC 13's serve options): pages
+//! Serve options for kinds of host beyond MCP Apps clients (book: reference/serve.md, "Options"): pages
 //! embedded in results for MCP-UI hosts (`embed`), the Apps SDK's metadata for ChatGPT-style
 //! hosts (`openai`), and descriptions written for clients that show the UI
 //! (`[tools.NAME] description_for_ui`). The router asks these once per response.
@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::config::Config;
 
-/// What the user enabled; the defaults change nothing (SPEC 7's degradation holds).
+/// What the user enabled; the defaults change nothing (degradation holds: book, reference/serve.md).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HostOptions {
     /// `--embed-ui` / `[serve] embed_ui`: results of UI tools carry the page for clients

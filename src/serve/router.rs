@@ -1536,7 +1536,7 @@ mod tests {
                 .all(|e| e["mimeType"] == openai::SKYBRIDGE_MIME)
         );
 
-        // Options off: exactly the upstream (SPEC 7).
+        // Options off: exactly the upstream (book: reference/serve.md).
         let (mut r, _d) = router(StalePolicy::Serve);
         with_matching_hashes(&mut r);
         round_trip(

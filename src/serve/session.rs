@@ -503,7 +503,7 @@ impl<S: HostSink> Session<S> {
             }
             Some(Incoming::Closed(reason)) => {
                 // A stdio upstream that names a variable we withheld from it: say which and
-                // how to pass it (SPEC 14), in the log and in the error the host gets.
+                // how to pass it (book: reference/security.md), in the log and in the error the host gets.
                 let hint = match &self.shared.spec {
                     UpstreamSpec::Stdio(s) => {
                         crate::secrets::withheld_hint(s.child_env(), &reason.stderr_tail, false)

@@ -1,4 +1,4 @@
-//! Validate stage: the rules of SPEC section 9, shared by every generator, `check` and `validate`.
+//! Validate stage: the rules of the book's reference/validator.md, shared by every generator, `check` and `validate`.
 //!
 //! Generated HTML (and LLM output in particular) is hostile input, so this module is a security
 //! boundary: it never panics and its findings are deterministic. `parse` builds the DOM with
@@ -38,7 +38,7 @@ pub use repair::{ContrastRepair, repair_contrast};
 /// Bumped whenever a rule changes, so `check` knows to re-validate files that passed before.
 pub const VALIDATOR_VERSION: u32 = 4;
 
-/// Largest file a host should be asked to load (SPEC 9).
+/// Largest file a host should be asked to load (book: reference/validator.md).
 pub const MAX_FILE_BYTES: usize = 500 * 1024;
 
 /// Beyond this the rules are not run at all: the size error says enough, and analysis time

@@ -1,4 +1,4 @@
-//! Mechanical repairs of what the validator finds, for the llm generator (SPEC 14, "repair
+//! Mechanical repairs of what the validator finds, for the llm generator (book: reference/llm.md, "repair
 //! before judging"): contrast below WCAG AA is moved, in the page's own CSS, to the nearest
 //! colour of the same hue that reaches AA in the theme where it fails, then re-checked.
 

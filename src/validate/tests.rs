@@ -610,7 +610,7 @@ fn findings_are_sorted_and_deterministic() {
     let _ = rules_of(&a);
 }
 
-/// SPEC 9/13: sinks fed run-time values, blocked APIs and network to undeclared origins are
+/// Sinks fed run-time values, blocked APIs and network to undeclared origins are
 /// errors that name the line and the fix.
 #[test]
 fn sandbox_blocked_apis_and_html_sinks_are_errors() {

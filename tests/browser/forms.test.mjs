@@ -1,4 +1,4 @@
-// A form sends what it shows (SPEC 14, "What a Run sends" and "Who confirms"), against a back
+// A form sends what it shows (book: reference/pages.md, "What a Run sends" and "Who confirms"), against a back
 // office written the way FastMCP / the Python SDK's MCPServer and Pydantic write one
 // (tests/fixtures/servers/backoffice.py: nullable fields with null defaults, optional nested
 // models with defaulted enums, update tools, date-time and time arguments, annotations), run as a
@@ -68,7 +68,7 @@ async function run(page, frame, tool, n = 1) {
 const L = (frame, label) => frame.getByLabel(new RegExp('^' + label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '( \\*)?$'));
 const field = (frame, label) => frame.locator('.fld', { has: L(frame, label) });
 
-describe('what a Run sends (SPEC 14)', { skip: SKIP }, () => {
+describe('what a Run sends', { skip: SKIP }, () => {
   test('an update tool run with only its required field sends only that: a nullable boolean is not a checkbox, an optional object stays closed', async () => {
     const { page, frame, errors } = await open('update_customer');
     try {
@@ -220,7 +220,7 @@ describe('what a Run sends (SPEC 14)', { skip: SKIP }, () => {
   });
 });
 
-describe('view tools (SPEC 14)', { skip: SKIP }, () => {
+describe('view tools', { skip: SKIP }, () => {
   test('fill_form is all or none: an invalid fill changes nothing', async () => {
     const { page, frame, errors } = await open('delete_customer');
     try {

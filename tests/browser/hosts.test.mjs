@@ -320,7 +320,7 @@ describe('window.openai hosts (scripted as the Apps SDK documents)', () => {
       const frame = page.frames().find((f) => f !== page.mainFrame());
       await frame.waitForSelector('text=From toolOutput', { timeout: 2000 });
       assert.equal(await frame.inputValue('input[type=number]'), '2');
-      // SPEC 2: nothing but ui/initialize before the handshake completes.
+      // The handshake rule: nothing but ui/initialize before the handshake completes.
       assert.deepEqual(await page.evaluate(() => window.__seen), ['ui/initialize']);
       await page.waitForFunction(() => window.__seen.includes('ui/notifications/initialized'), null, { timeout: 5000 });
       const seen = await page.evaluate(() => window.__seen);

@@ -1,6 +1,6 @@
 // `mcp-gen-ui preview` end to end: the real binary, the real fixture server as upstream, real
 // headless chromium. The main flow: page → sandboxed iframe → host page → preview server →
-// upstream → result shown on the page. Also the security promises of SPEC 12 (token, Origin,
+// upstream → result shown on the page. Also the security promises of the book's reference/security.md (token, Origin,
 // Host), checked with raw HTTP and with a hostile page in the same browser.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";

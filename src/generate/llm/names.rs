@@ -1,4 +1,4 @@
-//! Accessible names for the form controls of an llm page (SPEC 14): a control bound to a field
+//! Accessible names for the form controls of an llm page (book: reference/llm.md): a control bound to a field
 //! of the tool's input schema (by its `name` or `id`) that has no accessible name gets one from
 //! the field's `title`, or from the field name made readable. Controls the page's scripts
 //! create later get theirs from `templates/llm.js` at run time, by the same rule.

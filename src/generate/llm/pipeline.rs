@@ -253,7 +253,7 @@ impl LlmGenerator {
                 .extend(notes.into_iter().map(|n| format!("repaired: {n}")));
         }
 
-        // Repair before judging (SPEC 14): every finding with a mechanical repair is repaired,
+        // Repair before judging (book: reference/llm.md): every finding with a mechanical repair is repaired,
         // then the page is validated again; only what is left decides.
         let mut checks = backstop.validate(&html, req);
         let mut repair_failures = Vec::new();
@@ -332,7 +332,7 @@ impl LlmGenerator {
         called.result
     }
 
-    /// An authentication or configuration error from the provider ends the whole run (SPEC 13):
+    /// An authentication or configuration error from the provider ends the whole run (book: reference/exit-codes.md):
     /// a fallback page would look like success, and the next run with the right key would say
     /// "up to date".
     fn refuse_run(&self, e: &ProviderError) -> Result<(), GenerateError> {
