@@ -14,7 +14,7 @@
   var formEl = byId('mcp-form'), status = byId('mcp-status'), out = byId('mcp-result');
   // form.js is left out of pages whose tool takes no input.
   var form = G.buildForm ? G.buildForm(tool.inputSchema) : { el: h('p.help', 'This tool takes no input.'), read: () => ({}), write() {} };
-  var submit = h('button.btn.primary', { type: 'submit', text: ann.destructiveHint ? 'Run…' : 'Run' });
+  var submit = h('button.btn.primary', { type: 'submit', text: G.asksFirst(ann, false) ? 'Run…' : 'Run' });
   var label = submit.textContent, last = null;
   formEl.append(form.el, h('div.actions', submit));
   var failed = (text) => ({ isError: true, content: [{ type: 'text', text }] });
@@ -51,12 +51,11 @@
       throw e;
     }).finally(() => busy(false));
   }
-  // Who confirms (book: reference/pages.md): the person's own click asks first for a destructiveHint tool; a run the
-  // model asks for (run_tool) asks unless the tool is readOnlyHint or explicitly not
-  // destructiveHint. confirm.js is embedded whenever either can ask. Resolves true when the
-  // person runs it, false when they cancel.
+  // Who confirms (book: reference/pages.md): the runtime's one rule, for the person's click or a
+  // run the model asks for (run_tool). confirm.js is embedded whenever either can ask. Resolves
+  // true when the person runs it, false when they cancel.
   var ask = (model) => {
-    if (!(model ? V.asks(ann) : ann.destructiveHint)) return Promise.resolve(true);
+    if (!G.asksFirst(ann, model)) return Promise.resolve(true);
     return G._confirmRun ? G._confirmRun(formEl, name, () => { say('Cancelled.'); submit.focus(); }, model) : Promise.resolve(false);
   };
   // What the Run button does; the run_tool view tool does the same (model: true). Resolves with
@@ -98,7 +97,7 @@
   app.ontoolcancelled = (p) => say('The tool call was cancelled' + (p?.reason ? ': ' + p.reason : '.'), 'bad');
   app.onteardown = () => ({});
   // Time fields name the host's time zone, known once the host has answered.
-  var zones = () => G.form?.refresh?.();
+  var zones = () => G._run('zone');
   app.addEventListener('hostcontextchanged', zones);
   app.connect().then(zones).catch((e) => console.warn('mcp-gen-ui:', e?.message));
 })();

@@ -1,6 +1,6 @@
 // The per-value checks behind the form's inline messages (minLength, maxLength, pattern, format,
-// minimum, maximum, exclusive bounds, multipleOf), also used by validate.js. Embedded for input
-// schemas with any of those keywords and with validate.js; it registers them as the 'check'
+// minimum, maximum, exclusive bounds, multipleOf), also used by schema-check.js. Embedded for input
+// schemas with any of those keywords and with schema-check.js; it registers them as the 'check'
 // extension point of schema.js's scalarErrors (see runtime.js), which without it finds nothing to
 // check, which is all a schema without them can have.
 (function () {

@@ -1,7 +1,6 @@
 // Asks before a tool that may change or delete data runs: a panel at the end of the form, since
-// sandboxed frames may block confirm(). For the person's own click, only destructiveHint tools ask;
-// for a run the model asks for (model: true), every tool that is not readOnlyHint or explicitly
-// not destructiveHint. Embedded only in the pages of tools that can ask; app.js calls it.
+// sandboxed frames may block confirm(). Whether a run asks is McpGenUi.asksFirst's (runtime.js);
+// embedded only in the pages of tools that can ask; app.js calls it.
 (function () {
   'use strict';
   var G = window.McpGenUi, h = G.h, box = null, pending = null;

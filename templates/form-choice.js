@@ -17,12 +17,12 @@
     if (o.required) sel.value = 'null';
   };
 
-  F.constant = (s, o) => {
+  var constant = (s, o) => {
     var id = nid(), out = h('output.const', { 'aria-labelledby': id }, JSON.stringify(s.const));
     return { el: h('div.fld', h('span.lab', { id }, o.label), out), exact: true, read: () => s.const, write() {} };
   };
 
-  F.bool = (s, o) => {
+  var bool = (s, o) => {
     // A checkbox only where unchecked means false: a required boolean, or one whose default is a
     // boolean. Otherwise a select, so "not set" (and, when nullable, null) stays distinguishable
     // from false: a null default is not an unchecked box.
@@ -45,7 +45,7 @@
     };
   };
 
-  F.choice = (s, o, vals, title) => {
+  var choice = (s, o, vals, title) => {
     var [sel, box] = select(s, o, o.required ? '— choose —' : '(not set)', vals.map((v, i) => option(String(i), title(v, i))));
     if (!vals.includes(null)) nullOption(s, o, sel);
     return {
@@ -64,4 +64,5 @@
       }
     };
   };
+  G._on('controls', () => ({ constant, bool, choice }));
 })();

@@ -5,7 +5,7 @@
   var G = window.McpGenUi, h = G.h, S = G.schema, isObj = S.isObj, F = G.form;
   // Short local names for the globals this file calls most (the minifier keeps member names).
   var Str = String, isArr = Array.isArray, toJson = JSON.stringify;
-  var field = F.field, group = F.group, setErr = F.setErr, fail = F.fail, jsonField = F.jsonField, nid = F.nid;
+  var field = F.field, group = F.group, setErr = F.setErr, fail = F.fail, jsonField = F.json, nid = F.nid;
   // The null control of a nullable array (see form.js), in the fieldset's actions.
   var nulled = (s, fs, before, clear) => {
     if (!s.__null) return null;
@@ -315,5 +315,5 @@
     };
   };
 
-  Object.assign(F, { array: array, variants: variants, mapRows: mapRows, lazy: lazy });
+  G._on('controls', () => ({ array, variants, mapRows, lazy }));
 })();

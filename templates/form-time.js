@@ -6,7 +6,7 @@
 // note under the field says which.
 (function () {
   'use strict';
-  var G = window.McpGenUi, S = G.schema, F = G.form;
+  var G = window.McpGenUi, S = G.schema;
   var zones = [];
   var zone = function () { return S.where().timeZone; };
 
@@ -56,8 +56,8 @@
   };
 
   // What form.js's text input asks of a time field: its <input> type for a format, the note under
-  // it (kept current when the host's time zone arrives: refresh), and the value both ways.
-  F.time = {
+  // it (kept current when the host's time zone arrives: the 'zone' point), and the value both ways.
+  var time = {
     type: function (f) { return f === 'time' ? 'time' : f === 'date-time' ? 'datetime-local' : null; },
     note: function (el, type) {
       var say = function () { el.textContent = zoneNote(type); };
@@ -83,5 +83,6 @@
       return isNaN(d) ? null : wall + offStr(offset(zone(), d));
     }
   };
-  F.refresh = function () { zones.forEach(function (z) { z(); }); };
+  G._on('controls', () => ({ time }));
+  G._on('zone', () => { zones.forEach((z) => { z(); }); });
 })();

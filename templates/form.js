@@ -16,15 +16,18 @@
   var none = () => {};
   // A field with nothing to edit.
   var text = (t) => ({ el: h('p.help', t), read: () => ({}), write: none });
-  // The JSON editor (for fields no control can express) lives in validate.js with the validator
-  // it needs; the generator embeds that file whenever a field can end up in the editor.
-  var json = (s, c, o) => G.form.jsonField ? G.form.jsonField(s, c, o) : { ...text((o.label || 'Value') + ': this field cannot be edited here.'), read: none };
-  // The controls only some schemas need are parts that add themselves to McpGenUi.form, each
-  // embedded only for input schemas that can use it: choices, constants and yes/no fields
-  // (form-choice.js), time and date-time fields (form-time.js), arrays, variants, maps and cycles
-  // (form-extra.js). A field whose part is missing falls back to the JSON editor (time fields to
-  // text), which the generator's choice of parts never leaves a tool to reach.
-  var part = (name, s, c, o) => G.form[name] || (() => json(s, c, o));
+  // The controls only some schemas need come from parts that register for the 'controls'
+  // extension point, each embedded only for input schemas that can use it: choices, constants and
+  // yes/no fields (form-choice.js), time and date-time fields (form-time.js), the JSON editor and
+  // the field budget (form-json.js), arrays, variants, maps and cycles (form-extra.js). The first
+  // part that offers a name wins.
+  var control = (name) => {
+    for (var c of G._run('controls')) if (c && c[name]) return c[name];
+  };
+  // A field no control can express: the JSON editor. A field whose part is missing falls back to
+  // it (time fields to text), which the generator's choice of parts never leaves a tool to reach.
+  var json = (s, c, o) => control('json')?.(s, c, o) || { ...text((o.label || 'Value') + ': this field cannot be edited here.'), read: none };
+  var part = (name, s, c, o) => control(name) || (() => json(s, c, o));
   var TEXTY = /^(text|body|content|message|prompt|description|notes?|code|query|sql|markdown|html|json|comment|summary)$/i;
 
   var setErr = (box, msgs = []) => {
@@ -142,7 +145,7 @@
   };
 
   var input = (s, o, t) => {
-    var f = s.format, name = o.name || '', tm = G.form.time, str = t === 'string';
+    var f = s.format, name = o.name || '', tm = control('time'), str = t === 'string';
     // A time or date-time field (form-time.js): its control, and a note naming the time zone.
     var timed = str && tm?.type(f);
     var type = !str ? 'number'
@@ -208,7 +211,7 @@
   // Keys it has no control for are kept as written.
   var object = (s, c, o) => {
     var props = isObj(s.properties) ? s.properties : {}, req = isArr(s.required) ? s.required : [];
-    var keys = oKeys(props), ap = s.additionalProperties, rows = G.form.mapRows;
+    var keys = oKeys(props), ap = s.additionalProperties, rows = control('mapRows');
     // An object with nothing declared (dict[str, Any]) is a map of any values: key/value rows.
     var anyMap = !keys.length && !isObj(ap) && ap !== false && !s.patternProperties && o.label;
     if (anyMap && !rows) return json(s, c, o);
@@ -283,7 +286,8 @@
     };
   };
 
-  G.form = { field, group, leaf, setErr, fail, need, nullBox, nid, placeholder };
+  // What the form's other parts build their controls from (they never write into it).
+  G.form = { field, group, leaf, setErr, fail, need, nullBox, nid, placeholder, json, control };
   // The form of a schema, as McpGenUi.buildForm builds it without telling the 'form' extension
   // point (viewtools.js's scratch forms).
   G.form._build = (schema) => {
@@ -292,9 +296,9 @@
     var s = norm(root, root);
     if (!oKeys(isObj(s.properties) ? s.properties : {}).length && !isObj(s.additionalProperties) && !s.oneOf && !s.anyOf) return text('This tool takes no input.');
     // Shared $refs can make a small schema an exponentially large form: past a budget of fields
-    // (validate.js counts them) it is one JSON editor. The generator leaves validate.js out only
-    // when it has counted the fields itself and found them within the budget.
-    var over = G.form.overBudget?.(root);
+    // (form-json.js counts them) it is one JSON editor. The generator leaves form-json.js out
+    // only when it has counted the fields itself and found them within the budget.
+    var over = control('overBudget')?.(root);
     if (over) return json(s, ctx, { label: 'Input (JSON)', required: true, desc: 'This input has more than ' + over + ' fields, too many for a form: write it as JSON.' });
     return field(root, ctx, { label: '', required: true, eager: true });
   };

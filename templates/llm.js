@@ -123,7 +123,7 @@
   // time zone there (form-time.js: HostContext.timeZone, as the form's own fields use), else the
   // browser's (e.g. "2026-03-02T09:30:00+01:00").
   function zoned(wall) {
-    var z = G.form?.time?.zoned?.(wall);
+    var z = G.form?.control('time')?.zoned?.(wall);
     if (z) return z;
     var date = wall.includes('T') ? new Date(wall) : new Date();
     if (isNaN(date.getTime())) return wall;

@@ -56,7 +56,7 @@
       if (f.errors.length) return failure('The form is not valid yet: ' + f.errors.join('; '));
       args = f.values;
     }
-    return (V.asks(annotations(name)) ? ask(name) : Promise.resolve(true)).then(function (yes) {
+    return (G.asksFirst(annotations(name), true) ? ask(name) : Promise.resolve(true)).then(function (yes) {
       if (!yes) return failure('The person chose not to run ' + name + '.');
       return app.callServerTool({ name: name, arguments: args || {} }).then(function (r) {
         app._emit('toolresult', r);

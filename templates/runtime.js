@@ -27,20 +27,29 @@
 //     type=button unless attrs say otherwise
 //   render(el, value, opts) / renderTable / renderChart / renderCards / renderJson /
 //   renderResult(el, callToolResult, opts): the builtin result views (view.js)
+//   asksFirst(annotations, byModel) -> boolean: whether a run asks the person first (a click on
+//     Run when byModel is false, run_tool when true); the one rule every part uses
 //
-// Extension points. The optional parts never replace one another's functions: each registers
-// with McpGenUi._on(point, fn) at load, and the part that owns the point runs what was registered,
-// in load order (RUNTIME_FILES in src/generate/builtin.rs; templates/README.md). The points:
-//   'connect' (app)               an App's connect() was called (runner.js: the page's App)
-//   'event'   (app, name, params) an event is about to reach its handlers (viewtools.js: the
-//                                 result shown)
-//   'call'    (app, params) -> params  before callServerTool sends; may return other params, or
-//                                 throw to refuse (the promise rejects) (llm.js: argument checks)
-//   'failed'  (result, error)     a tool-result handler threw or its promise rejected; with none
-//                                 registered such a throw is only logged (llm.js: builtin view)
-//   'form'    (form, schema)      McpGenUi.buildForm built a form (form.js runs it; viewtools.js)
-//   'check'   (schema, value) -> [message]  a per-value check of schema.scalarErrors (schema.js
-//                                 runs it; checks.js)
+// Extension points: the one way the parts reach one another's work. A part registers with
+// McpGenUi._on(point, fn) at load, and the part that owns the point runs what was registered, with
+// McpGenUi._run(point, ...args) -> [results], in load order (the registry in
+// src/generate/builtin/registry.rs; templates/README.md). No part writes into another's objects.
+//   'connect'  (app)               an App's connect() was called (runner.js: the page's App)
+//   'event'    (app, name, params) an event is about to reach its handlers (viewtools.js: the
+//                                  result shown)
+//   'call'     (app, params) -> params  before callServerTool sends; may return other params, or
+//                                  throw to refuse (the promise rejects) (llm.js: argument checks)
+//   'failed'   (result, error)     a tool-result handler threw or its promise rejected; with none
+//                                  registered such a throw is only logged (llm.js: builtin view)
+//   'form'     (form, schema)      McpGenUi.buildForm built a form (form.js runs it; viewtools.js)
+//   'check'    (schema, value) -> [message]  a per-value check of schema.scalarErrors (schema.js
+//                                  runs it; checks.js)
+//   'controls' () -> {name: fn}    the controls form.js does not build itself, the first part to
+//                                  offer a name wins (McpGenUi.form.control(name)): constant, bool,
+//                                  choice (form-choice.js); time (form-time.js); json, overBudget
+//                                  (form-json.js); array, variants, mapRows, lazy (form-extra.js)
+//   'zone'     ()                  the host's time zone may have changed (app.js runs it after
+//                                  connecting and on hostcontextchanged; form-time.js's notes)
 (function () {
   'use strict';
   var PROTOCOL = '2026-01-26';
@@ -57,6 +66,14 @@
   var html = document.documentElement;
   var byId = (id) => document.getElementById(id);
   var message = (e) => Str(e?.message || e);
+  // Who confirms (book: reference/pages.md): whether a run asks the person first. Their own click
+  // on Run asks when destructiveHint is true; a run the model asks for (run_tool) asks unless
+  // readOnlyHint is true or destructiveHint is false. "True" and "false" are the JSON literals: a
+  // string "true" or a 1 is neither. src/model/confirm.rs is the same rule, tested against this.
+  var asksFirst = (annotations, byModel) => {
+    var is = (k, v) => annotations !== null && typeof annotations === 'object' && !isArr(annotations) && annotations[k] === v;
+    return byModel ? !(is('readOnlyHint', true) || is('destructiveHint', false)) : is('destructiveHint', true);
+  };
 
   // h('tag.class1.class2', attrs?, ...children): attrs is a plain object (text, on*, class and
   // attributes); anything else in its place is the first child. Strings become text nodes.
@@ -337,6 +354,7 @@
   G.hideNotice = hideNotice;
   G.applyContext = applyContext;
   G.PROTOCOL_VERSION = PROTOCOL;
+  G.asksFirst = asksFirst;
   G._on = on;
   G._run = run;
   G._byId = byId;

@@ -1,6 +1,6 @@
 // JSON Schema helpers shared by the form and the result view: local $ref resolution (cycle-safe),
 // allOf merging, nullable detection, labels, and numbers and dates for people. The per-value checks
-// behind inline messages are checks.js, the full validator validate.js, each embedded only for
+// behind inline messages are checks.js, the full validator schema-check.js, each embedded only for
 // tools that need it.
 (function () {
   'use strict';

@@ -7,7 +7,7 @@
 //                                        before anything changes
 //   run_tool    {arguments?}            runs the page's tool as its Run button does; asks the person
 //                                        first unless the tool is readOnlyHint or explicitly not
-//                                        destructiveHint (the MCP annotation defaults)
+//                                        destructiveHint (McpGenUi.asksFirst(annotations, true))
 //   read_result {}                      the result the page shows, and its visible text
 // McpGenUi.viewTools: add(def, fn), list(), handle(method, params), shown(result); a page may set
 // runner(args) -> Promise<CallToolResult> (the builtin page does) and resultEl. Pages without a
@@ -124,7 +124,4 @@
   // run_tool: fill_form's all-or-none fill, or null without a form.
   V._readForm = () => form ? readForm() : null;
   V.fillAll = (values) => form ? fill(values) : null;
-  // Whether a run the model asks for needs the person's yes: unless the tool is readOnlyHint or
-  // explicitly not destructiveHint (MCP's defaults: a tool may change data, destructively).
-  V.asks = (ann) => !(isObj(ann) && (ann.readOnlyHint === true || ann.destructiveHint === false));
 })();

@@ -2,6 +2,7 @@
 //! vocabulary, and the names of the files mcp-gen-ui manages in the output directory.
 
 mod canonical;
+pub mod confirm;
 mod hints;
 mod layout;
 mod naming;

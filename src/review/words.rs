@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::{Side, clean, resolve};
 use crate::lock::{DEFAULT_WIDGET, ToolEntry, WidgetEntry};
-use crate::model::{Density, Hints, ThemeHint, ViewKind};
+use crate::model::{Density, Hints, ThemeHint, ViewKind, confirm};
 
 /// The longest value shown on a change line (each of before and after).
 const MAX_VALUE: usize = 120;
@@ -488,7 +488,9 @@ fn definition_changes(b: Option<&Value>, a: Option<&Value>, lines: &mut Lines<'_
     field_changes(&bo, &ao, "result field", lines);
 
     let yes_no = |v: bool| if v { "yes" } else { "no" };
-    let (bc, ac) = (asks_on_click(b), asks_on_click(a));
+    // Who confirms (book: reference/pages.md): the one rule the pages follow.
+    let (ba, aa) = (b.get("annotations"), a.get("annotations"));
+    let (bc, ac) = (confirm::asks_on_click(ba), confirm::asks_on_click(aa));
     if bc != ac {
         lines.changed(
             "confirmation before running",
@@ -496,7 +498,7 @@ fn definition_changes(b: Option<&Value>, a: Option<&Value>, lines: &mut Lines<'_
             yes_no(ac).into(),
         );
     }
-    let (bm, am) = (asks_for_model(b), asks_for_model(a));
+    let (bm, am) = (confirm::asks_for_model(ba), confirm::asks_for_model(aa));
     if bm != am {
         lines.changed(
             "confirmation before the model runs it",
@@ -504,17 +506,6 @@ fn definition_changes(b: Option<&Value>, a: Option<&Value>, lines: &mut Lines<'_
             yes_no(am).into(),
         );
     }
-}
-
-/// A person's click on Run asks first when `destructiveHint` is true (book: reference/pages.md, "Who confirms").
-fn asks_on_click(d: &Value) -> bool {
-    d.pointer("/annotations/destructiveHint") == Some(&Value::Bool(true))
-}
-
-/// A model-driven run asks unless `readOnlyHint` is true or `destructiveHint` is explicitly false.
-fn asks_for_model(d: &Value) -> bool {
-    !(d.pointer("/annotations/readOnlyHint") == Some(&Value::Bool(true))
-        || d.pointer("/annotations/destructiveHint") == Some(&Value::Bool(false)))
 }
 
 fn field_changes(

@@ -23,7 +23,7 @@ test('minified scripts keep the public names and constructors', async () => {
 });
 
 test('minification is deterministic and follows every change of the source', async () => {
-  const src = await readFile(path.join(TEMPLATES, SCRIPTS[0]), 'utf8');
+  const src = await readFile(path.join(TEMPLATES, 'runtime.js'), 'utf8');
   const a = await minifyScript('x.js', src);
   assert.equal(a, await minifyScript('x.js', src));
   assert.notEqual(a, await minifyScript('x.js', src.replace("'2026-01-26'", "'2026-01-27'")));

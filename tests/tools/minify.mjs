@@ -17,12 +17,16 @@
 // protocol field (`_meta`) keeps its name. A `_` name must never be spelled as a string literal
 // other than in `o['_x']` or `'_x' in o` (terser renames only those forms).
 import { readFile, writeFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { minify } from 'terser';
 
 export const TEMPLATES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../templates');
-export const SCRIPTS = ['runtime.js', 'hosts.js', 'viewtools.js', 'runner.js', 'forms.js', 'llm.js', 'schema.js', 'checks.js', 'validate.js', 'view.js', 'form.js', 'form-choice.js', 'form-time.js', 'form-extra.js', 'confirm.js', 'app.js'];
+// Every script under templates/ (the page's parts, declared in src/generate/builtin/registry.rs,
+// and the page glue app.js): a new part needs no entry here. Sorted, so the output never depends on
+// the directory's order.
+export const SCRIPTS = readdirSync(TEMPLATES).filter((n) => n.endsWith('.js')).sort();
 
 /** Property names that look internal but belong to a protocol or the platform. */
 const KEEP = new Set(['_meta', '__proto__']);

@@ -128,13 +128,7 @@ pub struct LlmOutcome {
 /// allow-listed, are ever called. The input is the first configured example, else `{}` when the
 /// schema requires nothing.
 pub fn sample_input(tool: &Tool, cfg: &ToolConfig, allow_listed: bool) -> Option<Value> {
-    let hint = |k: &str| {
-        tool.annotations()
-            .and_then(|a| a.get(k))
-            .and_then(Value::as_bool)
-    };
-    let read_only = hint("readOnlyHint") == Some(true) && hint("destructiveHint") != Some(true);
-    if !(read_only || allow_listed) {
+    if !(crate::model::confirm::harmless(tool.annotations()) || allow_listed) {
         return None;
     }
     if let Some(example) = cfg.examples.iter().find(|e| e.is_object()) {

@@ -1,0 +1,382 @@
+//! What a tool's schemas need of the page: scans of its input schema that tell which optional
+//! parts a page can use (choices, time fields, value checks, the JSON editor, form-extra's
+//! controls). Each scan errs on the side of "needed": a part left out by mistake would break a
+//! field, one embedded for nothing only costs bytes.
+
+use serde_json::{Map, Value, json};
+
+/// The form's field budget: `BUDGET` in templates/form-json.js (keep the two equal).
+pub(super) const FORM_FIELD_BUDGET: usize = 600;
+
+/// Whether any object anywhere in `v` (schemas, `$defs`, even defaults) satisfies `hit`: a
+/// conservative scan, since a part left out by mistake would break a field.
+fn any_object(v: &Value, depth: usize, hit: &impl Fn(&Map<String, Value>) -> bool) -> bool {
+    if depth > 256 {
+        return true;
+    }
+    match v {
+        Value::Object(m) => hit(m) || m.values().any(|x| any_object(x, depth + 1, hit)),
+        Value::Array(a) => a.iter().any(|x| any_object(x, depth + 1, hit)),
+        _ => false,
+    }
+}
+
+/// Whether a field can become a choice, a constant or a yes/no control (form-choice.js): `enum`,
+/// `const`, a boolean or null type, or `oneOf`/`anyOf` that is more than "T or null" (a list of
+/// consts is a choice; variants, form-extra.js's, may hold any of these).
+pub(super) fn needs_choice(schema: &Value) -> bool {
+    // schema.js's norm(): {type: "null"} with at most one other keyword is "or null", and is no
+    // field of its own.
+    fn null_alt(a: &Value) -> bool {
+        a.as_object()
+            .is_some_and(|o| o.get("type") == Some(&json!("null")) && o.len() <= 2)
+    }
+    fn walk(v: &Value, depth: usize) -> bool {
+        if depth > 256 {
+            return true;
+        }
+        let m = match v {
+            Value::Object(m) => m,
+            Value::Array(a) => return a.iter().any(|x| walk(x, depth + 1)),
+            _ => return false,
+        };
+        let kinds = match m.get("type") {
+            Some(Value::String(t)) => t == "boolean" || t == "null",
+            Some(Value::Array(ts)) => {
+                ts.iter().any(|t| t == "boolean") || ts.iter().all(|t| t == "null")
+            }
+            _ => false,
+        };
+        let alts = ["oneOf", "anyOf"].iter().any(|k| match m.get(*k) {
+            Some(Value::Array(a)) => a.iter().filter(|x| !null_alt(x)).count() != 1,
+            Some(_) => true,
+            None => false,
+        });
+        m.contains_key("enum")
+            || m.contains_key("const")
+            || kinds
+            || alts
+            || m.iter().any(|(k, x)| match x {
+                Value::Array(a) if k == "oneOf" || k == "anyOf" => {
+                    a.iter().any(|x| !null_alt(x) && walk(x, depth + 1))
+                }
+                _ => walk(x, depth + 1),
+            })
+    }
+    walk(schema, 0)
+}
+
+/// Whether a field can be a time or date-time field (form-time.js).
+pub(super) fn needs_time(schema: &Value) -> bool {
+    any_object(
+        schema,
+        0,
+        &|m| matches!(m.get("format"), Some(Value::String(f)) if f == "time" || f == "date-time"),
+    )
+}
+
+/// The keywords checks.js checks.
+pub(super) const CHECK_KEYWORDS: [&str; 9] = [
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+];
+
+/// Whether a field has anything checks.js checks.
+pub(super) fn needs_checks(schema: &Value) -> bool {
+    any_object(schema, 0, &|m| {
+        CHECK_KEYWORDS.iter().any(|k| m.contains_key(*k))
+    })
+}
+
+/// Whether every input field becomes a control without the JSON editor: scalars, enums, consts,
+/// "T or null", and objects of those, through local `$ref`s (mirroring `pick()` in form.js).
+/// Anything else counts as "may need the editor", to stay on the safe side.
+pub(super) fn plain_form(root: &Value) -> bool {
+    // Shared `$ref`s can make a small schema an exponentially large tree. form.js builds no form
+    // past FORM_FIELD_BUDGET fields (it shows the JSON editor instead), and this walk counts at
+    // least as many nodes as its count does, so a page past the budget always embeds the editor.
+    let mut budget = FORM_FIELD_BUDGET;
+    takes_no_input(root) || plain_field(root, root, 0, &mut budget)
+}
+
+/// An input schema with nothing to fill in, for which buildForm() in form.js would only say
+/// "This tool takes no input." (app.js says it without form.js).
+pub(super) fn takes_no_input(root: &Value) -> bool {
+    let Value::Object(m) = root else {
+        return false;
+    };
+    let no_fields = m
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_none_or(|p| p.is_empty());
+    let open = matches!(m.get("additionalProperties"), Some(Value::Object(_)))
+        || ["oneOf", "anyOf", "allOf", "$ref"]
+            .iter()
+            .any(|k| m.contains_key(*k));
+    no_fields && !open
+}
+
+fn plain_field(s: &Value, root: &Value, depth: usize, budget: &mut usize) -> bool {
+    if depth > 20 || *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    let Value::Object(m) = s else {
+        return false;
+    };
+    if let Some(r) = m.get("$ref") {
+        // form.js merges the target under the sibling keywords.
+        let Some(Value::Object(target)) = r
+            .as_str()
+            .and_then(|r| r.strip_prefix('#'))
+            .and_then(|p| root.pointer(p))
+        else {
+            return false;
+        };
+        let mut merged = target.clone();
+        merged.extend(
+            m.iter()
+                .filter(|(k, _)| *k != "$ref")
+                .map(|(k, v)| (k.clone(), v.clone())),
+        );
+        return plain_field(&Value::Object(merged), root, depth + 1, budget);
+    }
+    if m.get("enum").is_some_and(Value::is_array) || m.contains_key("const") {
+        return true;
+    }
+    if m.contains_key("allOf") || m.contains_key("not") {
+        return false;
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(alts) = m.get(key) {
+            // Only "T or null" is a plain field (nullable T); real variants are form-extra's.
+            let Some(alts) = alts.as_array() else {
+                return false;
+            };
+            let real: Vec<&Value> = alts.iter().filter(|a| !is_null_schema(a)).collect();
+            let [one] = real.as_slice() else {
+                return false;
+            };
+            let mut merged = m.clone();
+            merged.remove(key);
+            if let Value::Object(alt) = one {
+                merged.extend(alt.iter().map(|(k, v)| (k.clone(), v.clone())));
+            } else {
+                return false;
+            }
+            return plain_field(&Value::Object(merged), root, depth + 1, budget);
+        }
+    }
+    let ty = match m.get("type") {
+        Some(Value::String(t)) => Some(t.as_str()),
+        Some(Value::Array(ts)) => {
+            let real: Vec<&str> = ts
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|t| *t != "null")
+                .collect();
+            match real.as_slice() {
+                [one] if real.len() + 1 == ts.len() => Some(*one),
+                _ => return false,
+            }
+        }
+        Some(_) => return false,
+        None if m.contains_key("properties") => Some("object"),
+        None => None,
+    };
+    match ty {
+        Some("string" | "number" | "integer" | "boolean" | "null") => true,
+        Some("object") => {
+            let Some(Value::Object(props)) = m.get("properties") else {
+                return false;
+            };
+            !props.is_empty()
+                && !matches!(m.get("additionalProperties"), Some(Value::Object(_)))
+                && !m.contains_key("patternProperties")
+                && props
+                    .values()
+                    .all(|p| plain_field(p, root, depth + 1, budget))
+        }
+        _ => false,
+    }
+}
+
+/// Whether the input schema uses anything `form-extra.js` implements: arrays, real variants
+/// (`oneOf`/`anyOf` beyond "T or null"), several types, maps, or a `$ref` cycle. Conservative:
+/// anything it cannot rule out pulls the extra script in.
+pub(super) fn needs_form_extra(schema: Option<&Value>) -> bool {
+    let Some(root) = schema else {
+        return false;
+    };
+    uses_extra(root, 0) || has_ref_cycle(root)
+}
+
+fn uses_extra(v: &Value, depth: usize) -> bool {
+    if depth > 256 {
+        return true;
+    }
+    match v {
+        Value::Object(m) => {
+            let kw = ["items", "prefixItems", "$dynamicRef"]
+                .iter()
+                .any(|k| m.contains_key(*k));
+            let alts = ["oneOf", "anyOf"].iter().any(|k| match m.get(*k) {
+                Some(Value::Array(a)) => a.iter().filter(|x| !is_null_schema(x)).count() > 1,
+                Some(_) => true,
+                None => false,
+            });
+            let ty = match m.get("type") {
+                Some(Value::String(t)) => t == "array",
+                Some(Value::Array(ts)) => {
+                    ts.iter().any(|t| t == "array")
+                        || ts.iter().filter(|t| *t != "null").count() > 1
+                }
+                _ => false,
+            };
+            let map = matches!(m.get("additionalProperties"), Some(Value::Object(_)))
+                || (m.get("additionalProperties") == Some(&Value::Bool(true))
+                    && m.get("properties")
+                        .and_then(Value::as_object)
+                        .is_some_and(|p| !p.is_empty()))
+                || (depth > 0 && any_map(m));
+            kw || alts || ty || map || m.values().any(|x| uses_extra(x, depth + 1))
+        }
+        Value::Array(a) => a.iter().any(|x| uses_extra(x, depth + 1)),
+        _ => false,
+    }
+}
+
+/// An object field that declares nothing about its keys (`dict[str, Any]`): form.js edits it as
+/// key/value rows (form-extra.js) instead of JSON. The same test as `anyMap` in form.js.
+fn any_map(m: &Map<String, Value>) -> bool {
+    let object = match m.get("type") {
+        Some(Value::String(t)) => t == "object",
+        _ => false,
+    };
+    let no_keys = m
+        .get("properties")
+        .is_none_or(|p| p.as_object().is_some_and(Map::is_empty));
+    object
+        && no_keys
+        && !matches!(m.get("additionalProperties"), Some(Value::Bool(false)))
+        && !m.contains_key("patternProperties")
+        && ["enum", "const", "oneOf", "anyOf", "allOf", "$ref"]
+            .iter()
+            .all(|k| !m.contains_key(*k))
+}
+
+fn is_null_schema(v: &Value) -> bool {
+    v.get("type").and_then(Value::as_str) == Some("null")
+}
+
+/// A `$ref` chain that comes back to where it started (the form expands those lazily).
+/// Unresolvable or non-local refs count as cycles, to stay on the safe side.
+fn has_ref_cycle(root: &Value) -> bool {
+    fn refs(v: &Value, out: &mut Vec<String>, depth: usize) {
+        if depth > 256 {
+            return;
+        }
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(r)) = m.get("$ref") {
+                    out.push(r.clone());
+                }
+                m.values().for_each(|x| refs(x, out, depth + 1));
+            }
+            Value::Array(a) => a.iter().for_each(|x| refs(x, out, depth + 1)),
+            _ => {}
+        }
+    }
+    let mut start = Vec::new();
+    refs(root, &mut start, 0);
+    for r in &start {
+        // Depth-first walk from each ref; reaching it again is a cycle.
+        let mut stack = vec![r.clone()];
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(cur) = stack.pop() {
+            let Some(target) = cur.strip_prefix('#').and_then(|p| root.pointer(p)) else {
+                return true;
+            };
+            let mut next = Vec::new();
+            refs(target, &mut next, 0);
+            for n in next {
+                if n == *r {
+                    return true;
+                }
+                if seen.insert(n.clone()) {
+                    stack.push(n);
+                }
+            }
+            if seen.len() > 10_000 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maps_of_any_values_get_key_value_rows_but_an_empty_root_does_not() {
+        // dict[str, Any] as a field: key/value rows (form-extra.js).
+        assert!(needs_form_extra(Some(
+            &json!({"type":"object","properties":{"values":{"type":"object","additionalProperties":true}}})
+        )));
+        assert!(needs_form_extra(Some(
+            &json!({"type":"object","properties":{"values":{"type":"object","properties":{}}}})
+        )));
+        // The tool takes no input: nothing to edit.
+        assert!(!needs_form_extra(Some(
+            &json!({"type":"object","properties":{},"additionalProperties":true})
+        )));
+        // Closed or patterned objects are not free maps.
+        assert!(!needs_form_extra(Some(
+            &json!({"type":"object","properties":{"v":{"type":"object","additionalProperties":false}}})
+        )));
+        assert!(!needs_form_extra(Some(
+            &json!({"type":"object","properties":{"v":{"type":"object","patternProperties":{"^x":{"type":"string"}}}}})
+        )));
+    }
+
+    #[test]
+    fn form_extra_only_when_needed() {
+        assert!(!needs_form_extra(Some(
+            &json!({"type":"object","properties":{"a":{"type":"string","enum":["x"]},"b":{"type":["integer","null"]}}})
+        )));
+        assert!(needs_form_extra(Some(
+            &json!({"properties":{"a":{"type":"array"}}})
+        )));
+        assert!(!needs_form_extra(Some(
+            &json!({"properties":{"a":{"anyOf":[{"type":"string"},{"type":"null"}]}}})
+        )));
+        assert!(needs_form_extra(Some(
+            &json!({"properties":{"a":{"anyOf":[{"type":"string"},{"type":"number"}]}}})
+        )));
+        assert!(!needs_form_extra(Some(
+            &json!({"$defs":{"U":{"enum":["a"]}},"properties":{"u":{"$ref":"#/$defs/U"}}})
+        )));
+        assert!(needs_form_extra(Some(
+            &json!({"properties":{"u":{"$ref":"#/$defs/missing"}}})
+        )));
+        assert!(needs_form_extra(Some(
+            &json!({"properties":{"a":{"type":["string","number"]}}})
+        )));
+        assert!(needs_form_extra(Some(
+            &json!({"additionalProperties":{"type":"string"}})
+        )));
+        assert!(needs_form_extra(Some(
+            &json!({"$defs":{"n":{"$ref":"#/$defs/n"}}})
+        )));
+        assert!(!needs_form_extra(None));
+    }
+}
