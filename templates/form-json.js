@@ -24,8 +24,9 @@
   };
 
   // How many fields a schema expands to, counted up to just past "cap": shared $refs (a DAG, not a
-  // cycle) can make a small schema an exponentially large form. src/generate/builtin/schema_needs.rs counts
-  // the same budget (FORM_FIELD_BUDGET) to leave this file out of pages whose form stays within it.
+  // cycle) can make a small schema an exponentially large form. The generator counts the same
+  // budget (FORM_FIELD_BUDGET in src/generate/builtin/schema_needs.rs) to leave this file out of
+  // pages whose form stays within it.
   var BUDGET = 600;
   var size = (s0, root, stack, n, cap) => {
     if (n.v > cap) return;

@@ -20,7 +20,7 @@ use crate::model::header_comment;
 use choose::{PageKind, Parts};
 use minify::{compact_js, minify_css, rename_internal};
 pub use page_data::script_json;
-use page_data::{display_title, guard_script, page_data};
+use page_data::{Prose, display_title, guard_script, page_data};
 use registry::{PAGE_FILES, PARTS};
 
 /// Embedded templates, or a user's override directory (same file names as `templates/`; missing
@@ -174,15 +174,6 @@ pub fn render(req: &WidgetRequest<'_>, templates: &Templates) -> Result<String, 
 
 /// Pages stay under this many bytes when the tool allows it (the validator's limit is 500 KB).
 const PAGE_BUDGET: usize = 480 * 1024;
-
-/// How much of the tool's prose (descriptions, titles) a page embeds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Prose {
-    /// Each string shortened to a readable length, with a visible marker.
-    Shortened,
-    /// Schema descriptions, titles and examples left out; the tool description shortened more.
-    Stripped,
-}
 
 fn render_with(
     req: &WidgetRequest<'_>,

@@ -3,8 +3,16 @@
 
 use serde_json::{Map, Value, json};
 
-use super::Prose;
 use crate::generate::request::{GENERATOR_VERSION, WidgetRequest};
+
+/// How much of the tool's prose (descriptions, titles) a page embeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Prose {
+    /// Each string shortened to a readable length, with a visible marker.
+    Shortened,
+    /// Schema descriptions, titles and examples left out; the tool description shortened more.
+    Stripped,
+}
 
 /// `title`, else `annotations.title`, else the name.
 pub(super) fn display_title(tool: &crate::model::Tool) -> String {
