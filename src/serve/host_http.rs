@@ -59,6 +59,10 @@ pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(5 * 60);
 /// with 10 s its third run in a row met 503s (tests/node/conformance.test.mjs).
 pub const DEFAULT_EVICT_AFTER: Duration = Duration::from_secs(1);
 
+/// At the cap: how long a new host waits for the session closed for it to shut its upstream
+/// down (a stdio upstream gets its stdin closed, then SIGTERM, then SIGKILL: about 3 s at most).
+const EVICT_WAIT: Duration = Duration::from_secs(10);
+
 /// How long a SIGTERM or Ctrl-C waits for requests in flight before `serve` exits anyway.
 pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
 /// `/readyz` probes: the first retry after a failed probe, doubled up to the longest.
@@ -208,11 +212,20 @@ struct HostSession {
     to_router: mpsc::Sender<HostMsg>,
     routes: Arc<Mutex<Routes>>,
     task: tokio::task::AbortHandle,
+    /// Ends the session as if its host had gone: the upstream is shut down (and its slot given
+    /// back) once answers in flight are in, for a short while at most.
+    stop: Arc<StopSignal>,
     /// Last request seen, for reaping sessions whose host vanished without a DELETE.
     last_seen: Mutex<Instant>,
 }
 
 impl HostSession {
+    /// Closes the session (evicted, expired, deleted): its task shuts the upstream down and
+    /// then gives its slot back.
+    fn close(&self) {
+        self.stop.fire();
+    }
+
     fn touch(&self) {
         match self.last_seen.lock() {
             Ok(mut g) => *g = Instant::now(),
@@ -288,12 +301,47 @@ impl Routes {
     }
 }
 
+/// Set once to close a session; wakes its task.
+#[derive(Default)]
+struct StopSignal {
+    fired: std::sync::atomic::AtomicBool,
+    waker: futures_util::task::AtomicWaker,
+}
+
+impl StopSignal {
+    fn fire(&self) {
+        self.fired.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.waker.wake();
+    }
+}
+
+/// A session's messages from its host, ending early when the session is closed: the session
+/// then winds down as when a host goes (answers in flight, briefly; the upstream shut down).
+struct Stoppable {
+    rx: mpsc::Receiver<HostMsg>,
+    stop: Arc<StopSignal>,
+}
+
+impl session::HostSource for Stoppable {
+    fn poll_next(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<HostMsg>> {
+        self.stop.waker.register(cx.waker());
+        if self.stop.fired.load(std::sync::atomic::Ordering::SeqCst) {
+            return std::task::Poll::Ready(None);
+        }
+        self.rx.poll_recv(cx)
+    }
+}
+
 struct App {
     shared: Arc<Shared>,
     opts: HttpOptions,
     sessions: Mutex<HashMap<String, Arc<HostSession>>>,
-    /// Sessions being opened (upstream starting): they count against the cap already.
-    opening: std::sync::atomic::AtomicUsize,
+    /// One permit per 2025-era session, taken before its upstream starts and given back once
+    /// that upstream is gone: sessions and their upstreams never outnumber the cap.
+    slots: Arc<tokio::sync::Semaphore>,
     /// The session every stateless (2026-07-28) request goes through, started on first use.
     stateless: tokio::sync::Mutex<Option<Arc<HostSession>>>,
     /// Fresh request ids and progress tokens for stateless requests.
@@ -322,11 +370,12 @@ pub async fn run(shared: Arc<Shared>, opts: HttpOptions) -> anyhow::Result<()> {
     tracing::info!(target: "serve", "serving streamable HTTP at http://{local}/mcp");
     eprintln!("mcp-gen-ui serve: listening on http://{local}/mcp");
     let max_body = opts.max_body;
+    let max_sessions = opts.max_sessions;
     let app = Arc::new(App {
         shared,
         opts,
         sessions: Mutex::new(HashMap::new()),
-        opening: std::sync::atomic::AtomicUsize::new(0),
+        slots: Arc::new(tokio::sync::Semaphore::new(max_sessions)),
         stateless: tokio::sync::Mutex::new(None),
         next_stateless: std::sync::atomic::AtomicU64::new(1),
         ready: std::sync::atomic::AtomicBool::new(false),
@@ -354,7 +403,7 @@ pub async fn run(shared: Arc<Shared>, opts: HttpOptions) -> anyhow::Result<()> {
                 };
                 for (id, s) in gone {
                     tracing::info!(target: "serve", session = %id, idle_secs = idle.as_secs(), "closing an idle host session");
-                    s.task.abort();
+                    s.close();
                 }
             }
         })
@@ -999,59 +1048,61 @@ fn with_session_header(mut resp: Response, id: Option<&str>) -> Response {
     resp
 }
 
-/// Gives back a reserved session slot when dropped.
-struct Opening<'a>(&'a std::sync::atomic::AtomicUsize);
-
-impl Drop for Opening<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
-    }
-}
-
 async fn open_session(
     app: &Arc<App>,
     init_id: Value,
 ) -> Result<(Arc<HostSession>, Option<String>), Response> {
-    let max = app.opts.max_sessions;
-    let _slot = {
-        // Checked and reserved under one lock: a burst can never open more than `max`.
-        let mut map = app.sessions();
-        let opening = app.opening.load(std::sync::atomic::Ordering::SeqCst);
-        if map.len() + opening >= max
-            && let Some((id, s)) = evict_one(&mut map, app.opts.evict_after)
-        {
-            let idle = s.idle_for();
-            tracing::info!(target: "serve", session = %id, idle_secs = idle.as_secs(), max,
-                "the session limit is reached: closed the least recently used idle host session for a new one (its host gets 404 and initializes again)");
-            s.task.abort();
-        }
-        if map.len() + opening >= max {
-            drop(map);
-            tracing::warn!(target: "serve", max, "refused a new host session: the limit is reached and no session has been idle long enough to close");
-            return Err(rpc_error(
-                StatusCode::SERVICE_UNAVAILABLE,
-                init_id,
-                -32001,
-                format!(
-                    "too many open sessions: the limit is {max} (--max-sessions or [serve] \
-                     max_sessions raises it), and every one is in use or was used in the last \
-                     {} s (--session-evict-seconds or [serve] session_evict_seconds). End \
-                     sessions you no longer use with HTTP DELETE; idle ones are closed after {} \
-                     min (--session-idle-minutes or [serve] session_idle_minutes)",
-                    app.opts.evict_after.as_secs(),
-                    app.opts.idle_timeout.as_secs().div_ceil(60)
-                ),
-            ));
-        }
-        app.opening
-            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        Opening(&app.opening)
-    };
+    let slot = take_slot(app, &init_id).await?;
     let conn = connect_upstream(app, init_id).await?;
     let id = new_session_id(app.opts.replica_id.as_deref());
-    let host = spawn_session(app, conn, Some(id.clone()));
+    let host = spawn_session(app, conn, Some(id.clone()), Some(slot));
     app.sessions().insert(id.clone(), Arc::clone(&host));
     Ok((host, Some(id)))
+}
+
+/// A session slot for a new host: a free one, or, at the cap, the one the least recently used
+/// idle session gives back once its upstream is gone (book: reference/serve.md). The slot is
+/// taken before the upstream starts, so no burst of `initialize` requests can start more
+/// upstreams than the cap.
+async fn take_slot(
+    app: &Arc<App>,
+    init_id: &Value,
+) -> Result<tokio::sync::OwnedSemaphorePermit, Response> {
+    let max = app.opts.max_sessions;
+    if let Ok(slot) = Arc::clone(&app.slots).try_acquire_owned() {
+        return Ok(slot);
+    }
+    let evicted = evict_one(&mut app.sessions(), app.opts.evict_after);
+    let Some((id, s)) = evicted else {
+        tracing::warn!(target: "serve", max, "refused a new host session: the limit is reached and no session has been idle long enough to close");
+        return Err(at_the_cap(app, init_id.clone()));
+    };
+    tracing::info!(target: "serve", session = %id, idle_secs = s.idle_for().as_secs(), max,
+        "the session limit is reached: closed the least recently used idle host session for a new one (its host gets 404 and initializes again)");
+    s.close();
+    match tokio::time::timeout(EVICT_WAIT, Arc::clone(&app.slots).acquire_owned()).await {
+        Ok(Ok(slot)) => Ok(slot),
+        _ => Err(at_the_cap(app, init_id.clone())),
+    }
+}
+
+/// The 503 answer of an `initialize` at the session cap.
+fn at_the_cap(app: &App, init_id: Value) -> Response {
+    rpc_error(
+        StatusCode::SERVICE_UNAVAILABLE,
+        init_id,
+        -32001,
+        format!(
+            "too many open sessions: the limit is {} (--max-sessions or [serve] max_sessions \
+             raises it), and every one is in use or was used in the last {} s \
+             (--session-evict-seconds or [serve] session_evict_seconds). End sessions you no \
+             longer use with HTTP DELETE; idle ones are closed after {} min \
+             (--session-idle-minutes or [serve] session_idle_minutes)",
+            app.opts.max_sessions,
+            app.opts.evict_after.as_secs(),
+            app.opts.idle_timeout.as_secs().div_ceil(60)
+        ),
+    )
 }
 
 /// Removes the least recently used session that nobody listens on and that has been idle for
@@ -1069,13 +1120,20 @@ fn evict_one(
     map.remove_entry(&id)
 }
 
-/// Starts the task of one host session (`sid` None: the shared stateless one, in no map).
+/// Starts the task of one host session (`sid` None: the shared stateless one, in no map). The
+/// task holds the session's `slot` until its upstream is shut down.
 fn spawn_session(
     app: &Arc<App>,
     conn: crate::mcp::Connection,
     sid: Option<String>,
+    slot: Option<tokio::sync::OwnedSemaphorePermit>,
 ) -> Arc<HostSession> {
     let (to_router, from_host) = mpsc::channel::<HostMsg>(256);
+    let stop = Arc::new(StopSignal::default());
+    let from_host = Stoppable {
+        rx: from_host,
+        stop: Arc::clone(&stop),
+    };
     let routes = Arc::new(Mutex::new(Routes::default()));
     let to_host = RouteSink(Arc::clone(&routes));
     let shared = Arc::clone(&app.shared);
@@ -1091,11 +1149,14 @@ fn spawn_session(
             app2.sessions().remove(sid);
         }
         tracing::info!(target: "serve", session = %label, "host session closed");
+        // Only now: the upstream is gone (`session::run` shut it down).
+        drop(slot);
     });
     Arc::new(HostSession {
         to_router,
         routes,
         task: task.abort_handle(),
+        stop,
         last_seen: Mutex::new(Instant::now()),
     })
 }
@@ -1125,7 +1186,7 @@ async fn stateless_session(app: &Arc<App>, id: &Value) -> Result<Arc<HostSession
         return Ok(Arc::clone(s));
     }
     let conn = connect_upstream(app, id.clone()).await?;
-    let host = spawn_session(app, conn, None);
+    let host = spawn_session(app, conn, None, None);
     *slot = Some(Arc::clone(&host));
     Ok(host)
 }
@@ -1520,9 +1581,8 @@ async fn handle_delete(
     let removed = app.sessions().remove(&id);
     match removed {
         Some(s) => {
-            // Aborting drops the upstream's closer, which stops the child (or DELETEs the
-            // upstream's HTTP session).
-            s.task.abort();
+            // The session's task stops the child (or DELETEs the upstream's HTTP session).
+            s.close();
             StatusCode::OK.into_response()
         }
         None => rpc_error(
