@@ -493,7 +493,7 @@ async fn with_request_id(req: axum::extract::Request, next: axum::middleware::Ne
 fn fresh_request_id() -> String {
     static PREFIX: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let prefix = PREFIX.get_or_init(|| random_hex()[..8].to_string());
+    let prefix = PREFIX.get_or_init(|| crate::token::unique_hex(4));
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     format!("{prefix}{n:08x}")
 }
@@ -624,7 +624,7 @@ fn check_request(
             .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
             .map(|(_, t)| t.trim_start_matches(' '))
             .unwrap_or("");
-        if !constant_time_eq(given.as_bytes(), token.as_bytes()) {
+        if !crate::token::constant_time_eq(given.as_bytes(), token.as_bytes()) {
             let mut r = rpc_error(
                 StatusCode::UNAUTHORIZED,
                 Value::Null,
@@ -679,13 +679,6 @@ fn check_request(
     None
 }
 
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
 fn session_id(headers: &HeaderMap) -> Option<String> {
     headers
         .get(SESSION_HEADER)
@@ -695,24 +688,11 @@ fn session_id(headers: &HeaderMap) -> Option<String> {
 
 /// A fresh session id: 32 random hex digits, after `<replica>.` when the replica is named.
 fn new_session_id(replica: Option<&str>) -> String {
-    let hex = random_hex();
+    let hex = crate::token::unique_hex(16);
     match replica {
         Some(r) => format!("{r}.{hex}"),
         None => hex,
     }
-}
-
-fn random_hex() -> String {
-    let mut bytes = [0u8; 16];
-    if getrandom::fill(&mut bytes).is_err() {
-        // No OS randomness: fall back to time and address entropy; ids only need uniqueness.
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
-        bytes = t.to_le_bytes();
-    }
-    hex::encode(bytes)
 }
 
 fn accepts_sse(headers: &HeaderMap) -> bool {
