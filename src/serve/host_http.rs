@@ -32,7 +32,7 @@ use futures_util::Stream;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::router::{HTTP_STATUS_KEY, error_response};
+use super::router::error_response;
 use super::session::{self, HostMsg, HostOut, HostSink, Shared};
 use crate::json::IdScanner;
 use crate::mcp::era;
@@ -176,7 +176,21 @@ impl HttpOptions {
     }
 }
 
-type Sink = mpsc::UnboundedSender<Value>;
+/// A message for the host, with the HTTP status the upstream refused its request with, if it
+/// did (beside the message, never in it).
+#[derive(Clone)]
+struct Routed {
+    msg: Value,
+    status: Option<StatusCode>,
+}
+
+impl Routed {
+    fn plain(msg: Value) -> Routed {
+        Routed { msg, status: None }
+    }
+}
+
+type Sink = mpsc::UnboundedSender<Routed>;
 
 #[derive(Default)]
 struct Routes {
@@ -185,7 +199,7 @@ struct Routes {
     /// Progress token (JSON text) → host request id (JSON text).
     by_progress: HashMap<String, String>,
     get_stream: Option<Sink>,
-    backlog: VecDeque<Value>,
+    backlog: VecDeque<Routed>,
 }
 
 /// Where the session task puts its messages for the host: straight onto the right stream, in
@@ -194,9 +208,17 @@ struct RouteSink(Arc<Mutex<Routes>>);
 
 impl HostSink for RouteSink {
     fn put(&self, msg: HostOut) -> bool {
-        if let Some(msg) = msg.into_value() {
-            lock_routes(&self.0).dispatch(msg);
-        }
+        let routed = match msg {
+            HostOut::Refused(msg, status) => Routed {
+                msg,
+                status: StatusCode::from_u16(status).ok(),
+            },
+            other => match other.into_value() {
+                Some(msg) => Routed::plain(msg),
+                None => return true,
+            },
+        };
+        lock_routes(&self.0).dispatch(routed);
         true
     }
 }
@@ -262,14 +284,15 @@ impl HostSession {
 
 impl Routes {
     /// Sends one message from the router to the right stream.
-    fn dispatch(&mut self, msg: Value) {
+    fn dispatch(&mut self, routed: Routed) {
+        let msg = &routed.msg;
         let r = self;
         let is_response = msg.get("method").is_none();
         if is_response && let Some(id) = msg.get("id") {
             let key = id.to_string();
             if let Some(sink) = r.by_request.remove(&key) {
                 r.by_progress.retain(|_, req| *req != key);
-                if sink.send(msg).is_err() {
+                if sink.send(routed).is_err() {
                     tracing::warn!(target: "serve", id = %key, "the host closed the stream before its response arrived; dropped");
                 }
                 return;
@@ -279,25 +302,25 @@ impl Routes {
             && let Some(token) = msg.pointer("/params/progressToken")
             && let Some(req) = r.by_progress.get(&token.to_string())
             && let Some(sink) = r.by_request.get(req)
-            && sink.send(msg.clone()).is_ok()
+            && sink.send(routed.clone()).is_ok()
         {
             return;
         }
         if let Some(get) = &r.get_stream {
-            if get.send(msg.clone()).is_ok() {
+            if get.send(routed.clone()).is_ok() {
                 return;
             }
             r.get_stream = None;
         }
         if let Some(sink) = r.by_request.values().find(|s| !s.is_closed())
-            && sink.send(msg.clone()).is_ok()
+            && sink.send(routed.clone()).is_ok()
         {
             return;
         }
         if r.backlog.len() >= MAX_BACKLOG {
             r.backlog.pop_front();
         }
-        r.backlog.push_back(msg);
+        r.backlog.push_back(routed);
     }
 }
 
@@ -753,15 +776,15 @@ async fn handle_post(
         return with_session_header(StatusCode::ACCEPTED.into_response(), new_id.as_deref());
     }
     let sse = accepts_sse(&headers);
-    let (tx, rx) = mpsc::unbounded_channel::<Value>();
+    let (tx, rx) = mpsc::unbounded_channel::<Routed>();
     let msgs = expect_answers(&session, msgs, sse, &tx);
     for _ in &not_objects {
-        let _ = tx.send(error_response(
+        let _ = tx.send(Routed::plain(error_response(
             Value::Null,
             -32600,
             "invalid request: a batch member is not a JSON-RPC object".into(),
             None,
-        ));
+        )));
     }
     drop(tx);
     if forward(&session, msgs).await.is_err() {
@@ -858,7 +881,7 @@ fn expect_answers(
     session: &HostSession,
     msgs: Vec<Value>,
     sse: bool,
-    tx: &mpsc::UnboundedSender<Value>,
+    tx: &mpsc::UnboundedSender<Routed>,
 ) -> Vec<Value> {
     let mut forward = Vec::with_capacity(msgs.len());
     let mut r = session.routes();
@@ -871,14 +894,14 @@ fn expect_answers(
         if r.by_request.get(&key).is_some_and(|s| !s.is_closed()) {
             // Its answer could not be told apart from the other one's: refuse it, and
             // leave the request already in flight alone.
-            let _ = tx.send(error_response(
+            let _ = tx.send(Routed::plain(error_response(
                 id.clone(),
                 -32600,
                 format!(
                     "request id {key} is already in use by a request in flight on this session; use a different id"
                 ),
                 None,
-            ));
+            )));
             continue;
         }
         if sse && let Some(tok) = m.pointer("/params/_meta/progressToken") {
@@ -908,7 +931,7 @@ struct Shape {
 /// timer, no chunked encoding). Whatever comes first otherwise (progress, a log, a server→client
 /// request) starts the stream.
 async fn answers(
-    mut rx: mpsc::UnboundedReceiver<Value>,
+    mut rx: mpsc::UnboundedReceiver<Routed>,
     shape: Shape,
     expected: usize,
 ) -> Response {
@@ -917,37 +940,36 @@ async fn answers(
         _ => Value::Array(answers),
     };
     if !shape.sse {
-        let mut responses = collect_responses(rx, expected).await;
-        let mut status = StatusCode::OK;
-        for r in &mut responses {
-            if let Some(s) = take_status(r) {
-                status = s;
-            }
-        }
-        return json_response(status, &body(responses));
+        let responses = collect_responses(rx, expected).await;
+        let status = responses
+            .iter()
+            .filter_map(|r| r.status)
+            .last()
+            .unwrap_or(StatusCode::OK);
+        return json_response(status, &body(responses.into_iter().map(|r| r.msg).collect()));
     }
     let mut first = None;
     if expected == 1 {
-        // An answer that comes first and carries the upstream's HTTP error status (see
-        // `router::HTTP_STATUS_KEY`) goes back as the upstream sent it: a JSON body with that
-        // status, not an event in a 200 stream.
+        // An answer that comes first and carries the upstream's HTTP error status
+        // (`router::Out::HostRefused`) goes back as the upstream sent it: a JSON body with
+        // that status, not an event in a 200 stream.
         match rx.recv().await {
-            Some(mut m) if m.get("method").is_none() => {
-                if let Some(status) = take_status(&mut m) {
-                    return json_response(status, &body(vec![m]));
+            Some(r) if r.msg.get("method").is_none() => {
+                if let Some(status) = r.status {
+                    return json_response(status, &body(vec![r.msg]));
                 }
                 if shape.json_too {
-                    return json_response(StatusCode::OK, &body(vec![m]));
+                    return json_response(StatusCode::OK, &body(vec![r.msg]));
                 }
-                first = Some(m);
+                first = Some(r.msg);
             }
-            other => first = other,
+            other => first = other.map(|r| r.msg),
         }
     }
     let head = futures_util::stream::iter(first);
     let rest = futures_util::stream::unfold(rx, |mut rx| async move {
         let m = rx.recv().await?;
-        Some((m, rx))
+        Some((m.msg, rx))
     });
     use futures_util::StreamExt as _;
     Sse::new(event_stream(Box::pin(head.chain(rest)), expected))
@@ -1199,7 +1221,7 @@ async fn handle_stateless(app: &Arc<App>, headers: &HeaderMap, mut msg: Value) -
         let original = std::mem::replace(t, Value::from(ours.clone()));
         token = Some((original, Value::from(ours).to_string()));
     }
-    let (tx, mut rx) = mpsc::unbounded_channel::<Value>();
+    let (tx, mut rx) = mpsc::unbounded_channel::<Routed>();
     {
         let mut r = session.routes();
         if let Some((_, ours)) = &token {
@@ -1242,9 +1264,10 @@ async fn handle_stateless(app: &Arc<App>, headers: &HeaderMap, mut msg: Value) -
                 "the upstream connection of stateless requests has ended; retry the request".into(),
             );
         };
-        let mut first = restore(first);
+        let refused = first.status;
+        let first = restore(first.msg);
         if first.get("method").is_none() {
-            let status = take_status(&mut first).unwrap_or_else(|| stateless_status(&first));
+            let status = refused.unwrap_or_else(|| stateless_status(&first));
             return json_response(status, &first);
         }
         if !sse {
@@ -1253,7 +1276,7 @@ async fn handle_stateless(app: &Arc<App>, headers: &HeaderMap, mut msg: Value) -
         let head = futures_util::stream::once(async move { first });
         let tail = futures_util::stream::unfold(rx, |mut rx| async move {
             let m = rx.recv().await?;
-            Some((m, rx))
+            Some((m.msg, rx))
         });
         use futures_util::StreamExt as _;
         let mut done = false;
@@ -1267,8 +1290,7 @@ async fn handle_stateless(app: &Arc<App>, headers: &HeaderMap, mut msg: Value) -
                 }
                 std::future::ready(go)
             })
-            .map(|mut m| {
-                take_status(&mut m);
+            .map(|m| {
                 Ok::<_, Infallible>(
                     Event::default()
                         .event("message")
@@ -1279,14 +1301,6 @@ async fn handle_stateless(app: &Arc<App>, headers: &HeaderMap, mut msg: Value) -
             .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
             .into_response();
     }
-}
-
-/// Removes the router's HTTP status mark from a response; the status it carried.
-fn take_status(msg: &mut Value) -> Option<StatusCode> {
-    let v = msg.as_object_mut()?.shift_remove(HTTP_STATUS_KEY)?;
-    v.as_u64()
-        .and_then(|s| u16::try_from(s).ok())
-        .and_then(|s| StatusCode::from_u16(s).ok())
 }
 
 /// The HTTP status of a stateless answer, as the revision gives it: 400 for its own errors,
@@ -1443,8 +1457,6 @@ fn event_stream<S: Stream<Item = Value> + Send + Unpin>(
         } else {
             remaining
         };
-        let mut msg = msg;
-        take_status(&mut msg);
         let ev = Event::default()
             .event("message")
             .data(crate::json::to_string(&msg));
@@ -1452,12 +1464,15 @@ fn event_stream<S: Stream<Item = Value> + Send + Unpin>(
     })
 }
 
-async fn collect_responses(mut rx: mpsc::UnboundedReceiver<Value>, expected: usize) -> Vec<Value> {
+async fn collect_responses(
+    mut rx: mpsc::UnboundedReceiver<Routed>,
+    expected: usize,
+) -> Vec<Routed> {
     let mut out = Vec::with_capacity(expected);
     while out.len() < expected {
-        let Some(msg) = rx.recv().await else { break };
-        if msg.get("method").is_none() {
-            out.push(msg);
+        let Some(r) = rx.recv().await else { break };
+        if r.msg.get("method").is_none() {
+            out.push(r);
         }
     }
     out
@@ -1514,7 +1529,7 @@ async fn handle_get(
             "unknown or expired Mcp-Session-Id".into(),
         );
     };
-    let (tx, rx) = mpsc::unbounded_channel::<Value>();
+    let (tx, rx) = mpsc::unbounded_channel::<Routed>();
     {
         let mut r = session.routes();
         for m in r.backlog.drain(..) {
@@ -1523,8 +1538,7 @@ async fn handle_get(
         r.get_stream = Some(tx);
     }
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-        let mut msg = rx.recv().await?;
-        take_status(&mut msg);
+        let msg = rx.recv().await?.msg;
         Some((
             Ok::<_, Infallible>(
                 Event::default()
@@ -1745,13 +1759,6 @@ mod tests {
             stateless_status(&serde_json::json!({"jsonrpc":"2.0","id":1,"result":{}})),
             StatusCode::OK
         );
-        let mut marked = err(-32000);
-        marked[HTTP_STATUS_KEY] = serde_json::json!(503);
-        assert_eq!(
-            take_status(&mut marked),
-            Some(StatusCode::SERVICE_UNAVAILABLE)
-        );
-        assert!(marked.get(HTTP_STATUS_KEY).is_none());
     }
 
     #[test]

@@ -64,11 +64,6 @@ const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
 const INTERNAL_ERROR: i64 = -32603;
 
-/// A key the router puts on a response to a request the upstream refused with an HTTP error
-/// status, carrying that status to the HTTP host side (which answers with it). Both host sides
-/// remove it before a message leaves serve.
-pub const HTTP_STATUS_KEY: &str = "\u{0}mcp-gen-ui/http-status";
-
 /// Upper bound on messages held while the upstream restarts; past it requests fail at once.
 const MAX_QUEUED: usize = 1000;
 
@@ -76,6 +71,9 @@ const MAX_QUEUED: usize = 1000;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Out {
     Host(Value),
+    /// The answer to a request the upstream refused with this HTTP error status: the HTTP host
+    /// side answers with the same status (book: reference/serve.md); stdio has no status.
+    HostRefused(Value, u16),
     Upstream(Value),
 }
 
@@ -987,7 +985,7 @@ impl Router {
 
     /// The upstream refused to take a request (an HTTP error status): answer it for the host.
     /// When the upstream's reply held a JSON-RPC error, that error is what the host gets, with
-    /// the upstream's HTTP status (see [`HTTP_STATUS_KEY`]); otherwise an internal error that
+    /// the upstream's HTTP status ([`Out::HostRefused`]); otherwise an internal error that
     /// says what happened.
     pub fn send_failed(
         &mut self,
@@ -1010,7 +1008,7 @@ impl Router {
         }
         self.host_ids.remove(&id_key(&p.host_id));
         let upstream_error = rpc.filter(|r| r.get("error").is_some()).cloned();
-        let mut msg = match upstream_error {
+        let msg = match upstream_error {
             // The upstream's own error response, as it wrote it, with the host's id.
             Some(mut reply) => {
                 if let Some(obj) = reply.as_object_mut() {
@@ -1028,10 +1026,10 @@ impl Router {
                 Some(json!({"upstream": self.opts.upstream})),
             ),
         };
-        if let (Some(status), Some(obj)) = (status, msg.as_object_mut()) {
-            obj.insert(HTTP_STATUS_KEY.into(), json!(status));
-        }
-        out.push(Out::Host(msg));
+        out.push(match status {
+            Some(status) => Out::HostRefused(msg, status),
+            None => Out::Host(msg),
+        });
         out
     }
 
@@ -1426,15 +1424,20 @@ mod tests {
         let (mut r, _d) = router(StalePolicy::Serve);
         let sent = upstream(r.from_host(stateless(json!("a"), "tools/list", false, json!({}))));
         let reply = json!({"jsonrpc":"2.0","error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2025-11-25"]}},"id":sent["id"]});
-        let got = host(r.send_failed(&sent["id"], "HTTP 400", Some(400), Some(&reply)));
+        let out = r.send_failed(&sent["id"], "HTTP 400", Some(400), Some(&reply));
+        let [Out::HostRefused(got, 400)] = out.as_slice() else {
+            panic!("expected one answer with status 400, got {out:?}")
+        };
         assert_eq!(got["id"], "a");
         assert_eq!(got["error"], reply["error"]);
-        assert_eq!(got[HTTP_STATUS_KEY], 400);
+        assert!(got.as_object().unwrap().keys().all(|k| !k.contains('\u{0}')));
         // Without a JSON-RPC body: our own error, still with the status.
         let sent = upstream(r.from_host(stateless(json!("b"), "tools/list", false, json!({}))));
-        let got = host(r.send_failed(&sent["id"], "HTTP 502: bad gateway", Some(502), None));
+        let out = r.send_failed(&sent["id"], "HTTP 502: bad gateway", Some(502), None);
+        let [Out::HostRefused(got, 502)] = out.as_slice() else {
+            panic!("expected one answer with status 502, got {out:?}")
+        };
         assert_eq!(got["error"]["code"], INTERNAL_ERROR);
-        assert_eq!(got[HTTP_STATUS_KEY], 502);
     }
 
     fn with_hosts(r: &mut Router, embed_ui: bool, apps_sdk: bool) {
