@@ -57,7 +57,10 @@ mod tests {
         let a = random_hex(16).unwrap();
         let b = random_hex(16).unwrap();
         assert_eq!(a.len(), 32);
-        assert!(a.bytes().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+        assert!(
+            a.bytes()
+                .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+        );
         assert_ne!(a, b);
         assert_eq!(unique_hex(6).len(), 12);
         assert_eq!(unique_hex(40).len(), 80);

@@ -116,7 +116,10 @@ fn tmp_name(dest: &Path) -> PathBuf {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    dest.with_file_name(format!(".{name}.{}{TEMP_SUFFIX}", crate::token::unique_hex(6)))
+    dest.with_file_name(format!(
+        ".{name}.{}{TEMP_SUFFIX}",
+        crate::token::unique_hex(6)
+    ))
 }
 
 /// Writes `bytes` to a temporary file next to `dest` (creating directories), flushed to disk.

@@ -68,7 +68,9 @@ fn tell(line: &str, start: bool) {
     if let Some(Pipe::Open(stdin)) = pipe.as_mut()
         && let Err(e) = stdin.write_all(line.as_bytes())
     {
-        tracing::warn!("the guardian of child processes is gone ({e}): children may outlive mcp-gen-ui if it is killed");
+        tracing::warn!(
+            "the guardian of child processes is gone ({e}): children may outlive mcp-gen-ui if it is killed"
+        );
         *pipe = Some(Pipe::Failed);
     }
 }
@@ -100,7 +102,9 @@ fn spawn() -> Pipe {
             Pipe::Open(stdin)
         }
         Err(e) => {
-            tracing::warn!("cannot start the guardian of child processes (/bin/sh: {e}): children may outlive mcp-gen-ui if it is killed");
+            tracing::warn!(
+                "cannot start the guardian of child processes (/bin/sh: {e}): children may outlive mcp-gen-ui if it is killed"
+            );
             Pipe::Failed
         }
     }
@@ -150,7 +154,10 @@ mod tests {
         let _ = stubborn.wait();
         assert!(began.elapsed() < Duration::from_secs(5));
         assert!(!alive(s));
-        assert!(alive(o), "a group the guardian was told is gone is left alone");
+        assert!(
+            alive(o),
+            "a group the guardian was told is gone is left alone"
+        );
         let _ = other.kill();
         let _ = other.wait();
     }

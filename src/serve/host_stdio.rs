@@ -13,7 +13,7 @@ use tokio::io::{AsyncBufRead, AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::mpsc;
 
 use super::messages;
-use super::router::{Unusable, unusable_host_message};
+use super::rpc_error::{Unusable, unusable_host_message};
 use super::session::{self, HostMsg, HostOut, HostSink, HostSource, Shared};
 use crate::json::{IdScanner, Probe};
 
