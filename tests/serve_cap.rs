@@ -246,7 +246,10 @@ async fn an_evicted_or_deleted_sessions_upstream_is_gone_within_5_s() {
     assert_eq!(first.len(), 1, "{first:?}");
     let (status, b) = post(&http, &serve.url, None, &init(2)).await;
     assert_eq!(status, 200, "a new host at the cap evicts the idle one");
-    assert!(process::gone(first[0]), "the evicted session's upstream lives on");
+    assert!(
+        process::gone(first[0]),
+        "the evicted session's upstream lives on"
+    );
     let (status, _) = post(&http, &serve.url, Some(&a), &init(3)).await;
     assert_eq!(status, 404, "the evicted session is gone");
     let second = upstreams(serve.pid());
@@ -258,5 +261,8 @@ async fn an_evicted_or_deleted_sessions_upstream_is_gone_within_5_s() {
         .await
         .unwrap();
     assert_eq!(r.status().as_u16(), 200);
-    assert!(process::gone(second[0]), "the deleted session's upstream lives on");
+    assert!(
+        process::gone(second[0]),
+        "the deleted session's upstream lives on"
+    );
 }

@@ -63,7 +63,10 @@ fn an_upstream_and_its_stubborn_grandchild_die_with_a_killed_serve() {
     // SIGKILL: no handler of serve runs.
     serve.kill().unwrap();
     let _ = serve.wait();
-    assert!(process::gone(child), "the upstream {child} outlived a killed serve");
+    assert!(
+        process::gone(child),
+        "the upstream {child} outlived a killed serve"
+    );
     assert!(
         process::gone(grandchild),
         "the upstream's child {grandchild}, which ignores SIGTERM, outlived a killed serve"
