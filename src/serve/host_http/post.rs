@@ -228,8 +228,8 @@ pub(super) async fn answers(
         let responses = collect_responses(rx, expected).await;
         let status = responses
             .iter()
-            .filter_map(|r| r.status)
-            .last()
+            .rev()
+            .find_map(|r| r.status)
             .unwrap_or(StatusCode::OK);
         return json_response(
             status,
