@@ -26,6 +26,7 @@ pub mod review;
 pub mod sample;
 pub mod secrets;
 pub mod serve;
+pub mod token;
 pub mod validate;
 pub mod write;
 

@@ -112,13 +112,14 @@ impl Drop for Staged {
 }
 
 fn tmp_name(dest: &Path) -> PathBuf {
-    let mut rnd = [0u8; 6];
-    let _ = getrandom::fill(&mut rnd);
     let name = dest
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    dest.with_file_name(format!(".{name}.{}{TEMP_SUFFIX}", hex::encode(rnd)))
+    dest.with_file_name(format!(
+        ".{name}.{}{TEMP_SUFFIX}",
+        crate::token::unique_hex(6)
+    ))
 }
 
 /// Writes `bytes` to a temporary file next to `dest` (creating directories), flushed to disk.

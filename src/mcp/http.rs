@@ -15,9 +15,8 @@ use tokio::task::AbortHandle;
 use super::era;
 use super::spec::HttpSpec;
 use super::transport::{
-    CloseKind, CloseReason, ConnectError, ConnectOptions, Incoming, InvalidMessage, SendError,
-    build_client, content_type, describe_error, error_reply, event_stream, header_map,
-    parse_incoming, parse_url,
+    ConnectError, ConnectOptions, Incoming, InvalidMessage, SendError, build_client, content_type,
+    describe_error, error_reply, event_stream, header_map, parse_incoming, parse_url,
 };
 use crate::json::{IdScanner, Probe};
 
@@ -544,14 +543,7 @@ pub(crate) async fn shutdown(shared: &Arc<Shared>) {
             .send();
         let _ = tokio::time::timeout(Duration::from_secs(2), req).await;
     }
-    let _ = tokio::time::timeout(
-        Duration::from_secs(1),
-        shared.tx.send(Incoming::Closed(CloseReason {
-            kind: CloseKind::Shutdown,
-            stderr_tail: Vec::new(),
-        })),
-    )
-    .await;
+    super::transport::report_shutdown(&shared.tx).await;
 }
 
 /// The synchronous part of shutdown, for `Drop`: stop reading, and DELETE the session in the
@@ -561,10 +553,7 @@ pub(crate) fn abort(shared: &Arc<Shared>) {
         return;
     }
     abort_tasks(shared);
-    let _ = shared.tx.try_send(Incoming::Closed(CloseReason {
-        kind: CloseKind::Shutdown,
-        stderr_tail: Vec::new(),
-    }));
+    super::transport::try_report_shutdown(&shared.tx);
     if shared.state().session_id.is_some()
         && let Ok(handle) = tokio::runtime::Handle::try_current()
     {

@@ -3,7 +3,6 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use reqwest::Url;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
@@ -241,14 +240,7 @@ pub(crate) async fn shutdown(shared: &Arc<Shared>) {
         return;
     }
     stop_reader(shared);
-    let _ = tokio::time::timeout(
-        Duration::from_secs(1),
-        shared.tx.send(Incoming::Closed(CloseReason {
-            kind: CloseKind::Shutdown,
-            stderr_tail: Vec::new(),
-        })),
-    )
-    .await;
+    super::transport::report_shutdown(&shared.tx).await;
 }
 
 pub(crate) fn abort(shared: &Arc<Shared>) {
@@ -256,10 +248,7 @@ pub(crate) fn abort(shared: &Arc<Shared>) {
         return;
     }
     stop_reader(shared);
-    let _ = shared.tx.try_send(Incoming::Closed(CloseReason {
-        kind: CloseKind::Shutdown,
-        stderr_tail: Vec::new(),
-    }));
+    super::transport::try_report_shutdown(&shared.tx);
 }
 
 #[cfg(test)]

@@ -74,6 +74,7 @@ mod client;
 mod connection;
 pub mod era;
 mod framing;
+mod guardian;
 mod http;
 mod legacy_sse;
 pub mod negotiate;

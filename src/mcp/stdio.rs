@@ -421,6 +421,8 @@ mod groups {
     static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
 
     pub(super) fn add(pgid: i32) {
+        // If mcp-gen-ui is killed outright, the guardian stops the group.
+        super::super::guardian::watch(pgid);
         for slot in &GROUPS {
             if slot
                 .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
@@ -435,6 +437,7 @@ mod groups {
         for slot in &GROUPS {
             let _ = slot.compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst);
         }
+        super::super::guardian::forget(pgid);
     }
 
     pub(super) fn live() -> Vec<i32> {

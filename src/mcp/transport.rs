@@ -139,6 +139,31 @@ pub struct CloseReason {
     pub stderr_tail: Vec<String>,
 }
 
+impl CloseReason {
+    /// An HTTP connection's end after a shutdown asked for (there is no stderr to tell of).
+    fn shutdown() -> Incoming {
+        Incoming::Closed(CloseReason {
+            kind: CloseKind::Shutdown,
+            stderr_tail: Vec::new(),
+        })
+    }
+}
+
+/// Tells the receiver of an HTTP connection that it was shut down, waiting up to a second for
+/// room in the channel.
+pub(crate) async fn report_shutdown(tx: &tokio::sync::mpsc::Sender<Incoming>) {
+    let _ = tokio::time::timeout(
+        std::time::Duration::from_secs(1),
+        tx.send(CloseReason::shutdown()),
+    )
+    .await;
+}
+
+/// As [`report_shutdown`], without waiting (from `Drop`): dropped when the channel is full.
+pub(crate) fn try_report_shutdown(tx: &tokio::sync::mpsc::Sender<Incoming>) {
+    let _ = tx.try_send(CloseReason::shutdown());
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum CloseKind {
     /// [`Closer::shutdown`] was called (or the closer dropped).

@@ -66,7 +66,7 @@ impl Guard {
             .map(parse_query)
             .and_then(|q| q.into_iter().find(|(k, _)| k == "token").map(|(_, v)| v))
             .unwrap_or_default();
-        if !constant_time_eq(given.as_bytes(), self.token.as_bytes()) {
+        if !crate::token::constant_time_eq(given.as_bytes(), self.token.as_bytes()) {
             return Err(Denied::NoToken);
         }
         if let Some(origin) = header_str(headers, header::ORIGIN.as_str())
@@ -115,20 +115,9 @@ fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers.get(name).map(|v| v.to_str().unwrap_or("\u{fffd}"))
 }
 
-/// Compares secrets without stopping at the first difference, so response timing does not tell
-/// an attacker how much of a guess was right.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
 /// A fresh random token: 128 bits from the OS, as lowercase hex.
 pub fn new_token() -> Result<String, getrandom::Error> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes)?;
-    Ok(hex::encode(bytes))
+    crate::token::random_hex(16)
 }
 
 /// Splits a query string into decoded pairs (`+` is a space, `%XX` a byte; bad escapes are kept

@@ -219,9 +219,8 @@ pub fn render(
 
 /// A fresh private directory for one browser run.
 fn tempfile_dir() -> anyhow::Result<PathBuf> {
-    let mut bytes = [0u8; 8];
-    getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no randomness: {e}"))?;
-    let dir = std::env::temp_dir().join(format!("mcp-gen-ui-review-{}", hex::encode(bytes)));
+    let rnd = crate::token::random_hex(8).map_err(|e| anyhow::anyhow!("no randomness: {e}"))?;
+    let dir = std::env::temp_dir().join(format!("mcp-gen-ui-review-{rnd}"));
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     Ok(dir)
 }

@@ -13,7 +13,7 @@ use tokio::io::{AsyncBufRead, AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::mpsc;
 
 use super::messages;
-use super::router::{Unusable, unusable_host_message};
+use super::rpc_error::{Unusable, unusable_host_message};
 use super::session::{self, HostMsg, HostOut, HostSink, HostSource, Shared};
 use crate::json::{IdScanner, Probe};
 
@@ -280,17 +280,12 @@ impl HostSource for StdinSource {
     }
 }
 
-/// One message as one line of JSON text (the HTTP status the router notes for the HTTP side
-/// is not part of it).
+/// One message as one line of JSON text (an HTTP status the upstream refused a request with
+/// has no place on stdio).
 fn encode(msg: HostOut) -> Vec<u8> {
     match msg {
         HostOut::Raw(raw) => raw,
-        HostOut::Value(mut msg) => {
-            if let Some(obj) = msg.as_object_mut()
-                && obj.contains_key(super::router::HTTP_STATUS_KEY)
-            {
-                obj.shift_remove(super::router::HTTP_STATUS_KEY);
-            }
+        HostOut::Value(msg) | HostOut::Refused(msg, _) => {
             let mut line = crate::json::to_vec(&msg);
             line.push(b'\n');
             line

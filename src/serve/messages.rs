@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::router::{Unusable, error_response, unusable_code, unusable_host_message};
+use super::rpc_error::{Unusable, error_response, unusable_code, unusable_host_message};
 use crate::json::IdScanner;
 
 /// Parses one message or batch: the messages, and whether they came as a batch. Unusable

@@ -17,6 +17,7 @@ pub mod hosts;
 pub mod messages;
 pub mod openai;
 pub mod router;
+pub mod rpc_error;
 pub mod session;
 pub mod shutdown;
 pub mod ui_resources;

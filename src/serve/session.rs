@@ -121,6 +121,9 @@ impl HostSink for mpsc::UnboundedSender<HostOut> {
 /// A message for the host.
 pub enum HostOut {
     Value(Value),
+    /// An answer to a request the upstream refused with this HTTP status (an HTTP host gets the
+    /// same status; a stdio host just the message).
+    Refused(Value, u16),
     /// A line of JSON text ending in a newline, to write as it is.
     Raw(Vec<u8>),
 }
@@ -129,7 +132,7 @@ impl HostOut {
     /// The message as a value (a raw line is parsed back).
     pub fn into_value(self) -> Option<Value> {
         match self {
-            HostOut::Value(v) => Some(v),
+            HostOut::Value(v) | HostOut::Refused(v, _) => Some(v),
             HostOut::Raw(b) => crate::json::from_slice(&b).ok(),
         }
     }
@@ -422,6 +425,11 @@ impl<S: HostSink> Session<S> {
             match o {
                 Out::Host(v) => {
                     if !self.to_host.put(HostOut::Value(v)) {
+                        return false;
+                    }
+                }
+                Out::HostRefused(v, status) => {
+                    if !self.to_host.put(HostOut::Refused(v, status)) {
                         return false;
                     }
                 }

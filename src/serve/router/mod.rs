@@ -8,11 +8,21 @@
 //! feeds it messages and carries out the `Out`s it returns, which keeps it unit-testable.
 
 use std::collections::{BTreeSet, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
+
+pub use super::rpc_error::UPSTREAM_UNAVAILABLE;
+use super::rpc_error::{INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, error_response};
+use ids::{OwnIdHasher, id_key};
+pub use rewrite::advertises_ui;
+use rewrite::stateless_result;
+
+mod ids;
+mod restart;
+mod rewrite;
 
 use super::capabilities::RequestCaps;
 use super::hosts::HostOptions;
@@ -21,53 +31,7 @@ use super::{embed, openai};
 use crate::config::StalePolicy;
 use crate::model::{HASHED_FIELDS, Tool};
 
-/// A host request id as the text of its JSON (`7`, `"a"`): the key of `Router::host_ids`.
-/// (`unwrap_or_default` cannot happen: digits are UTF-8.)
-fn id_key(id: &Value) -> String {
-    match id.as_u64() {
-        // What `Value`'s Display writes, without the formatting machinery (every tool call).
-        Some(n) => {
-            let mut digits = Vec::with_capacity(20);
-            crate::mcp::peek::push_u64(&mut digits, n);
-            String::from_utf8(digits).unwrap_or_default()
-        }
-        None => id.to_string(),
-    }
-}
-
-/// Hashes the upstream ids serve hands out itself (a counter, so nobody can choose them to
-/// collide), more cheaply than the default SipHash.
-#[derive(Default)]
-struct OwnIdHasher(u64);
-
-impl Hasher for OwnIdHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 pub use super::capabilities::UI_EXTENSION;
-
-/// JSON-RPC error code for "the upstream is down and being restarted" (implementation range).
-pub const UPSTREAM_UNAVAILABLE: i64 = -32000;
-const INVALID_REQUEST: i64 = -32600;
-const METHOD_NOT_FOUND: i64 = -32601;
-const INTERNAL_ERROR: i64 = -32603;
-
-/// A key the router puts on a response to a request the upstream refused with an HTTP error
-/// status, carrying that status to the HTTP host side (which answers with it). Both host sides
-/// remove it before a message leaves serve.
-pub const HTTP_STATUS_KEY: &str = "\u{0}mcp-gen-ui/http-status";
 
 /// Upper bound on messages held while the upstream restarts; past it requests fail at once.
 const MAX_QUEUED: usize = 1000;
@@ -76,6 +40,9 @@ const MAX_QUEUED: usize = 1000;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Out {
     Host(Value),
+    /// The answer to a request the upstream refused with this HTTP error status: the HTTP host
+    /// side answers with the same status (book: reference/serve.md); stdio has no status.
+    HostRefused(Value, u16),
     Upstream(Value),
 }
 
@@ -441,75 +408,6 @@ impl Router {
         Some(p.host_id)
     }
 
-    fn enqueue(&mut self, msg: Value, out: &mut Vec<Out>) {
-        let now = Instant::now();
-        if self.link == Link::Down
-            && let Some((crashes, due)) = self.restart
-            && due > now + self.opts.wait_limit
-        {
-            // The restart comes after this request would have given up waiting.
-            if let Some(id) = msg.get("id").cloned()
-                && msg.get("method").is_some()
-            {
-                let reason = format!(
-                    "failed {crashes} times in a row; the next restart is in {} ms, later than \
-                     a request waits ({} ms, [upstream] timeout_ms)",
-                    due.saturating_duration_since(now).as_millis(),
-                    self.opts.wait_limit.as_millis()
-                );
-                out.push(Out::Host(self.unavailable(id, &reason)));
-            }
-            return;
-        }
-        if self.queue.len() >= MAX_QUEUED {
-            if let Some(id) = msg.get("id").cloned()
-                && msg.get("method").is_some()
-            {
-                out.push(Out::Host(self.unavailable(id, "is restarting")));
-            }
-            return;
-        }
-        self.queue.push((msg, now));
-    }
-
-    /// When the oldest request waiting for the upstream reaches its wait limit.
-    pub fn queue_deadline(&self) -> Option<Instant> {
-        self.queue
-            .iter()
-            .filter(|(m, _)| m.get("id").is_some() && m.get("method").is_some())
-            .map(|(_, t)| *t + self.opts.wait_limit)
-            .min()
-    }
-
-    /// Answers the requests that waited for the upstream as long as they may.
-    pub fn overdue_queue(&mut self) -> Vec<Out> {
-        let mut out = Vec::new();
-        let limit = self.opts.wait_limit;
-        let (overdue, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.queue)
-            .into_iter()
-            .partition(|(m, t)| {
-                m.get("id").is_some() && m.get("method").is_some() && t.elapsed() >= limit
-            });
-        self.queue = kept;
-        for (msg, _) in overdue {
-            if let Some(id) = msg.get("id").cloned() {
-                let reason = format!(
-                    "was not back within {} ms ([upstream] timeout_ms)",
-                    limit.as_millis()
-                );
-                tracing::warn!(target: "serve", id = %id, "request failed: the upstream {reason}");
-                out.push(Out::Host(self.unavailable(id, &reason)));
-            }
-        }
-        out
-    }
-
-    /// Whether the upstream answered a host request other than `initialize` since it last
-    /// (re)started.
-    pub fn healthy(&self) -> bool {
-        self.answered
-    }
-
     /// A message from the upstream.
     pub fn from_upstream(&mut self, msg: Value) -> Vec<Out> {
         let mut out = Vec::new();
@@ -587,595 +485,12 @@ impl Router {
             }
         }
     }
-
-    fn rewrite_response(&mut self, kind: &Kind, caps: RequestCaps, msg: &mut Value) {
-        if !caps.ui {
-            self.rewrite_for_plain_client(kind, caps, msg);
-            return;
-        }
-        match kind {
-            Kind::Discover => {
-                // The same additions as for `initialize`, plus the extension itself, which the
-                // revision lets a server declare under `capabilities.extensions`.
-                if self.catalog.is_empty() {
-                    return;
-                }
-                if let Some(caps) = msg
-                    .pointer_mut("/result/capabilities")
-                    .and_then(Value::as_object_mut)
-                {
-                    if !caps.contains_key("resources") {
-                        caps.insert("resources".into(), json!({}));
-                    }
-                    let ext = caps.entry("extensions").or_insert_with(|| json!({}));
-                    if let Some(ext) = ext.as_object_mut()
-                        && !ext.contains_key(UI_EXTENSION)
-                    {
-                        ext.insert(UI_EXTENSION.into(), json!({"mimeTypes": [MCP_APP_MIME]}));
-                    }
-                }
-            }
-            Kind::Initialize => {
-                if let Some(caps) = msg
-                    .pointer_mut("/result/capabilities")
-                    .and_then(Value::as_object_mut)
-                    && !caps.contains_key("resources")
-                    && !self.catalog.is_empty()
-                {
-                    let cap = if self.opts.watch {
-                        json!({"listChanged": true})
-                    } else {
-                        json!({})
-                    };
-                    caps.insert("resources".into(), cap);
-                    self.added_resources = true;
-                }
-            }
-            Kind::ToolsList => {
-                if let Some(tools) = msg
-                    .pointer_mut("/result/tools")
-                    .and_then(Value::as_array_mut)
-                {
-                    for t in tools {
-                        self.augment_tool(t, false);
-                        self.opts.hosts.describe_for_ui(t);
-                    }
-                }
-            }
-            Kind::ResourcesList => self.append_resources(caps, msg),
-            Kind::TemplatesList => {
-                // We declared `resources` for this upstream: its templates list is empty, not
-                // an unknown method.
-                let declared = self.added_resources || (caps.stateless && !self.catalog.is_empty());
-                if declared
-                    && msg.pointer("/error/code").and_then(Value::as_i64) == Some(METHOD_NOT_FOUND)
-                    && let Some(obj) = msg.as_object_mut()
-                {
-                    obj.remove("error");
-                    let mut result = json!({"resourceTemplates": []});
-                    if caps.stateless {
-                        stateless_result(&mut result, true);
-                    }
-                    obj.insert("result".into(), result);
-                }
-            }
-            Kind::ToolsCall { tool, .. } => self.check_result_widget(tool, msg),
-            Kind::Plain | Kind::ReplayInit => {}
-        }
-    }
-
-    /// A client without the MCP Apps extension: unchanged, unless the user enabled `--embed-ui`
-    /// (MCP-UI hosts) or `--apps-sdk` (Apps SDK hosts).
-    fn rewrite_for_plain_client(&mut self, kind: &Kind, caps: RequestCaps, msg: &mut Value) {
-        let (embed_ui, apps_sdk) = (self.opts.hosts.embed_ui, self.opts.hosts.apps_sdk);
-        if !embed_ui && !apps_sdk {
-            return;
-        }
-        match kind {
-            Kind::ToolsCall { tool, arguments } if embed_ui => {
-                if let Some(ui) = self.catalog.tools.get(tool)
-                    && !self.hidden.contains(tool)
-                {
-                    embed::embed_result(msg, tool, ui, arguments.as_ref());
-                }
-            }
-            Kind::ToolsList if apps_sdk => {
-                if let Some(tools) = msg
-                    .pointer_mut("/result/tools")
-                    .and_then(Value::as_array_mut)
-                {
-                    for t in tools {
-                        self.augment_tool(t, true);
-                    }
-                }
-            }
-            Kind::Initialize | Kind::ResourcesList | Kind::TemplatesList if apps_sdk => {
-                let as_ui = RequestCaps { ui: true, ..caps };
-                self.rewrite_response(kind, as_ui, msg);
-                if *kind == Kind::ResourcesList
-                    && let Some(list) = msg
-                        .pointer_mut("/result/resources")
-                        .and_then(Value::as_array_mut)
-                {
-                    for entry in list.iter_mut() {
-                        let ours = entry
-                            .get("uri")
-                            .and_then(Value::as_str)
-                            .is_some_and(|u| self.catalog.owns(u));
-                        if ours
-                            && let Some(sky) = openai::list_entries(&self.catalog, &|_| false)
-                                .into_iter()
-                                .find(|e| e.get("uri") == entry.get("uri"))
-                        {
-                            *entry = sky;
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// Adds the UI metadata to one tool of a `tools/list` (the Apps SDK's keys for `apps_sdk`).
-    fn augment_tool(&mut self, tool: &mut Value, apps_sdk: bool) {
-        let Some(obj) = tool.as_object_mut() else {
-            return;
-        };
-        let Some(name) = obj.get("name").and_then(Value::as_str).map(str::to_owned) else {
-            return;
-        };
-        let catalog = Arc::clone(&self.catalog);
-        let Some(ui) = catalog.tools.get(&name) else {
-            return;
-        };
-        // The planner's view of the tool: only the fields its rules read are copied (the hashed
-        // ones and `_meta`); a tool's other fields play no part.
-        let hashed: Map<String, Value> = HASHED_FIELDS
-            .iter()
-            .chain(&["_meta"])
-            .filter_map(|f| obj.get(*f).map(|v| ((*f).to_string(), v.clone())))
-            .collect();
-        let definition = match Tool::from_raw(Value::Object(hashed)) {
-            Ok(t) => t,
-            Err(_) => return,
-        };
-        if definition.has_upstream_ui() {
-            // The upstream ships its own UI for this tool: leave it alone.
-            return;
-        }
-        // The planner's rule (what `check` calls "stale: tool-changed"), not one of our own.
-        if crate::plan::tool_changed(&definition, &ui.tool_hash) {
-            if self.warned_stale.insert(name.clone()) {
-                match self.opts.stale {
-                    StalePolicy::Serve => tracing::warn!(target: "serve", tool = %name,
-                        "the upstream definition of this tool changed since its UI was generated; serving the old UI (run `mcp-gen-ui generate`, or set [serve] stale = \"hide\")"),
-                    StalePolicy::Hide => tracing::warn!(target: "serve", tool = %name,
-                        "the upstream definition of this tool changed since its UI was generated; hiding its UI (run `mcp-gen-ui generate`)"),
-                }
-            }
-            if self.opts.stale == StalePolicy::Hide {
-                self.hidden.insert(name);
-                return;
-            }
-        } else {
-            self.hidden.remove(&name);
-        }
-        let meta = obj.entry("_meta").or_insert_with(|| json!({}));
-        let Some(meta) = meta.as_object_mut() else {
-            return;
-        };
-        if apps_sdk {
-            openai::augment_tool(meta, ui);
-            return;
-        }
-        let default = ui.default_uri().to_string();
-        let ui_meta = meta.entry("ui").or_insert_with(|| json!({}));
-        if let Some(ui_meta) = ui_meta.as_object_mut() {
-            ui_meta.insert("resourceUri".into(), json!(default));
-            if ui.widgets.len() > 1 {
-                let uris: Vec<&str> = ui.widgets.iter().map(|w| w.uri.as_str()).collect();
-                ui_meta.insert("resourceUris".into(), json!(uris));
-            }
-        }
-        meta.insert("ui/resourceUri".into(), json!(default));
-    }
-
-    fn append_resources(&self, caps: RequestCaps, msg: &mut Value) {
-        if self.catalog.is_empty() {
-            return;
-        }
-        let hidden = |t: &str| self.hidden.contains(t);
-        if let Some(result) = msg.get_mut("result").and_then(Value::as_object_mut) {
-            // Pagination: ours go on the last page only.
-            if result.get("nextCursor").is_some_and(|c| !c.is_null()) {
-                return;
-            }
-            let entries = self.catalog.list_entries(&hidden);
-            match result.get_mut("resources").and_then(Value::as_array_mut) {
-                Some(list) => list.extend(entries),
-                None => {
-                    result.insert("resources".into(), Value::Array(entries));
-                }
-            }
-            return;
-        }
-        // An upstream without resources answers "method not found": the list is just ours.
-        let code = msg.pointer("/error/code").and_then(Value::as_i64);
-        if code == Some(METHOD_NOT_FOUND)
-            && let Some(obj) = msg.as_object_mut()
-        {
-            obj.remove("error");
-            let mut result = json!({ "resources": self.catalog.list_entries(&hidden) });
-            if caps.stateless {
-                stateless_result(&mut result, true);
-            }
-            obj.insert("result".into(), result);
-        }
-    }
-
-    fn check_result_widget(&self, tool: &str, msg: &mut Value) {
-        let Some(ui) = self.catalog.tools.get(tool) else {
-            return;
-        };
-        if self.hidden.contains(tool) {
-            return;
-        }
-        let Some(meta) = msg
-            .pointer_mut("/result/_meta")
-            .and_then(Value::as_object_mut)
-        else {
-            return;
-        };
-        let default = ui.default_uri();
-        if let Some(uri) = meta.get_mut("ui").and_then(|u| u.get_mut("resourceUri"))
-            && !uri.as_str().is_some_and(|u| ui.declares(u))
-        {
-            tracing::warn!(target: "serve", tool = %tool, chosen = %uri, default = %default,
-                "tool result picked a widget the tool does not declare; using its default widget");
-            *uri = json!(default);
-        }
-        if let Some(uri) = meta.get_mut("ui/resourceUri")
-            && !uri.as_str().is_some_and(|u| ui.declares(u))
-        {
-            *uri = json!(default);
-        }
-    }
-
-    fn replayed_init_done(&mut self, msg: &Value, out: &mut Vec<Out>) {
-        self.link = Link::Up;
-        if let Some(err) = msg.get("error") {
-            tracing::error!(target: "serve", error = %err, "the restarted upstream refused the replayed initialize");
-            let reason = format!("refused initialize after a restart: {err}");
-            self.fail_queue(&reason, out);
-            return;
-        }
-        tracing::info!(target: "serve", "upstream restarted and re-initialized");
-        out.push(Out::Upstream(
-            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-        ));
-        self.flush_queue(out);
-    }
-
-    fn flush_queue(&mut self, out: &mut Vec<Out>) {
-        for (msg, _) in std::mem::take(&mut self.queue) {
-            self.host_message(msg, out);
-        }
-    }
-
-    fn fail_queue(&mut self, reason: &str, out: &mut Vec<Out>) {
-        for (msg, _) in std::mem::take(&mut self.queue) {
-            if msg.get("method").is_some()
-                && let Some(id) = msg.get("id").cloned()
-            {
-                out.push(Out::Host(self.unavailable(id, reason)));
-            }
-        }
-    }
-
-    fn unavailable(&self, id: Value, reason: &str) -> Value {
-        error_response(
-            id,
-            UPSTREAM_UNAVAILABLE,
-            format!(
-                "the upstream MCP server {} {reason}; mcp-gen-ui serve is restarting it. Retry the request",
-                self.opts.upstream
-            ),
-            Some(json!({"upstream": self.opts.upstream})),
-        )
-    }
-
-    /// The upstream died or failed to start `crashes` times in a row and will be restarted in
-    /// `delay`. Requests wait for that restart, unless it is due after their wait limit: then
-    /// they are answered at once until the upstream is up again.
-    pub fn set_restart_delay(&mut self, crashes: u32, delay: Duration) {
-        self.restart = Some((crashes, Instant::now() + delay));
-    }
-
-    /// A message from the upstream that could not be used (larger than the limit, not JSON,
-    /// nested too deep): the request it answers gets an error instead of waiting forever, and
-    /// a request of the upstream's own gets an error answer.
-    pub fn upstream_unusable(&mut self, probe: &crate::json::Probe, reason: &str) -> Vec<Out> {
-        let mut out = Vec::new();
-        if let Some(id) = probe.response_id()
-            && id.as_u64().is_some_and(|u| self.pending.contains_key(&u))
-        {
-            let err = error_response(
-                id.clone(),
-                INTERNAL_ERROR,
-                format!(
-                    "the answer of the upstream MCP server {} to this request was {reason}; it was discarded",
-                    self.opts.upstream
-                ),
-                Some(json!({"upstream": self.opts.upstream})),
-            );
-            self.upstream_message(err, &mut out);
-        } else if let Some(id) = probe.request_id() {
-            out.push(Out::Upstream(error_response(
-                id.clone(),
-                INVALID_REQUEST,
-                format!("mcp-gen-ui serve could not forward this request: it was {reason}"),
-                None,
-            )));
-        }
-        out
-    }
-
-    /// The upstream connection is up (first start or a restart).
-    pub fn upstream_ready(&mut self) -> Vec<Out> {
-        self.restart = None;
-        self.answered = false;
-        let mut out = Vec::new();
-        match self.init_params.clone() {
-            Some(params) => {
-                let uid = self.next_upstream_id;
-                self.next_upstream_id += 1;
-                self.pending.insert(
-                    uid,
-                    Pending {
-                        host_id: Value::Null,
-                        kind: Kind::ReplayInit,
-                        caps: RequestCaps {
-                            stateless: false,
-                            ui: self.ui,
-                        },
-                        since: Some(Instant::now()),
-                    },
-                );
-                self.track_initialize(Some(Instant::now()));
-                self.link = Link::Replaying;
-                out.push(Out::Upstream(json!({
-                    "jsonrpc": "2.0", "id": uid, "method": "initialize", "params": params
-                })));
-            }
-            None => {
-                self.link = Link::Up;
-                self.flush_queue(&mut out);
-            }
-        }
-        out
-    }
-
-    /// The upstream went away: every host request in flight fails with a clear error, and the
-    /// host is told that the upstream's own requests to it are void.
-    pub fn upstream_lost(&mut self, reason: &str) -> Vec<Out> {
-        let mut out = Vec::new();
-        self.link = Link::Down;
-        self.oldest_init = None;
-        let mut pending: Vec<(u64, Pending)> = self.pending.drain().collect();
-        pending.sort_by_key(|(uid, _)| *uid);
-        for (_, p) in pending {
-            if p.kind != Kind::ReplayInit {
-                tracing::warn!(target: "serve", id = %p.host_id, "request failed: the upstream {reason}");
-                out.push(Out::Host(self.unavailable(p.host_id, reason)));
-            }
-        }
-        self.host_ids.clear();
-        let mut orphans: Vec<u64> = self.server_requests.drain().map(|(h, _)| h).collect();
-        orphans.sort_unstable();
-        for hid in orphans {
-            out.push(Out::Host(json!({
-                "jsonrpc": "2.0",
-                "method": "notifications/cancelled",
-                "params": {"requestId": hid, "reason": "the upstream MCP server restarted"}
-            })));
-        }
-        self.server_ids.clear();
-        // Whatever waited for this upstream to come up will not get it either.
-        self.fail_queue(&format!("{reason} before it could answer"), &mut out);
-        out
-    }
-
-    /// The upstream refused to take a request (an HTTP error status): answer it for the host.
-    /// When the upstream's reply held a JSON-RPC error, that error is what the host gets, with
-    /// the upstream's HTTP status (see [`HTTP_STATUS_KEY`]); otherwise an internal error that
-    /// says what happened.
-    pub fn send_failed(
-        &mut self,
-        upstream_id: &Value,
-        reason: &str,
-        status: Option<u16>,
-        rpc: Option<&Value>,
-    ) -> Vec<Out> {
-        let mut out = Vec::new();
-        let Some(p) = upstream_id.as_u64().and_then(|u| self.pending.remove(&u)) else {
-            return out;
-        };
-        if p.kind == Kind::ReplayInit {
-            self.link = Link::Up;
-            self.fail_queue(
-                &format!("refused initialize after a restart ({reason})"),
-                &mut out,
-            );
-            return out;
-        }
-        self.host_ids.remove(&id_key(&p.host_id));
-        let upstream_error = rpc.filter(|r| r.get("error").is_some()).cloned();
-        let mut msg = match upstream_error {
-            // The upstream's own error response, as it wrote it, with the host's id.
-            Some(mut reply) => {
-                if let Some(obj) = reply.as_object_mut() {
-                    obj.insert("id".into(), p.host_id);
-                }
-                reply
-            }
-            None => error_response(
-                p.host_id,
-                INTERNAL_ERROR,
-                format!(
-                    "the upstream MCP server {} could not take the request: {reason}",
-                    self.opts.upstream
-                ),
-                Some(json!({"upstream": self.opts.upstream})),
-            ),
-        };
-        if let (Some(status), Some(obj)) = (status, msg.as_object_mut()) {
-            obj.insert(HTTP_STATUS_KEY.into(), json!(status));
-        }
-        out.push(Out::Host(msg));
-        out
-    }
-
-    /// A restart attempt failed: queued requests fail now rather than wait for the next one.
-    pub fn restart_failed(&mut self, reason: &str) -> Vec<Out> {
-        let mut out = Vec::new();
-        self.fail_queue(reason, &mut out);
-        out
-    }
-
-    /// Fails an `initialize` the upstream has not answered within `limit` (an upstream that
-    /// never answers must not leave the host waiting forever at start-up).
-    pub fn overdue_initialize(&mut self, limit: Duration) -> Vec<Out> {
-        let mut out = Vec::new();
-        let overdue: Vec<u64> = self
-            .pending
-            .iter()
-            .filter(|(_, p)| p.since.is_some_and(|t| t.elapsed() >= limit))
-            .map(|(u, _)| *u)
-            .collect();
-        for uid in overdue {
-            let Some(p) = self.pending.remove(&uid) else {
-                continue;
-            };
-            let reason = format!(
-                "did not answer initialize within {} s (raise [upstream] timeout_ms if it is just slow)",
-                limit.as_secs_f64()
-            );
-            tracing::error!(target: "serve", upstream = %self.opts.upstream, "upstream {reason}");
-            if p.kind == Kind::ReplayInit {
-                self.link = Link::Up;
-                self.fail_queue(&reason, &mut out);
-                continue;
-            }
-            self.host_ids.remove(&id_key(&p.host_id));
-            out.push(Out::Host(error_response(
-                p.host_id,
-                UPSTREAM_UNAVAILABLE,
-                format!("the upstream MCP server {} {reason}", self.opts.upstream),
-                Some(json!({"upstream": self.opts.upstream})),
-            )));
-        }
-        self.oldest_init = self.pending.values().filter_map(|p| p.since).min();
-        out
-    }
-
-    /// The UI files changed (`--watch`): swap them in and tell a UI-capable host.
-    pub fn catalog_changed(&mut self, newer: Arc<Catalog>) -> Vec<Out> {
-        let mut out = Vec::new();
-        if self.ui {
-            if self.catalog.list_differs(&newer) {
-                for method in [
-                    "notifications/resources/list_changed",
-                    "notifications/tools/list_changed",
-                ] {
-                    out.push(Out::Host(json!({"jsonrpc": "2.0", "method": method})));
-                }
-            }
-            for uri in self.catalog.changed_uris(&newer) {
-                out.push(Out::Host(json!({
-                    "jsonrpc": "2.0",
-                    "method": "notifications/resources/updated",
-                    "params": {"uri": uri}
-                })));
-            }
-        }
-        self.catalog = newer;
-        out
-    }
-}
-
-/// Whether `initialize` params advertise `extensions["io.modelcontextprotocol/ui"]` with the
-/// MCP App MIME type.
-pub fn advertises_ui(params: &Value) -> bool {
-    params
-        .get("capabilities")
-        .is_some_and(super::capabilities::advertises_ui)
-}
-
-/// Fields a 2026-07-28 result carries that a result the wrapper makes itself must have too:
-/// `resultType`, and for cacheable results (lists, reads) `ttlMs` and `cacheScope` (ours can
-/// change with `--watch`, so they are not cached).
-fn stateless_result(result: &mut Value, cacheable: bool) {
-    if let Some(obj) = result.as_object_mut() {
-        obj.entry("resultType").or_insert_with(|| json!("complete"));
-        if cacheable {
-            obj.entry("ttlMs").or_insert_with(|| json!(0));
-            obj.entry("cacheScope").or_insert_with(|| json!("private"));
-        }
-    }
-}
-
-/// A JSON-RPC error response.
-pub fn error_response(id: Value, code: i64, message: String, data: Option<Value>) -> Value {
-    let mut error = json!({"code": code, "message": message});
-    if let (Some(d), Some(e)) = (data, error.as_object_mut()) {
-        e.insert("data".into(), d);
-    }
-    json!({"jsonrpc": "2.0", "id": id, "error": error})
-}
-
-/// The parse-error response for a line that is not JSON.
-pub fn parse_error(detail: &str) -> Value {
-    error_response(Value::Null, -32700, format!("parse error: {detail}"), None)
-}
-
-/// What becomes of a host message that could not be used (larger than the limit, not JSON,
-/// nested too deep).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Unusable {
-    /// An error response for the host: for the request's own id when it could be found.
-    Answer(Value),
-    /// The host's answer to a server→client request: an error response in its place, to go
-    /// through the router (which maps the id) to the upstream, so it does not wait forever.
-    Forward(Value),
-}
-
-/// The JSON-RPC error code for a message that is not JSON (-32700) or is unusable (-32600).
-pub fn unusable_code(err: &crate::json::ParseError) -> i64 {
-    match err {
-        crate::json::ParseError::Syntax { .. } => -32700,
-        crate::json::ParseError::TooDeep => INVALID_REQUEST,
-    }
-}
-
-/// Decides how to answer an unusable host message, from what `probe` found in it.
-pub fn unusable_host_message(probe: &crate::json::Probe, code: i64, message: String) -> Unusable {
-    if let Some(id) = probe.response_id()
-        && probe.response
-    {
-        return Unusable::Forward(error_response(
-            id.clone(),
-            INTERNAL_ERROR,
-            format!("the client's answer could not be used: {message}"),
-            None,
-        ));
-    }
-    let id = probe.request_id().cloned().unwrap_or(Value::Null);
-    Unusable::Answer(error_response(id, code, message, None))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::serve::rpc_error::{Unusable, parse_error, unusable_host_message};
     use crate::serve::ui_resources::{MCP_APP_MIME, Strictness, tests::fixture};
 
     #[test]
@@ -1426,15 +741,25 @@ mod tests {
         let (mut r, _d) = router(StalePolicy::Serve);
         let sent = upstream(r.from_host(stateless(json!("a"), "tools/list", false, json!({}))));
         let reply = json!({"jsonrpc":"2.0","error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2025-11-25"]}},"id":sent["id"]});
-        let got = host(r.send_failed(&sent["id"], "HTTP 400", Some(400), Some(&reply)));
+        let out = r.send_failed(&sent["id"], "HTTP 400", Some(400), Some(&reply));
+        let [Out::HostRefused(got, 400)] = out.as_slice() else {
+            panic!("expected one answer with status 400, got {out:?}")
+        };
         assert_eq!(got["id"], "a");
         assert_eq!(got["error"], reply["error"]);
-        assert_eq!(got[HTTP_STATUS_KEY], 400);
+        assert!(
+            got.as_object()
+                .unwrap()
+                .keys()
+                .all(|k| !k.contains('\u{0}'))
+        );
         // Without a JSON-RPC body: our own error, still with the status.
         let sent = upstream(r.from_host(stateless(json!("b"), "tools/list", false, json!({}))));
-        let got = host(r.send_failed(&sent["id"], "HTTP 502: bad gateway", Some(502), None));
+        let out = r.send_failed(&sent["id"], "HTTP 502: bad gateway", Some(502), None);
+        let [Out::HostRefused(got, 502)] = out.as_slice() else {
+            panic!("expected one answer with status 502, got {out:?}")
+        };
         assert_eq!(got["error"]["code"], INTERNAL_ERROR);
-        assert_eq!(got[HTTP_STATUS_KEY], 502);
     }
 
     fn with_hosts(r: &mut Router, embed_ui: bool, apps_sdk: bool) {

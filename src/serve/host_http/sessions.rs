@@ -1,0 +1,332 @@
+//! The 2025-era session table: each session's routes (which stream gets which message), its
+//! slot under the cap (taken before the upstream starts, given back once it is gone), eviction
+//! at the cap, and the task that runs it (book: serve.md).
+
+use super::*;
+
+/// A message for the host, with the HTTP status the upstream refused its request with, if it
+/// did (beside the message, never in it).
+#[derive(Clone)]
+pub(super) struct Routed {
+    pub(super) msg: Value,
+    pub(super) status: Option<StatusCode>,
+}
+
+impl Routed {
+    pub(super) fn plain(msg: Value) -> Routed {
+        Routed { msg, status: None }
+    }
+}
+
+pub(super) type Sink = mpsc::UnboundedSender<Routed>;
+
+#[derive(Default)]
+pub(super) struct Routes {
+    /// Host request id (JSON text) → the POST stream waiting for its response.
+    pub(super) by_request: HashMap<String, Sink>,
+    /// Progress token (JSON text) → host request id (JSON text).
+    pub(super) by_progress: HashMap<String, String>,
+    pub(super) get_stream: Option<Sink>,
+    pub(super) backlog: VecDeque<Routed>,
+}
+
+/// Where the session task puts its messages for the host: straight onto the right stream, in
+/// the session's own task (no channel and no second task between the router and the streams).
+pub(super) struct RouteSink(Arc<Mutex<Routes>>);
+
+impl HostSink for RouteSink {
+    fn put(&self, msg: HostOut) -> bool {
+        let routed = match msg {
+            HostOut::Refused(msg, status) => Routed {
+                msg,
+                status: StatusCode::from_u16(status).ok(),
+            },
+            other => match other.into_value() {
+                Some(msg) => Routed::plain(msg),
+                None => return true,
+            },
+        };
+        lock_routes(&self.0).dispatch(routed);
+        true
+    }
+}
+
+pub(super) fn lock_routes(routes: &Mutex<Routes>) -> MutexGuard<'_, Routes> {
+    match routes.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
+
+pub(super) struct HostSession {
+    pub(super) to_router: mpsc::Sender<HostMsg>,
+    pub(super) routes: Arc<Mutex<Routes>>,
+    pub(super) task: tokio::task::AbortHandle,
+    /// Ends the session as if its host had gone: the upstream is shut down (and its slot given
+    /// back) once answers in flight are in, for a short while at most.
+    pub(super) stop: Arc<StopSignal>,
+    /// Last request seen, for reaping sessions whose host vanished without a DELETE.
+    pub(super) last_seen: Mutex<Instant>,
+}
+
+impl HostSession {
+    /// Closes the session (evicted, expired, deleted): its task shuts the upstream down and
+    /// then gives its slot back.
+    pub(super) fn close(&self) {
+        self.stop.fire();
+    }
+
+    pub(super) fn touch(&self) {
+        match self.last_seen.lock() {
+            Ok(mut g) => *g = Instant::now(),
+            Err(p) => *p.into_inner() = Instant::now(),
+        }
+    }
+
+    pub(super) fn idle_for(&self) -> Duration {
+        match self.last_seen.lock() {
+            Ok(g) => g.elapsed(),
+            Err(p) => p.into_inner().elapsed(),
+        }
+    }
+
+    /// Nobody is listening and nothing was asked for `idle`.
+    pub(super) fn abandoned(&self, idle: Duration) -> bool {
+        self.evictable_idle().is_some_and(|d| d > idle)
+    }
+
+    /// How long the session has been idle, when nobody is listening on it (no open stream, no
+    /// request waiting for its answer); `None` while someone is.
+    pub(super) fn evictable_idle(&self) -> Option<Duration> {
+        let r = self.routes();
+        let listening = r.get_stream.as_ref().is_some_and(|s| !s.is_closed())
+            || r.by_request.values().any(|s| !s.is_closed());
+        drop(r);
+        (!listening).then(|| self.idle_for())
+    }
+
+    pub(super) fn routes(&self) -> MutexGuard<'_, Routes> {
+        lock_routes(&self.routes)
+    }
+}
+
+impl Routes {
+    /// Sends one message from the router to the right stream.
+    pub(super) fn dispatch(&mut self, routed: Routed) {
+        let msg = &routed.msg;
+        let r = self;
+        let is_response = msg.get("method").is_none();
+        if is_response && let Some(id) = msg.get("id") {
+            let key = id.to_string();
+            if let Some(sink) = r.by_request.remove(&key) {
+                r.by_progress.retain(|_, req| *req != key);
+                if sink.send(routed).is_err() {
+                    tracing::warn!(target: "serve", id = %key, "the host closed the stream before its response arrived; dropped");
+                }
+                return;
+            }
+        }
+        if msg.get("method").and_then(Value::as_str) == Some("notifications/progress")
+            && let Some(token) = msg.pointer("/params/progressToken")
+            && let Some(req) = r.by_progress.get(&token.to_string())
+            && let Some(sink) = r.by_request.get(req)
+            && sink.send(routed.clone()).is_ok()
+        {
+            return;
+        }
+        if let Some(get) = &r.get_stream {
+            if get.send(routed.clone()).is_ok() {
+                return;
+            }
+            r.get_stream = None;
+        }
+        if let Some(sink) = r.by_request.values().find(|s| !s.is_closed())
+            && sink.send(routed.clone()).is_ok()
+        {
+            return;
+        }
+        if r.backlog.len() >= MAX_BACKLOG {
+            r.backlog.pop_front();
+        }
+        r.backlog.push_back(routed);
+    }
+}
+
+/// Set once to close a session; wakes its task.
+#[derive(Default)]
+pub(super) struct StopSignal {
+    pub(super) fired: std::sync::atomic::AtomicBool,
+    pub(super) waker: futures_util::task::AtomicWaker,
+}
+
+impl StopSignal {
+    pub(super) fn fire(&self) {
+        self.fired.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.waker.wake();
+    }
+}
+
+/// A session's messages from its host, ending early when the session is closed: the session
+/// then winds down as when a host goes (answers in flight, briefly; the upstream shut down).
+pub(super) struct Stoppable {
+    pub(super) rx: mpsc::Receiver<HostMsg>,
+    pub(super) stop: Arc<StopSignal>,
+}
+
+impl session::HostSource for Stoppable {
+    fn poll_next(&mut self, cx: &mut std::task::Context<'_>) -> std::task::Poll<Option<HostMsg>> {
+        self.stop.waker.register(cx.waker());
+        if self.stop.fired.load(std::sync::atomic::Ordering::SeqCst) {
+            return std::task::Poll::Ready(None);
+        }
+        self.rx.poll_recv(cx)
+    }
+}
+
+pub(super) fn session_id(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(SESSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+}
+
+/// A fresh session id: 32 random hex digits, after `<replica>.` when the replica is named.
+pub(super) fn new_session_id(replica: Option<&str>) -> String {
+    let hex = crate::token::unique_hex(16);
+    match replica {
+        Some(r) => format!("{r}.{hex}"),
+        None => hex,
+    }
+}
+
+pub(super) async fn open_session(
+    app: &Arc<App>,
+    init_id: Value,
+) -> Result<(Arc<HostSession>, Option<String>), Response> {
+    let slot = take_slot(app, &init_id).await?;
+    let conn = connect_upstream(app, init_id).await?;
+    let id = new_session_id(app.opts.replica_id.as_deref());
+    let host = spawn_session(app, conn, Some(id.clone()), Some(slot));
+    app.sessions().insert(id.clone(), Arc::clone(&host));
+    Ok((host, Some(id)))
+}
+
+/// A session slot for a new host: a free one, or, at the cap, the one the least recently used
+/// idle session gives back once its upstream is gone (book: reference/serve.md). The slot is
+/// taken before the upstream starts, so no burst of `initialize` requests can start more
+/// upstreams than the cap.
+pub(super) async fn take_slot(
+    app: &Arc<App>,
+    init_id: &Value,
+) -> Result<tokio::sync::OwnedSemaphorePermit, Response> {
+    let max = app.opts.max_sessions;
+    if let Ok(slot) = Arc::clone(&app.slots).try_acquire_owned() {
+        return Ok(slot);
+    }
+    let evicted = evict_one(&mut app.sessions(), app.opts.evict_after);
+    let Some((id, s)) = evicted else {
+        tracing::warn!(target: "serve", max, "refused a new host session: the limit is reached and no session has been idle long enough to close");
+        return Err(at_the_cap(app, init_id.clone()));
+    };
+    tracing::info!(target: "serve", session = %id, idle_secs = s.idle_for().as_secs(), max,
+        "the session limit is reached: closed the least recently used idle host session for a new one (its host gets 404 and initializes again)");
+    s.close();
+    match tokio::time::timeout(EVICT_WAIT, Arc::clone(&app.slots).acquire_owned()).await {
+        Ok(Ok(slot)) => Ok(slot),
+        _ => Err(at_the_cap(app, init_id.clone())),
+    }
+}
+
+/// The 503 answer of an `initialize` at the session cap.
+pub(super) fn at_the_cap(app: &App, init_id: Value) -> Response {
+    rpc_error(
+        StatusCode::SERVICE_UNAVAILABLE,
+        init_id,
+        -32001,
+        format!(
+            "too many open sessions: the limit is {} (--max-sessions or [serve] max_sessions \
+             raises it), and every one is in use or was used in the last {} s \
+             (--session-evict-seconds or [serve] session_evict_seconds). End sessions you no \
+             longer use with HTTP DELETE; idle ones are closed after {} min \
+             (--session-idle-minutes or [serve] session_idle_minutes)",
+            app.opts.max_sessions,
+            app.opts.evict_after.as_secs(),
+            app.opts.idle_timeout.as_secs().div_ceil(60)
+        ),
+    )
+}
+
+/// Removes the least recently used session that nobody listens on and that has been idle for
+/// at least `min_idle`; `None` when no session qualifies.
+pub(super) fn evict_one(
+    map: &mut HashMap<String, Arc<HostSession>>,
+    min_idle: Duration,
+) -> Option<(String, Arc<HostSession>)> {
+    let id = map
+        .iter()
+        .filter_map(|(id, s)| Some((id, s.evictable_idle()?)))
+        .filter(|(_, idle)| *idle >= min_idle)
+        .max_by_key(|(_, idle)| *idle)
+        .map(|(id, _)| id.clone())?;
+    map.remove_entry(&id)
+}
+
+/// Starts the task of one host session (`sid` None: the shared stateless one, in no map). The
+/// task holds the session's `slot` until its upstream is shut down.
+pub(super) fn spawn_session(
+    app: &Arc<App>,
+    conn: crate::mcp::Connection,
+    sid: Option<String>,
+    slot: Option<tokio::sync::OwnedSemaphorePermit>,
+) -> Arc<HostSession> {
+    let (to_router, from_host) = mpsc::channel::<HostMsg>(256);
+    let stop = Arc::new(StopSignal::default());
+    let from_host = Stoppable {
+        rx: from_host,
+        stop: Arc::clone(&stop),
+    };
+    let routes = Arc::new(Mutex::new(Routes::default()));
+    let to_host = RouteSink(Arc::clone(&routes));
+    let shared = Arc::clone(&app.shared);
+    let app2 = Arc::clone(app);
+    let task = tokio::spawn(async move {
+        let label = sid.clone().unwrap_or_else(|| "stateless".into());
+        let span = tracing::info_span!("session", id = %label);
+        let _entered = span.enter();
+        tracing::info!(target: "serve", "host session opened");
+        drop(_entered);
+        session::run(shared, conn, from_host, to_host, false).await;
+        if let Some(sid) = &sid {
+            app2.sessions().remove(sid);
+        }
+        tracing::info!(target: "serve", session = %label, "host session closed");
+        // Only now: the upstream is gone (`session::run` shut it down).
+        drop(slot);
+    });
+    Arc::new(HostSession {
+        to_router,
+        routes,
+        task: task.abort_handle(),
+        stop,
+        last_seen: Mutex::new(Instant::now()),
+    })
+}
+
+/// A new upstream connection; when it cannot start, the error (logged) answers the request `id`.
+pub(super) async fn connect_upstream(
+    app: &Arc<App>,
+    id: Value,
+) -> Result<crate::mcp::Connection, Response> {
+    app.shared.connect().await.map_err(|e| {
+        tracing::error!(target: "serve", upstream = %app.shared.router.upstream, "cannot start the upstream: {e}");
+        rpc_error(
+            StatusCode::BAD_GATEWAY,
+            id,
+            -32000,
+            format!(
+                "cannot start the upstream MCP server {}: {e}",
+                app.shared.router.upstream
+            ),
+        )
+    })
+}
