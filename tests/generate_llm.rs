@@ -10,9 +10,8 @@ use serde_json::json;
 use wiremock::matchers::{body_string_contains, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-#[path = "support/examples.rs"]
-mod examples;
-use examples::example;
+mod support;
+use support::example;
 
 const KEY: &str = "sk-test-SECRET-key-0123456789";
 
@@ -71,11 +70,10 @@ fn project(base_url: &str) -> tempfile::TempDir {
     dir
 }
 
+/// The kit's binary in `dir` with the fake provider's key.
 fn bin(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_mcp-gen-ui"));
-    c.current_dir(dir)
-        .env("OPENAI_API_KEY", KEY)
-        .env_remove("ANTHROPIC_API_KEY");
+    let mut c = support::bin();
+    c.current_dir(dir).env("OPENAI_API_KEY", KEY);
     c
 }
 
@@ -197,9 +195,8 @@ fn a_missing_key_is_exit_2_naming_the_variable() {
         ),
     )
     .unwrap();
-    Command::new(env!("CARGO_BIN_EXE_mcp-gen-ui"))
+    support::bin()
         .current_dir(dir.path())
-        .env_remove("ANTHROPIC_API_KEY")
         .arg("generate")
         .assert()
         .code(2)

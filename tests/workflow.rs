@@ -8,55 +8,20 @@ use assert_cmd::prelude::*;
 use predicates::prelude::*;
 use serde_json::{Value, json};
 
-#[path = "support/examples.rs"]
-mod examples;
-use examples::example;
-
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_mcp-gen-ui"));
-    c.env_remove("ANTHROPIC_API_KEY")
-        .env_remove("OPENAI_API_KEY")
-        .env("CI", "true");
-    c
-}
+mod support;
+use support::context::forecast_tools as tools;
+use support::{BIN, Project, bin, cleared, example, lock_toml};
 
 fn fixture_path() -> PathBuf {
     example("fixture-server")
 }
 
-fn tools() -> Value {
-    json!([
-        {"name": "get_forecast", "description": "Daily forecast.",
-         "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-         "outputSchema": {"type": "object", "properties": {"days": {"type": "array", "items": {"type": "object",
-            "properties": {"date": {"type": "string"}, "high": {"type": "number"}, "low": {"type": "number"}}}}}}}
-    ])
-}
-
-fn project() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("tools.json"), tools().to_string()).unwrap();
-    std::fs::write(
-        dir.path().join("mcp-gen-ui.toml"),
-        format!(
-            "[upstream]\ncommand = {}\nargs = [\"--mode\", \"changing\", \"--tools-file\", \"tools.json\"]\n",
-            serde_json::to_string(&fixture_path().display().to_string()).unwrap()
-        ),
-    )
-    .unwrap();
-    bin()
-        .current_dir(dir.path())
-        .arg("generate")
-        .assert()
-        .success();
-    dir
+fn project() -> Project {
+    Project::generated(&tools())
 }
 
 fn lock(dir: &Path) -> toml::Table {
-    std::fs::read_to_string(dir.join("ui/mcp-gen-ui.lock"))
-        .unwrap()
-        .parse()
-        .unwrap()
+    lock_toml(dir)
 }
 
 fn refinements(dir: &Path) -> Vec<String> {
@@ -334,9 +299,10 @@ fn init_interactive_under_a_pseudo_terminal() {
     let dir = tempfile::tempdir().unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/init_pty.py");
     let server = format!("{} --mode ok", fixture_path().display());
-    let out = Command::new("python3")
+    // The kit's cleared environment without `CI`: init asks only outside CI.
+    let out = cleared(Command::new("python3"))
         .arg(&script)
-        .arg(env!("CARGO_BIN_EXE_mcp-gen-ui"))
+        .arg(BIN)
         .arg(dir.path())
         .arg(&server)
         .output()
