@@ -212,17 +212,10 @@ fn refine_reads_feedback_in_quotes_of_any_kind() {
         p.read("get_forecast.html")
     );
     // Feedback it cannot read is still reported, with the words and not the quotes.
-    let out = p
+    let text = p
         .cmd()
         .args(["refine", "get_forecast", "“make it sparkle”."])
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(out.status.code(), Some(0), "{text}");
+        .output_exits(0);
     assert!(
         text.contains("cannot interpret \"make it sparkle\""),
         "{text}"

@@ -172,17 +172,10 @@ fn env_references_in_headers_are_never_refused_and_secrets_are_never_printed() {
     write(&format!(
         "[upstream]\nurl = \"http://127.0.0.1:{port}/mcp\"\nheaders = {{ Authorization = \"Bearer ${{MY_UPSTREAM_SECRET}}\" }}\n"
     ));
-    let out = bin_with_secrets()
+    let text = bin_with_secrets()
         .current_dir(d)
         .arg("generate")
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(out.status.code(), Some(2), "{text}");
+        .output_exits(2);
     assert!(text.contains("401"), "{text}");
     assert_no_secret("the error of an upstream echoing headers", &text);
     drop(echo);
@@ -197,14 +190,11 @@ fn a_withheld_variable_is_named_and_env_passes_it() {
     let value = "postgres://me:hunter2-SECRET@db.internal/app";
     let server = format!("{} --require-env DATABASE_URL", fixture("ok"));
 
-    let out = bin()
+    let text = bin()
         .current_dir(d)
         .env("DATABASE_URL", value)
         .args(["generate", "--server", &server])
-        .output()
-        .unwrap();
-    let text = all_output(&out);
-    assert_eq!(out.status.code(), Some(2), "{text}");
+        .output_exits(2);
     assert!(
         text.contains("DATABASE_URL is not set"),
         "its own stderr: {text}"
@@ -229,14 +219,11 @@ fn a_withheld_variable_is_named_and_env_passes_it() {
         .output()
         .is_ok_and(|o| o.status.success())
     {
-        let out = bin()
+        let text = bin()
             .current_dir(d)
             .env("DATABASE_URL", value)
             .args(["generate", "--server", python])
-            .output()
-            .unwrap();
-        let text = all_output(&out);
-        assert_eq!(out.status.code(), Some(2), "{text}");
+            .output_exits(2);
         assert!(text.contains("KeyError"), "{text}");
         assert!(
             text.contains("`DATABASE_URL` is set") && text.contains("--env DATABASE_URL"),
@@ -246,14 +233,11 @@ fn a_withheld_variable_is_named_and_env_passes_it() {
     }
 
     // Not set here either: the error says what the upstream got and how to pass more.
-    let out = bin()
+    let text = bin()
         .current_dir(d)
         .env_remove("DATABASE_URL")
         .args(["generate", "--server", &server])
-        .output()
-        .unwrap();
-    let text = all_output(&out);
-    assert_eq!(out.status.code(), Some(2), "{text}");
+        .output_exits(2);
     assert!(text.contains("only the allow-listed environment"), "{text}");
     assert!(
         text.contains("--env NAME") && text.contains("env_inherit"),
@@ -295,14 +279,11 @@ fn a_withheld_variable_is_named_and_env_passes_it() {
     assert_eq!(env["env"]["APP_MODE"], "staging", "a PREFIX* pattern");
 
     // preview and serve start the upstream the same way and say the same.
-    let out = bin()
+    let text = bin()
         .current_dir(d)
         .env("DATABASE_URL", value)
         .args(["preview", "--no-open", "--server", &server])
-        .output()
-        .unwrap();
-    let text = all_output(&out);
-    assert_eq!(out.status.code(), Some(2), "{text}");
+        .output_exits(2);
     assert!(text.contains("--env DATABASE_URL"), "{text}");
     assert!(!text.contains("hunter2"), "{text}");
     let mut serve = bin()
@@ -366,16 +347,13 @@ fn env_name_value_is_set_and_redacted_and_our_secrets_are_refused() {
     assert_eq!(env["env"]["API_REGION"], value);
 
     // An upstream that prints it and dies: the error's stderr lines are redacted.
-    let out = bin()
+    let text = bin()
         .current_dir(d)
         .args(["generate", "--server"])
         .arg(format!("{} --echo-env API_REGION", fixture("die-at-start")))
         .arg("--env")
         .arg(format!("API_REGION={value}"))
-        .output()
-        .unwrap();
-    let text = all_output(&out);
-    assert_eq!(out.status.code(), Some(2), "{text}");
+        .output_exits(2);
     assert!(text.contains("API_REGION=[redacted]"), "{text}");
     assert!(!text.contains(value), "{text}");
 
@@ -446,14 +424,11 @@ fn env_name_value_is_set_and_redacted_and_our_secrets_are_refused() {
         ),
     )
     .unwrap();
-    let out = bin()
+    let text = bin()
         .current_dir(d)
         .env("MY_SERVICE_KEY", "service-key-SECRET-31")
         .args(["list", "--online", "--env", "MY_SERVICE_KEY"])
-        .output()
-        .unwrap();
-    let text = all_output(&out);
-    assert_eq!(out.status.code(), Some(2), "{text}");
+        .output_exits(2);
     assert!(text.contains("`${VAR}` reference"), "{text}");
     assert!(!text.contains("service-key-SECRET-31"), "{text}");
     std::fs::remove_file(d.join("mcp-gen-ui.toml")).unwrap();

@@ -17,13 +17,10 @@ fn a_broken_stateless_path_is_named_and_protocol_pins_the_era() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let broken = fixture("stateless-broken");
-    let out = bin()
+    let text = bin()
         .current_dir(d)
         .args(["generate", "--server", &broken])
-        .output()
-        .unwrap();
-    let text = all_output(&out);
-    assert_eq!(out.status.code(), Some(2), "{text}");
+        .output_exits(2);
     for part in [
         "`tools/list` with JSON-RPC error -32603",
         "Handler returned an invalid result",
@@ -43,13 +40,10 @@ fn a_broken_stateless_path_is_named_and_protocol_pins_the_era() {
         .success();
     assert!(d.join("ui/echo.html").is_file());
     // preview names the setting too.
-    let out = bin()
+    let text = bin()
         .current_dir(d)
         .args(["preview", "--no-open", "--server", &broken])
-        .output()
-        .unwrap();
-    let text = all_output(&out);
-    assert_eq!(out.status.code(), Some(2), "{text}");
+        .output_exits(2);
     assert!(text.contains("--protocol handshake"), "{text}");
 
     // The same from the config file; --protocol on the command line wins over it.
@@ -95,13 +89,10 @@ fn a_broken_stateless_path_is_named_and_protocol_pins_the_era() {
         ),
     )
     .unwrap();
-    let out = bin()
+    let text = bin()
         .current_dir(d)
         .args(["list", "--online"])
-        .output()
-        .unwrap();
-    let text = all_output(&out);
-    assert_eq!(out.status.code(), Some(2), "{text}");
+        .output_exits(2);
     assert!(
         text.contains("-32603")
             && text.contains("--protocol handshake")
@@ -111,7 +102,7 @@ fn a_broken_stateless_path_is_named_and_protocol_pins_the_era() {
     std::fs::remove_file(d.join("mcp-gen-ui.toml")).unwrap();
 
     // `stateless` refuses a server that does not speak 2026-07-28.
-    let out = bin()
+    let text = bin()
         .current_dir(d)
         .args([
             "list",
@@ -120,10 +111,7 @@ fn a_broken_stateless_path_is_named_and_protocol_pins_the_era() {
             "--protocol",
             "stateless",
         ])
-        .output()
-        .unwrap();
-    let text = all_output(&out);
-    assert_eq!(out.status.code(), Some(2), "{text}");
+        .output_exits(2);
     assert!(
         text.contains("does not speak the stateless revision 2026-07-28"),
         "{text}"

@@ -8,6 +8,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 mod support;
 use support::host::*;
+use support::serve::SpawnWith;
 use support::serve::serve_cmd;
 use support::{example, process, tokio_bin};
 
@@ -30,11 +31,7 @@ async fn oversized_and_unparseable_messages_are_answered_for_their_own_id() {
     raw.send(r#"{"jsonrpc":"2.0","id":9,"method":"ping","params":{oops"#)
         .await;
     let e = raw.recv().await;
-    assert_eq!(
-        (e["id"].as_i64(), e["error"]["code"].as_i64()),
-        (Some(9), Some(-32700)),
-        "{e}"
-    );
+    assert_error_code(&e, 9, -32700);
 
     // From the upstream: a 40 MB result (over serve's limit) with its id after the payload.
     raw.send(&call_line(json!(10), "huge", json!({}))).await;
@@ -46,18 +43,10 @@ async fn oversized_and_unparseable_messages_are_answered_for_their_own_id() {
     raw.send(&call_line(json!("j"), "junk", json!({}))).await;
     let e = raw.recv().await;
     assert_eq!(e["id"], "j", "{e}");
-    assert!(
-        e["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("not usable JSON"),
-        "{e}"
-    );
+    assert_error_contains(&e, "not usable JSON");
 
     // The session goes on.
-    raw.send(r#"{"jsonrpc":"2.0","id":11,"method":"ping"}"#)
-        .await;
-    assert_eq!(raw.recv().await["id"], 11);
+    raw.ping(11).await;
     assert!(raw.close().await.success());
 }
 
@@ -100,13 +89,7 @@ async fn plain_tool_calls_pass_as_their_bytes_with_only_the_id_changed() {
         .await;
     let (_, e) = raw.recv_raw().await;
     assert_eq!(e["id"], 3);
-    assert!(
-        e["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("already in use"),
-        "{e}"
-    );
+    assert_error_contains(&e, "already in use");
     let (_, v) = raw.recv_raw().await;
     assert_eq!(v["id"], 3);
     assert!(v.get("result").is_some(), "{v}");
@@ -159,29 +142,13 @@ async fn lone_surrogates_and_deep_json_pass_through_both_ways() {
     ))
     .await;
     let e = raw.recv().await;
-    assert_eq!(
-        (e["id"].as_i64(), e["error"]["code"].as_i64()),
-        (Some(7), Some(-32600)),
-        "{e}"
-    );
-    assert!(
-        e["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("2048 levels"),
-        "{e}"
-    );
+    assert_error_code(&e, 7, -32600);
+    assert_error_contains(&e, "2048 levels");
     raw.send(&call_line(json!(8), "deep", json!({"depth": 5000})))
         .await;
     let e = raw.recv().await;
     assert_eq!(e["id"], 8, "{e}");
-    assert!(
-        e["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("2048 levels"),
-        "{e}"
-    );
+    assert_error_contains(&e, "2048 levels");
     // Far past it: no stack overflow anywhere (that would abort serve without a word).
     let absurd = nested_array(1_000_000);
     raw.send(&format!(
@@ -189,9 +156,7 @@ async fn lone_surrogates_and_deep_json_pass_through_both_ways() {
     ))
     .await;
     assert_eq!(raw.recv().await["id"], 9);
-    raw.send(r#"{"jsonrpc":"2.0","id":10,"method":"ping"}"#)
-        .await;
-    assert_eq!(raw.recv().await["id"], 10);
+    raw.ping(10).await;
     assert!(raw.close().await.success());
 }
 
@@ -208,12 +173,7 @@ async fn a_crash_loop_backs_off_and_answers_every_request() {
         "--out-dir",
         out.path().to_str().unwrap(),
     ])
-    .stdin(Stdio::piped())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .kill_on_drop(true)
-    .spawn()
-    .unwrap();
+    .spawn_with(Stdio::piped(), Stdio::piped(), Stdio::piped());
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
     let mut stderr = BufReader::new(child.stderr.take().unwrap()).lines();

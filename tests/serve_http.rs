@@ -2,9 +2,8 @@
 //! requests, tokens, headers before bodies), JSON bodies and streams, per-client host options, and
 //! the Python SDK as a host in both protocol eras.
 
-use rmcp::ServiceExt;
 use rmcp::model::ReadResourceRequestParams;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+
 use serde_json::{Value, json};
 use std::path::Path;
 use std::time::Duration;
@@ -20,23 +19,11 @@ async fn http_host_serves_ui_clients() {
     let ui = WeatherUi::new().await;
     let server = serve_http(&["--config", &ui.config()]).await;
     assert!(server.url.ends_with("/mcp"), "{}", server.url);
-    let client = ui_client()
-        .serve(StreamableHttpClientTransport::from_uri(server.url.clone()))
-        .await
-        .unwrap();
+    let client = over_http(ui_client(), server.url.clone()).await;
     check_ui_client(&client, &ui).await;
     // A second host session gets its own upstream and works independently.
-    let other = plain_client()
-        .serve(StreamableHttpClientTransport::from_uri(server.url.clone()))
-        .await
-        .unwrap();
-    let tools: Vec<Value> = other
-        .list_all_tools()
-        .await
-        .unwrap()
-        .iter()
-        .map(to_json)
-        .collect();
+    let other = over_http(plain_client(), server.url.clone()).await;
+    let tools: Vec<Value> = tools_of(&other).await;
     assert!(meta_of(&tools, "get_forecast").is_null());
     client.cancel().await.unwrap();
     other.cancel().await.unwrap();
@@ -290,13 +277,7 @@ async fn http_same_id_twice_and_empty_batches_are_answered() {
     );
     let second: Value = second.json().await.unwrap();
     assert_eq!(second["id"], 7, "{second}");
-    assert!(
-        second["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("request id 7"),
-        "{second}"
-    );
+    assert_error_contains(&second, "request id 7");
     // An empty batch: JSON-RPC's one Invalid Request error.
     let r = post("[]".into()).send().await.unwrap();
     assert_eq!(r.status(), 400);
@@ -473,20 +454,12 @@ async fn host_options_are_applied_per_client() {
     let config = ui.dir.path().join("hosts.toml");
     std::fs::write(&config, text).unwrap();
     let config = config.display().to_string();
-    let direct = plain_client()
-        .serve(
-            TokioChildProcess::new(tokio::process::Command::new(example("weather-server")))
-                .unwrap(),
-        )
-        .await
-        .unwrap();
-    let upstream_tools: Vec<Value> = direct
-        .list_all_tools()
-        .await
-        .unwrap()
-        .iter()
-        .map(to_json)
-        .collect();
+    let direct = over_stdio(
+        plain_client(),
+        tokio::process::Command::new(example("weather-server")),
+    )
+    .await;
+    let upstream_tools: Vec<Value> = tools_of(&direct).await;
     let upstream_description = |name: &str| {
         upstream_tools
             .iter()
@@ -496,17 +469,8 @@ async fn host_options_are_applied_per_client() {
     };
 
     // With the extension: the UI description, MCP Apps metadata only, results untouched.
-    let with_ui = ui_client()
-        .serve(TokioChildProcess::new(serve_cmd(&["--config", &config])).unwrap())
-        .await
-        .unwrap();
-    let tools: Vec<Value> = with_ui
-        .list_all_tools()
-        .await
-        .unwrap()
-        .iter()
-        .map(to_json)
-        .collect();
+    let with_ui = over_stdio(ui_client(), serve_cmd(&["--config", &config])).await;
+    let tools: Vec<Value> = tools_of(&with_ui).await;
     let fc = tools.iter().find(|t| t["name"] == "get_forecast").unwrap();
     assert_eq!(fc["description"], "Shows an interactive forecast table");
     assert!(fc["_meta"].get("openai/outputTemplate").is_none());
@@ -524,17 +488,8 @@ async fn host_options_are_applied_per_client() {
     );
 
     // Without it: the upstream's description, the Apps SDK's keys, the page in results.
-    let plain = plain_client()
-        .serve(TokioChildProcess::new(serve_cmd(&["--config", &config])).unwrap())
-        .await
-        .unwrap();
-    let tools: Vec<Value> = plain
-        .list_all_tools()
-        .await
-        .unwrap()
-        .iter()
-        .map(to_json)
-        .collect();
+    let plain = over_stdio(plain_client(), serve_cmd(&["--config", &config])).await;
+    let tools: Vec<Value> = tools_of(&plain).await;
     let fc = tools.iter().find(|t| t["name"] == "get_forecast").unwrap();
     assert_eq!(fc["description"], upstream_description("get_forecast"));
     assert_eq!(
@@ -543,13 +498,7 @@ async fn host_options_are_applied_per_client() {
     );
     assert_eq!(fc["_meta"]["openai/widgetAccessible"], true);
     assert!(fc["_meta"].get("ui").is_none());
-    let resources: Vec<Value> = plain
-        .list_all_resources()
-        .await
-        .unwrap()
-        .iter()
-        .map(to_json)
-        .collect();
+    let resources: Vec<Value> = resources_of(&plain).await;
     assert_eq!(resources.len(), 3);
     assert!(
         resources

@@ -11,6 +11,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 mod support;
 #[cfg(unix)]
 use support::process;
+use support::serve::SpawnWith;
 use support::serve::{Listening, Log, listening};
 use support::{example, tokio_bin};
 
@@ -214,12 +215,7 @@ async fn an_upstream_that_fails_at_every_start_backs_off() {
         .args(["serve", "--server", &fixture, "--out-dir"])
         .arg(out.path().join("ui"))
         .env("MCP_GEN_UI_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
+        .spawn_with(Stdio::piped(), Stdio::piped(), Stdio::null());
     let started = Instant::now();
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();

@@ -20,10 +20,7 @@ async fn stdio_host_adds_uis_for_ui_clients() {
     let ui = WeatherUi::new().await;
     let mut cmd = serve_cmd(&["--config", &ui.config()]);
     cmd.stderr(Stdio::inherit());
-    let client = ui_client()
-        .serve(TokioChildProcess::new(cmd).unwrap())
-        .await
-        .unwrap();
+    let client = over_stdio(ui_client(), cmd).await;
     let info = to_json(&client.peer_info().unwrap());
     assert_eq!(info["serverInfo"]["name"], "weather");
     // weather-server has no resources: the wrapper declares the capability for its own.
@@ -35,17 +32,12 @@ async fn stdio_host_adds_uis_for_ui_clients() {
 #[tokio::test]
 async fn stdio_host_is_transparent_without_ui() {
     let ui = WeatherUi::new().await;
-    let direct = plain_client()
-        .serve(
-            TokioChildProcess::new(tokio::process::Command::new(example("weather-server")))
-                .unwrap(),
-        )
-        .await
-        .unwrap();
-    let wrapped = plain_client()
-        .serve(TokioChildProcess::new(serve_cmd(&["--config", &ui.config()])).unwrap())
-        .await
-        .unwrap();
+    let direct = over_stdio(
+        plain_client(),
+        tokio::process::Command::new(example("weather-server")),
+    )
+    .await;
+    let wrapped = over_stdio(plain_client(), serve_cmd(&["--config", &ui.config()])).await;
     assert_eq!(
         to_json(&direct.peer_info().unwrap()),
         to_json(&wrapped.peer_info().unwrap())
@@ -176,9 +168,7 @@ async fn junk_and_huge_messages_get_clear_errors_and_stdin_eof_exits() {
         e["error"]["message"].as_str().unwrap().contains("limit"),
         "{e}"
     );
-    raw.send(r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#)
-        .await;
-    assert_eq!(raw.recv().await["id"], 4);
+    raw.ping(4).await;
 
     // Closing stdin ends the process (and its upstream).
     let status = raw.close().await;
@@ -209,13 +199,11 @@ async fn files_that_do_not_match_the_lock_stop_start_up_unless_allowed() {
         "{err}"
     );
 
-    let client = ui_client()
-        .serve(
-            TokioChildProcess::new(serve_cmd(&["--config", &ui.config(), "--allow-stale"]))
-                .unwrap(),
-        )
-        .await
-        .unwrap();
+    let client = over_stdio(
+        ui_client(),
+        serve_cmd(&["--config", &ui.config(), "--allow-stale"]),
+    )
+    .await;
     let read = to_json(
         &client
             .read_resource(ReadResourceRequestParams::new(

@@ -1,9 +1,8 @@
 //! `serve` in front of an HTTP upstream: streamable HTTP, legacy SSE, and upstream answers no
 //! host could use.
 
-use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
-use rmcp::transport::TokioChildProcess;
+
 use serde_json::{Value, json};
 use std::process::Stdio;
 
@@ -25,10 +24,7 @@ async fn upstream_over_streamable_http() {
         ui.out_dir().to_str().unwrap(),
     ]);
     cmd.stderr(Stdio::inherit());
-    let client = ui_client()
-        .serve(TokioChildProcess::new(cmd).unwrap())
-        .await
-        .unwrap();
+    let client = over_stdio(ui_client(), cmd).await;
     let result = to_json(&client.call_tool(forecast_call()).await.unwrap());
     assert_eq!(
         result["structuredContent"]["forecast"]
@@ -36,13 +32,7 @@ async fn upstream_over_streamable_http() {
             .map(Vec::len),
         Some(3)
     );
-    let tools: Vec<Value> = client
-        .list_all_tools()
-        .await
-        .unwrap()
-        .iter()
-        .map(to_json)
-        .collect();
+    let tools: Vec<Value> = tools_of(&client).await;
     assert_eq!(
         meta_of(&tools, "get_forecast")["ui"]["resourceUri"],
         "ui://weather/get_forecast/table"
@@ -66,10 +56,7 @@ async fn upstream_over_legacy_sse() {
         "--out-dir",
         out.path().to_str().unwrap(),
     ]);
-    let client = plain_client()
-        .serve(TokioChildProcess::new(cmd).unwrap())
-        .await
-        .unwrap();
+    let client = over_stdio(plain_client(), cmd).await;
     let mut args = serde_json::Map::new();
     args.insert("message".into(), json!("through sse"));
     let r = to_json(
@@ -136,23 +123,11 @@ async fn unusable_answers_from_an_http_upstream_fail_their_request() {
     raw.send(&call_line(json!("u1"), "huge", json!({}))).await;
     let e = raw.recv().await;
     assert_eq!(e["id"], "u1", "{e}");
-    assert!(
-        e["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("33554432-byte message limit"),
-        "{e}"
-    );
+    assert_error_contains(&e, "33554432-byte message limit");
     raw.send(&call_line(json!("u2"), "junk", json!({}))).await;
     let e = raw.recv().await;
     assert_eq!(e["id"], "u2", "{e}");
-    assert!(
-        e["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("not usable JSON"),
-        "{e}"
-    );
+    assert_error_contains(&e, "not usable JSON");
     assert!(raw.close().await.success());
     task.abort();
 }

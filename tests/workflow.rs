@@ -9,6 +9,7 @@ use predicates::prelude::*;
 use serde_json::{Value, json};
 
 mod support;
+use support::cli::all_output;
 use support::context::forecast_tools as tools;
 use support::{BIN, Project, bin, cleared, example, lock_toml};
 
@@ -259,11 +260,7 @@ fn the_hook_blocks_a_commit_with_a_tampered_ui() {
     git(d, &["add", "-A"]);
     let blocked = git(d, &["commit", "-qm", "tampered"]);
     assert!(!blocked.status.success(), "the hook must refuse the commit");
-    let all = format!(
-        "{}{}",
-        String::from_utf8_lossy(&blocked.stdout),
-        String::from_utf8_lossy(&blocked.stderr)
-    );
+    let all = all_output(&blocked);
     assert!(all.contains("hash-mismatch"), "{all}");
 
     // Re-installing our own hook is fine; a foreign hook is never clobbered.

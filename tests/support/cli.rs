@@ -117,3 +117,18 @@ pub fn all_output(out: &std::process::Output) -> String {
         String::from_utf8_lossy(&out.stderr)
     )
 }
+
+/// Running a command to its end, checking its exit code first.
+pub trait OutputExits {
+    /// Runs the command and asserts it exits with `code`; its stdout and stderr, together.
+    fn output_exits(&mut self, code: i32) -> String;
+}
+
+impl OutputExits for Command {
+    fn output_exits(&mut self, code: i32) -> String {
+        let out = self.output().unwrap();
+        let text = all_output(&out);
+        assert_eq!(out.status.code(), Some(code), "{text}");
+        text
+    }
+}

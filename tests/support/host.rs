@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 use super::examples::example;
-use super::serve::serve_cmd;
+use super::serve::{SpawnWith, serve_cmd};
 
 pub const MCP_APP: &str = "text/html;profile=mcp-app";
 
@@ -54,6 +54,47 @@ pub fn plain_client() -> ClientConfig {
 
 pub fn to_json<T: serde::Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap()
+}
+
+/// A connected rmcp client.
+pub type Connected = rmcp::service::RunningService<rmcp::RoleClient, ClientConfig>;
+
+/// Every tool `client` lists, as JSON.
+pub async fn tools_of(client: &Connected) -> Vec<Value> {
+    client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .iter()
+        .map(to_json)
+        .collect()
+}
+
+/// Every resource `client` lists, as JSON.
+pub async fn resources_of(client: &Connected) -> Vec<Value> {
+    client
+        .list_all_resources()
+        .await
+        .unwrap()
+        .iter()
+        .map(to_json)
+        .collect()
+}
+
+/// `config` connected over stdio to the process `cmd` starts.
+pub async fn over_stdio(config: ClientConfig, cmd: tokio::process::Command) -> Connected {
+    config
+        .serve(TokioChildProcess::new(cmd).unwrap())
+        .await
+        .unwrap()
+}
+
+/// `config` connected over streamable HTTP to `url`.
+pub async fn over_http(config: ClientConfig, url: impl Into<std::sync::Arc<str>>) -> Connected {
+    config
+        .serve(StreamableHttpClientTransport::from_uri(url))
+        .await
+        .unwrap()
 }
 
 /// A `ui/` for weather-server: `get_forecast` with two widgets (table is the default) and
@@ -170,13 +211,7 @@ pub async fn check_ui_client(
     client: &rmcp::service::RunningService<rmcp::RoleClient, ClientConfig>,
     ui: &WeatherUi,
 ) {
-    let tools: Vec<Value> = client
-        .list_all_tools()
-        .await
-        .unwrap()
-        .iter()
-        .map(to_json)
-        .collect();
+    let tools: Vec<Value> = tools_of(&client).await;
     let fc = meta_of(&tools, "get_forecast");
     assert_eq!(fc["ui"]["resourceUri"], "ui://weather/get_forecast/table");
     assert_eq!(fc["ui/resourceUri"], "ui://weather/get_forecast/table");
@@ -194,13 +229,7 @@ pub async fn check_ui_client(
     );
     assert!(cc["ui"].get("resourceUris").is_none());
 
-    let resources: Vec<Value> = client
-        .list_all_resources()
-        .await
-        .unwrap()
-        .iter()
-        .map(to_json)
-        .collect();
+    let resources: Vec<Value> = resources_of(&client).await;
     let uris: Vec<&str> = resources.iter().filter_map(|r| r["uri"].as_str()).collect();
     for u in [
         "ui://weather/get_forecast/chart",
@@ -278,13 +307,7 @@ pub struct Raw {
 
 impl Raw {
     pub fn start(args: &[&str]) -> Raw {
-        let mut child = serve_cmd(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
+        let mut child = serve_cmd(args).spawn_with(Stdio::piped(), Stdio::piped(), Stdio::null());
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap()).lines();
         Raw {
@@ -311,6 +334,13 @@ impl Raw {
             .await
             .expect("serve must exit when stdin closes")
             .unwrap()
+    }
+
+    /// Sends a `ping` with `id` and checks that its answer comes next.
+    pub async fn ping(&mut self, id: u64) {
+        self.send(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#))
+            .await;
+        assert_eq!(self.recv().await["id"], id);
     }
 
     pub async fn recv(&mut self) -> Value {
@@ -433,4 +463,19 @@ pub fn host_port(url: &str) -> String {
     url.trim_start_matches("http://")
         .trim_end_matches("/mcp")
         .to_string()
+}
+
+/// `e` is a JSON-RPC error whose message contains `needle`.
+pub fn assert_error_contains(e: &Value, needle: &str) {
+    let message = e["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains(needle), "{e}");
+}
+
+/// `e` answers request `id` with the JSON-RPC error `code`.
+pub fn assert_error_code(e: &Value, id: i64, code: i64) {
+    assert_eq!(
+        (e["id"].as_i64(), e["error"]["code"].as_i64()),
+        (Some(id), Some(code)),
+        "{e}"
+    );
 }

@@ -9,6 +9,22 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 
 use super::context::tokio_bin;
 
+/// Starting a child with its three pipes chosen, killed when the test drops it.
+pub trait SpawnWith {
+    fn spawn_with(&mut self, stdin: Stdio, stdout: Stdio, stderr: Stdio) -> tokio::process::Child;
+}
+
+impl SpawnWith for tokio::process::Command {
+    fn spawn_with(&mut self, stdin: Stdio, stdout: Stdio, stderr: Stdio) -> tokio::process::Child {
+        self.stdin(stdin)
+            .stdout(stdout)
+            .stderr(stderr)
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap()
+    }
+}
+
 /// The log lines a child wrote on stderr so far.
 #[derive(Clone, Default)]
 pub struct Log(pub Arc<Mutex<Vec<String>>>);
@@ -50,13 +66,7 @@ impl Listening {
 /// Starts `cmd` and waits up to 60 s for a stderr line holding `needle`; the URL is that line
 /// from `needle` on. Stderr is read to the end afterwards (a full pipe would stall the child).
 pub async fn listening(mut cmd: tokio::process::Command, needle: &str) -> Listening {
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
+    let mut child = cmd.spawn_with(Stdio::null(), Stdio::null(), Stdio::piped());
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
     let log = Log::default();
     let url = tokio::time::timeout(Duration::from_secs(60), async {
