@@ -125,15 +125,7 @@ fn diff_names_the_fields_a_person_will_see() {
 }
 
 fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .output()
-        .unwrap();
+    let out = support::context::git(dir, args);
     assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
 }
 

@@ -2,8 +2,6 @@
 //! requests, tokens, headers before bodies), JSON bodies and streams, per-client host options, and
 //! the Python SDK as a host in both protocol eras.
 
-use rmcp::model::ReadResourceRequestParams;
-
 use serde_json::{Value, json};
 use std::path::Path;
 use std::time::Duration;
@@ -505,14 +503,7 @@ async fn host_options_are_applied_per_client() {
             .iter()
             .all(|r| r["mimeType"] == "text/html+skybridge")
     );
-    let read = to_json(
-        &plain
-            .read_resource(ReadResourceRequestParams::new(
-                "ui://weather/get_current_conditions",
-            ))
-            .await
-            .unwrap(),
-    );
+    let read = read_of(&plain, "ui://weather/get_current_conditions").await;
     assert_eq!(read["contents"][0]["mimeType"], "text/html+skybridge");
     assert_eq!(
         read["contents"][0]["_meta"]["openai/widgetCSP"]["connect_domains"],

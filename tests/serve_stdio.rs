@@ -3,7 +3,7 @@
 //! (killed upstream, silent upstream, junk and huge messages, stale files, `--watch`).
 
 use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams};
+use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -126,14 +126,7 @@ async fn upstream_killed_mid_call_fails_clearly_and_restarts() {
 
 #[tokio::test]
 async fn junk_and_huge_messages_get_clear_errors_and_stdin_eof_exits() {
-    let out = tempfile::tempdir().unwrap();
-    let fixture = format!("{} --mode ok", example("fixture-server").display());
-    let mut raw = Raw::start(&[
-        "--server",
-        &fixture,
-        "--out-dir",
-        out.path().to_str().unwrap(),
-    ]);
+    let (mut raw, _out) = raw_serve("ok", &[]);
     raw.send("this is not json").await;
     assert_eq!(raw.recv().await["error"]["code"], -32700);
     raw.send(&init_line(1)).await;
@@ -204,14 +197,7 @@ async fn files_that_do_not_match_the_lock_stop_start_up_unless_allowed() {
         serve_cmd(&["--config", &ui.config(), "--allow-stale"]),
     )
     .await;
-    let read = to_json(
-        &client
-            .read_resource(ReadResourceRequestParams::new(
-                "ui://weather/get_forecast/chart",
-            ))
-            .await
-            .unwrap(),
-    );
+    let read = read_of(&client, "ui://weather/get_forecast/chart").await;
     assert_eq!(read["contents"][0]["text"], "hand edit");
     client.cancel().await.unwrap();
 }

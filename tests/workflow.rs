@@ -219,16 +219,7 @@ fn init_non_interactive_writes_config_and_gitattributes() {
 }
 
 fn git(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .output()
-        .unwrap()
+    support::context::git(dir, args)
 }
 
 #[test]

@@ -178,3 +178,16 @@ pub fn forecast_tools() -> Value {
 pub fn run_in(dir: &Path, args: &[&str]) -> Output {
     bin().current_dir(dir).args(args).output().unwrap()
 }
+
+/// `git ARGS` in `dir` as a fixed author and committer.
+pub fn git(dir: &Path, args: &[&str]) -> Output {
+    Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .output()
+        .unwrap()
+}

@@ -81,6 +81,31 @@ pub async fn resources_of(client: &Connected) -> Vec<Value> {
         .collect()
 }
 
+/// What `client` reads of the resource `uri`, as JSON.
+pub async fn read_of(client: &Connected, uri: &str) -> Value {
+    to_json(
+        &client
+            .read_resource(ReadResourceRequestParams::new(uri))
+            .await
+            .unwrap(),
+    )
+}
+
+/// `serve --out-dir (a new temp folder) ARGS` in front of fixture-server in `mode`, over raw
+/// stdio; the folder goes when the test drops it.
+pub fn raw_serve(mode: &str, args: &[&str]) -> (Raw, tempfile::TempDir) {
+    let out = tempfile::tempdir().unwrap();
+    let fixture = format!("{} --mode {mode}", example("fixture-server").display());
+    let mut all = vec![
+        "--server",
+        &fixture,
+        "--out-dir",
+        out.path().to_str().unwrap(),
+    ];
+    all.extend_from_slice(args);
+    (Raw::start(&all), out)
+}
+
 /// `config` connected over stdio to the process `cmd` starts.
 pub async fn over_stdio(config: ClientConfig, cmd: tokio::process::Command) -> Connected {
     config
@@ -240,14 +265,7 @@ pub async fn check_ui_client(
     }
     assert!(resources.iter().all(|r| r["mimeType"] == MCP_APP));
 
-    let read = to_json(
-        &client
-            .read_resource(ReadResourceRequestParams::new(
-                "ui://weather/get_current_conditions",
-            ))
-            .await
-            .unwrap(),
-    );
+    let read = read_of(&client, "ui://weather/get_current_conditions").await;
     let c = &read["contents"][0];
     let on_disk =
         std::fs::read_to_string(ui.out_dir().join("get_current_conditions.html")).unwrap();
@@ -410,14 +428,7 @@ impl Raw {
 
 /// `serve` in front of fixture-server in `mode`, initialized.
 pub async fn raw_fixture(mode: &str) -> (Raw, tempfile::TempDir) {
-    let out = tempfile::tempdir().unwrap();
-    let fixture = format!("{} --mode {mode}", example("fixture-server").display());
-    let mut raw = Raw::start(&[
-        "--server",
-        &fixture,
-        "--out-dir",
-        out.path().to_str().unwrap(),
-    ]);
+    let (mut raw, out) = raw_serve(mode, &[]);
     raw.send(&init_line(1)).await;
     assert_eq!(raw.recv().await["id"], 1);
     raw.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
