@@ -236,7 +236,7 @@ pub async fn check_ui_client(
     client: &rmcp::service::RunningService<rmcp::RoleClient, ClientConfig>,
     ui: &WeatherUi,
 ) {
-    let tools: Vec<Value> = tools_of(&client).await;
+    let tools: Vec<Value> = tools_of(client).await;
     let fc = meta_of(&tools, "get_forecast");
     assert_eq!(fc["ui"]["resourceUri"], "ui://weather/get_forecast/table");
     assert_eq!(fc["ui/resourceUri"], "ui://weather/get_forecast/table");
@@ -254,7 +254,7 @@ pub async fn check_ui_client(
     );
     assert!(cc["ui"].get("resourceUris").is_none());
 
-    let resources: Vec<Value> = resources_of(&client).await;
+    let resources: Vec<Value> = resources_of(client).await;
     let uris: Vec<&str> = resources.iter().filter_map(|r| r["uri"].as_str()).collect();
     for u in [
         "ui://weather/get_forecast/chart",
@@ -265,7 +265,7 @@ pub async fn check_ui_client(
     }
     assert!(resources.iter().all(|r| r["mimeType"] == MCP_APP));
 
-    let read = read_of(&client, "ui://weather/get_current_conditions").await;
+    let read = read_of(client, "ui://weather/get_current_conditions").await;
     let c = &read["contents"][0];
     let on_disk =
         std::fs::read_to_string(ui.out_dir().join("get_current_conditions.html")).unwrap();
