@@ -160,9 +160,9 @@ pub struct GlobalArgs {
     /// Output directory [default: ui, next to the config file]
     #[arg(long, global = true, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
-    /// Give a stdio upstream a variable of this environment (NAME, or 'PREFIX*'; like [upstream]
-    /// env_inherit) or set one (NAME=VALUE; the value is redacted from all output). Repeatable.
-    /// mcp-gen-ui's own secrets are refused: name them in [upstream] env
+    /// A variable for a stdio upstream (repeatable): NAME or 'PREFIX*' passes it from this
+    /// environment (like [upstream] env_inherit), NAME=VALUE sets it (the value is redacted from
+    /// all output). mcp-gen-ui's own secrets are refused: name them in [upstream] env
     #[arg(long, global = true, value_name = "NAME[=VALUE]", action = clap::ArgAction::Append)]
     pub env: Vec<String>,
     /// Protocol era of mcp-gen-ui's own client: auto (the newest both sides speak), handshake

@@ -7,21 +7,17 @@
 //! `INSTA_UPDATE=always`).
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::{Value, json};
 
-#[path = "support/examples.rs"]
-mod examples;
-use examples::example;
+mod support;
+use support::{bin, example};
 
 /// Runs the binary in `dir` and returns its exit code, stdout and stderr as one reviewable text.
 fn run(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_mcp-gen-ui"))
+    let out = bin()
         .args(args)
         .current_dir(dir)
-        .env_remove("ANTHROPIC_API_KEY")
-        .env_remove("OPENAI_API_KEY")
         .env("NO_COLOR", "1")
         .output()
         .unwrap();

@@ -10,9 +10,8 @@ use mcp_gen_ui::mcp::negotiate::Era;
 use mcp_gen_ui::mcp::{HttpSpec, HttpTransport, StdioSpec, UpstreamSpec};
 use tokio::io::AsyncBufReadExt;
 
-#[path = "support/examples.rs"]
-mod examples;
-use examples::example;
+mod support;
+use support::example;
 
 fn stdio(name: &str, args: &[&str]) -> UpstreamSpec {
     UpstreamSpec::Stdio(StdioSpec {

@@ -10,9 +10,8 @@ use serde_json::json;
 use wiremock::matchers::{body_string_contains, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-#[path = "support/examples.rs"]
-mod examples;
-use examples::example;
+mod support;
+use support::example;
 
 const KEY: &str = "sk-test-SECRET-key-0123456789";
 
@@ -71,12 +70,24 @@ fn project(base_url: &str) -> tempfile::TempDir {
     dir
 }
 
+/// The kit's binary in `dir` with the fake provider's key.
 fn bin(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_mcp-gen-ui"));
-    c.current_dir(dir)
-        .env("OPENAI_API_KEY", KEY)
-        .env_remove("ANTHROPIC_API_KEY");
+    let mut c = support::bin();
+    c.current_dir(dir).env("OPENAI_API_KEY", KEY);
     c
+}
+
+/// Runs the binary in `dir` off the async runtime (the fake provider answers on it), with the
+/// provider's key when `with_key`.
+async fn run_blocking(dir: &Path, args: &[&str], with_key: bool) -> std::process::Output {
+    let mut cmd = bin(dir);
+    if !with_key {
+        cmd.env_remove("OPENAI_API_KEY");
+    }
+    cmd.args(args);
+    tokio::task::spawn_blocking(move || cmd.output().unwrap())
+        .await
+        .unwrap()
 }
 
 fn all_text_under(dir: &Path) -> String {
@@ -98,12 +109,7 @@ async fn llm_generation_is_recorded_incremental_and_keeps_the_key_secret() {
     let dir = project(&format!("{}/v1", server.uri()));
     let d = dir.path().to_path_buf();
 
-    let out = tokio::task::spawn_blocking({
-        let d = d.clone();
-        move || bin(&d).arg("generate").output().unwrap()
-    })
-    .await
-    .unwrap();
+    let out = run_blocking(&d, &["generate"], true).await;
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}\n{stderr}");
@@ -133,28 +139,12 @@ async fn llm_generation_is_recorded_incremental_and_keeps_the_key_secret() {
     assert!(calls >= 1);
 
     // A second run: nothing stale, no provider call.
-    let out = tokio::task::spawn_blocking({
-        let d = d.clone();
-        move || bin(&d).arg("generate").output().unwrap()
-    })
-    .await
-    .unwrap();
+    let out = run_blocking(&d, &["generate"], true).await;
     assert!(String::from_utf8_lossy(&out.stdout).contains("Up to date"));
     assert_eq!(server.received_requests().await.unwrap().len(), calls);
 
     // check is offline and needs no key.
-    let out = tokio::task::spawn_blocking({
-        let d = d.clone();
-        move || {
-            bin(&d)
-                .env_remove("OPENAI_API_KEY")
-                .arg("check")
-                .output()
-                .unwrap()
-        }
-    })
-    .await
-    .unwrap();
+    let out = run_blocking(&d, &["check"], false).await;
     assert!(
         out.status.success(),
         "{}",
@@ -167,12 +157,7 @@ async fn invalid_llm_output_falls_back_to_the_builtin_ui() {
     let server = provider(&page("external_script.html")).await;
     let dir = project(&format!("{}/v1", server.uri()));
     let d = dir.path().to_path_buf();
-    let out = tokio::task::spawn_blocking({
-        let d = d.clone();
-        move || bin(&d).arg("generate").output().unwrap()
-    })
-    .await
-    .unwrap();
+    let out = run_blocking(&d, &["generate"], true).await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("replaced by the builtin UI"), "{stderr}");
@@ -197,9 +182,8 @@ fn a_missing_key_is_exit_2_naming_the_variable() {
         ),
     )
     .unwrap();
-    Command::new(env!("CARGO_BIN_EXE_mcp-gen-ui"))
+    support::bin()
         .current_dir(dir.path())
-        .env_remove("ANTHROPIC_API_KEY")
         .arg("generate")
         .assert()
         .code(2)
@@ -214,12 +198,7 @@ async fn a_refused_key_or_model_is_exit_2_and_writes_nothing() {
     let good = provider(&page("good_ui.html")).await;
     let dir = project(&format!("{}/v1", good.uri()));
     let d = dir.path().to_path_buf();
-    let out = tokio::task::spawn_blocking({
-        let d = d.clone();
-        move || bin(&d).arg("generate").output().unwrap()
-    })
-    .await
-    .unwrap();
+    let out = run_blocking(&d, &["generate"], true).await;
     assert!(
         out.status.success(),
         "{}",
@@ -251,12 +230,7 @@ async fn a_refused_key_or_model_is_exit_2_and_writes_nothing() {
             cfg.replace(&good.uri(), &refusing.uri()),
         )
         .unwrap();
-        let out = tokio::task::spawn_blocking({
-            let d = d.clone();
-            move || bin(&d).args(["generate", "--force"]).output().unwrap()
-        })
-        .await
-        .unwrap();
+        let out = run_blocking(&d, &["generate", "--force"], true).await;
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{status}: {stdout}\n{stderr}");

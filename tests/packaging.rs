@@ -7,9 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-#[path = "support/examples.rs"]
-mod examples;
-use examples::example;
+mod support;
+use support::{BIN, cleared, example};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -114,15 +113,13 @@ fn the_crate_holds_what_the_binary_embeds_and_no_tests_examples_or_book() {
 fn the_npm_packages_and_the_archive_install_offline_and_run() {
     let weather = example("weather-server");
     let out_dir = tempfile::tempdir().unwrap();
-    let out = Command::new("bash")
+    let out = cleared(Command::new("bash"))
         .arg(root().join(".github/scripts/package.sh"))
-        .args(["--binary", env!("CARGO_BIN_EXE_mcp-gen-ui"), "--out"])
+        .args(["--binary", BIN, "--out"])
         .arg(out_dir.path())
         .args(["--test", "archive", "npm"])
         .env("WEATHER_SERVER", &weather)
         .env("TMPDIR", out_dir.path())
-        .env_remove("ANTHROPIC_API_KEY")
-        .env_remove("OPENAI_API_KEY")
         .current_dir(root())
         .output()
         .unwrap();
@@ -176,10 +173,10 @@ fn the_check_action_passes_a_clean_ui_and_names_a_tampered_page() {
     let run = || {
         let output = dir.path().join("github-output");
         let _ = std::fs::remove_file(&output);
-        let out = Command::new("bash")
+        let out = cleared(Command::new("bash"))
             .arg(root().join(".github/actions/check/check.sh"))
             .current_dir(&project)
-            .env("INPUT_BINARY", env!("CARGO_BIN_EXE_mcp-gen-ui"))
+            .env("INPUT_BINARY", BIN)
             .env("INPUT_CONFIG", "mcp-gen-ui.toml")
             .env("INPUT_JUNIT_FILE", "reports/mcp-gen-ui.xml")
             .env("INPUT_ONLINE", "false")

@@ -7,55 +7,16 @@ use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
-#[path = "support/examples.rs"]
-mod examples;
-use examples::example;
+mod support;
+use support::context::{forecast_tools as tools, run_in};
+use support::{BIN, Project, bin, cleared, text};
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_mcp-gen-ui"));
-    c.env_remove("ANTHROPIC_API_KEY")
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("MCP_GEN_UI_BROWSER")
-        .env("NO_COLOR", "1")
-        .env("CI", "true");
-    c
-}
-
-fn fixture_path() -> PathBuf {
-    example("fixture-server")
-}
-
-fn tools() -> Value {
-    json!([
-        {"name": "get_forecast", "title": "Forecast", "description": "Daily forecast.",
-         "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-         "outputSchema": {"type": "object", "properties": {"days": {"type": "array", "items": {"type": "object",
-            "properties": {"date": {"type": "string"}, "high": {"type": "number"}, "low": {"type": "number"}}}}}}}
-    ])
-}
-
-fn project() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("tools.json"), tools().to_string()).unwrap();
-    std::fs::write(
-        dir.path().join("mcp-gen-ui.toml"),
-        format!(
-            "[upstream]\ncommand = {}\nargs = [\"--mode\", \"changing\", \"--tools-file\", \"tools.json\"]\n",
-            serde_json::to_string(&fixture_path().display().to_string()).unwrap()
-        ),
-    )
-    .unwrap();
-    let out = run(dir.path(), &["generate"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    dir
+fn project() -> Project {
+    Project::generated(&tools())
 }
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    bin().current_dir(dir).args(args).output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+    run_in(dir, args)
 }
 
 fn longest_line(s: &str) -> usize {
@@ -164,15 +125,7 @@ fn diff_names_the_fields_a_person_will_see() {
 }
 
 fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .output()
-        .unwrap();
+    let out = support::context::git(dir, args);
     assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
 }
 
@@ -236,11 +189,11 @@ fn diff_base_reviews_a_branch_offline() {
     let summary = d.join("summary.md");
     let outputs = d.join("outputs.txt");
     let runner_temp = tempfile::tempdir().unwrap();
-    let mut action = Command::new("bash");
+    let mut action = cleared(Command::new("bash"));
     action
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(".github/actions/check/check.sh"))
         .current_dir(d)
-        .env("INPUT_BINARY", env!("CARGO_BIN_EXE_mcp-gen-ui"))
+        .env("INPUT_BINARY", BIN)
         .env("INPUT_REVIEW_BASE", "main")
         .env("INPUT_JUNIT_FILE", "junit.xml")
         .env("GITHUB_STEP_SUMMARY", &summary)

@@ -3,39 +3,17 @@
 //! of the deliberately broken `fixture-server` (examples/).
 
 use std::process::Stdio;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcp-gen-ui");
-
-#[path = "support/examples.rs"]
-mod examples;
+mod support;
 #[cfg(unix)]
-#[path = "support/process.rs"]
-mod process;
-use examples::example;
-
-/// The log lines a child wrote on stderr so far.
-#[derive(Clone, Default)]
-struct Log(Arc<Mutex<Vec<String>>>);
-
-impl Log {
-    fn text(&self) -> String {
-        self.0.lock().unwrap().join("\n")
-    }
-
-    fn count(&self, needle: &str) -> usize {
-        self.0
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|l| l.contains(needle))
-            .count()
-    }
-}
+use support::process;
+use support::serve::SpawnWith;
+use support::serve::{Listening, Log, listening};
+use support::{example, tokio_bin};
 
 /// `serve --http 127.0.0.1:0` in front of fixture-server in `mode`; killed on drop.
 struct Serve {
@@ -58,42 +36,15 @@ impl Serve {
     /// `serve --http` in front of the `--server` command line `server`.
     async fn start_server(server: &str, args: &[&str], env: &[(&str, &str)]) -> Serve {
         let out = tempfile::tempdir().unwrap();
-        let mut cmd = tokio::process::Command::new(BIN);
+        let mut cmd = tokio_bin();
         cmd.args(["serve", "--http", "127.0.0.1:0", "--server", server])
             .args(["--out-dir", out.path().to_str().unwrap()])
             .args(args)
-            .env("MCP_GEN_UI_LOG", "info")
-            .env_remove("MCP_GEN_UI_TOKEN")
-            .env_remove("MCP_GEN_UI_LOG_FORMAT");
+            .env("MCP_GEN_UI_LOG", "info");
         for (k, v) in env {
             cmd.env(k, v);
         }
-        let mut child = cmd
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-        let log = Log::default();
-        let url = tokio::time::timeout(Duration::from_secs(60), async {
-            while let Some(line) = lines.next_line().await.unwrap() {
-                log.0.lock().unwrap().push(line.clone());
-                if let Some(i) = line.find("listening on http://") {
-                    return line[i + "listening on ".len()..].trim().to_string();
-                }
-            }
-            panic!("serve exited without listening:\n{}", log.text());
-        })
-        .await
-        .unwrap();
-        let keep = log.clone();
-        tokio::spawn(async move {
-            while let Ok(Some(l)) = lines.next_line().await {
-                keep.0.lock().unwrap().push(l);
-            }
-        });
+        let Listening { child, url, log } = listening(cmd, "http://").await;
         Serve {
             child,
             url,
@@ -260,16 +211,11 @@ async fn an_upstream_that_fails_at_every_start_backs_off() {
         example("fixture-server").display(),
         shell_words::quote(&starts.display().to_string())
     );
-    let mut child = tokio::process::Command::new(BIN)
+    let mut child = tokio_bin()
         .args(["serve", "--server", &fixture, "--out-dir"])
         .arg(out.path().join("ui"))
         .env("MCP_GEN_UI_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
+        .spawn_with(Stdio::piped(), Stdio::piped(), Stdio::null());
     let started = Instant::now();
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
@@ -411,24 +357,12 @@ async fn readyz_follows_the_upstream_after_failures() {
             example("fixture-server").display()
         ))
     );
-    let mut cmd = tokio::process::Command::new(BIN);
+    let mut cmd = tokio_bin();
     cmd.args(["serve", "--http", "127.0.0.1:0", "--server", &server])
         .args(["--out-dir", dir.path().join("ui").to_str().unwrap()])
-        .env("MCP_GEN_UI_LOG", "warn")
-        .env_remove("MCP_GEN_UI_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    let mut child = cmd.spawn().unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let url = loop {
-        let line = lines.next_line().await.unwrap().expect("serve ended");
-        if let Some(i) = line.find("listening on http://") {
-            break line[i + "listening on ".len()..].trim().to_string();
-        }
-    };
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        .env("MCP_GEN_UI_LOG", "warn");
+    let serving = listening(cmd, "http://").await;
+    let url = serving.url.clone();
     let readyz = format!("{}/readyz", url.trim_end_matches("/mcp"));
     until_status(&readyz, 200, Duration::from_secs(30)).await;
     // The upstream cannot start any more, and a session finds out.
@@ -441,7 +375,7 @@ async fn readyz_follows_the_upstream_after_failures() {
     // It can again: the retries find out.
     std::fs::write(&flag, "").unwrap();
     until_status(&readyz, 200, Duration::from_secs(60)).await;
-    drop(child);
+    drop(serving);
 }
 
 /// SIGTERM: requests in flight get their answers, open event streams end, `/readyz` turns 503,
@@ -530,7 +464,7 @@ async fn session_ids_carry_the_replica_id() {
     let (status, _, body) = post(&http, &serve.url, Some(&s), &call(2, "echo", json!({}))).await;
     assert_eq!(status, 200, "{body}");
     // A bad id is refused before anything starts.
-    let out = tokio::process::Command::new(BIN)
+    let out = tokio_bin()
         .args(["serve", "--server", "true", "--http", "127.0.0.1:0"])
         .args(["--replica-id", "r 2"])
         .output()

@@ -8,55 +8,21 @@ use assert_cmd::prelude::*;
 use predicates::prelude::*;
 use serde_json::{Value, json};
 
-#[path = "support/examples.rs"]
-mod examples;
-use examples::example;
-
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_mcp-gen-ui"));
-    c.env_remove("ANTHROPIC_API_KEY")
-        .env_remove("OPENAI_API_KEY")
-        .env("CI", "true");
-    c
-}
+mod support;
+use support::cli::all_output;
+use support::context::forecast_tools as tools;
+use support::{BIN, Project, bin, cleared, example, lock_toml};
 
 fn fixture_path() -> PathBuf {
     example("fixture-server")
 }
 
-fn tools() -> Value {
-    json!([
-        {"name": "get_forecast", "description": "Daily forecast.",
-         "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-         "outputSchema": {"type": "object", "properties": {"days": {"type": "array", "items": {"type": "object",
-            "properties": {"date": {"type": "string"}, "high": {"type": "number"}, "low": {"type": "number"}}}}}}}
-    ])
-}
-
-fn project() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("tools.json"), tools().to_string()).unwrap();
-    std::fs::write(
-        dir.path().join("mcp-gen-ui.toml"),
-        format!(
-            "[upstream]\ncommand = {}\nargs = [\"--mode\", \"changing\", \"--tools-file\", \"tools.json\"]\n",
-            serde_json::to_string(&fixture_path().display().to_string()).unwrap()
-        ),
-    )
-    .unwrap();
-    bin()
-        .current_dir(dir.path())
-        .arg("generate")
-        .assert()
-        .success();
-    dir
+fn project() -> Project {
+    Project::generated(&tools())
 }
 
 fn lock(dir: &Path) -> toml::Table {
-    std::fs::read_to_string(dir.join("ui/mcp-gen-ui.lock"))
-        .unwrap()
-        .parse()
-        .unwrap()
+    lock_toml(dir)
 }
 
 fn refinements(dir: &Path) -> Vec<String> {
@@ -253,16 +219,7 @@ fn init_non_interactive_writes_config_and_gitattributes() {
 }
 
 fn git(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .output()
-        .unwrap()
+    support::context::git(dir, args)
 }
 
 #[test]
@@ -294,11 +251,7 @@ fn the_hook_blocks_a_commit_with_a_tampered_ui() {
     git(d, &["add", "-A"]);
     let blocked = git(d, &["commit", "-qm", "tampered"]);
     assert!(!blocked.status.success(), "the hook must refuse the commit");
-    let all = format!(
-        "{}{}",
-        String::from_utf8_lossy(&blocked.stdout),
-        String::from_utf8_lossy(&blocked.stderr)
-    );
+    let all = all_output(&blocked);
     assert!(all.contains("hash-mismatch"), "{all}");
 
     // Re-installing our own hook is fine; a foreign hook is never clobbered.
@@ -334,9 +287,10 @@ fn init_interactive_under_a_pseudo_terminal() {
     let dir = tempfile::tempdir().unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/init_pty.py");
     let server = format!("{} --mode ok", fixture_path().display());
-    let out = Command::new("python3")
+    // The kit's cleared environment without `CI`: init asks only outside CI.
+    let out = cleared(Command::new("python3"))
         .arg(&script)
-        .arg(env!("CARGO_BIN_EXE_mcp-gen-ui"))
+        .arg(BIN)
         .arg(dir.path())
         .arg(&server)
         .output()

@@ -10,7 +10,7 @@ use crate::report::{Printer, Render, Style};
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Also compare the upstream's tools with the lock (contacts the configured upstream)
+    /// Also compare with the upstream's tools (contacts the configured upstream)
     #[arg(long)]
     pub online: bool,
     /// Re-run the validator on every file even when the lock says this validator passed them

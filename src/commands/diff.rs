@@ -18,7 +18,7 @@ use crate::review::{Side, clean, html, visual};
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
-    /// Only these tools
+    /// Only these tools [default: every enabled tool]
     #[arg(value_name = "TOOL")]
     pub tools: Vec<String>,
     /// Exit 1 when there is any difference (for CI)
@@ -30,8 +30,8 @@ pub struct DiffArgs {
     pub base: Option<String>,
     #[command(flatten)]
     pub review: ReviewArgs,
-    /// text; json (the same records); markdown (only the change lines, escaped, for a pull
-    /// request's job summary)
+    /// Output format: text; json (the same records); markdown (only the change lines, escaped,
+    /// for a pull request's job summary)
     #[arg(long, value_enum, default_value_t)]
     pub format: DiffFormat,
 }

@@ -12,7 +12,7 @@ use crate::report::{self, Format, Printer, Render};
 
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    /// Only these tools (default: every enabled tool)
+    /// Only these tools [default: every enabled tool]
     #[arg(value_name = "TOOL")]
     pub tools: Vec<String>,
     /// Regenerate even fresh, hand-edited and pinned files
@@ -24,17 +24,17 @@ pub struct GenerateArgs {
     /// Override the configured generator
     #[arg(long, value_enum)]
     pub generator: Option<GeneratorKind>,
-    /// Call read-only tools (or those with `sample = true`) with an example input and show the
-    /// real result to the llm generator
+    /// With the llm generator: call each read-only tool (or one with `sample = true`) with an
+    /// example input and show the model the real result
     #[arg(long)]
     pub sample: bool,
     /// LLM generations in flight at once (overrides [llm] jobs)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "COUNT")]
     pub jobs: Option<usize>,
     /// Accept the hand edit of TOOL's file: record it as pinned (never regenerated until --force)
     #[arg(long, value_name = "TOOL")]
     pub adopt: Vec<String>,
-    /// Output format of the summary
+    /// Output format
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
 }

@@ -16,10 +16,10 @@ pub struct InitArgs {
     /// Generator to configure (asked on a terminal)
     #[arg(long, value_enum)]
     pub generator: Option<GeneratorKind>,
-    /// Install the git pre-commit hook running `mcp-gen-ui check`
+    /// Install the git pre-commit hook that runs `mcp-gen-ui check`
     #[arg(long, conflicts_with = "no_hook")]
     pub hook: bool,
-    /// Don't install the hook and don't ask
+    /// Do not install the hook and do not ask
     #[arg(long)]
     pub no_hook: bool,
     /// Overwrite an existing configuration file

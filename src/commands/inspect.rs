@@ -17,9 +17,10 @@ use crate::report::{self, Format, Printer, Render};
 pub struct InspectArgs {
     /// The tool's name, exactly as the upstream spells it
     pub tool: String,
-    /// Also compare with the upstream (contacts the configured upstream)
+    /// Also compare with the upstream's tools (contacts the configured upstream)
     #[arg(long)]
     pub online: bool,
+    /// Output format
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
 }

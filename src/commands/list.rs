@@ -13,6 +13,7 @@ pub struct ListArgs {
     /// Also compare with the upstream's tools (contacts the configured upstream)
     #[arg(long)]
     pub online: bool,
+    /// Output format
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
 }

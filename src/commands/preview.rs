@@ -15,7 +15,7 @@ pub struct PreviewArgs {
     #[arg(value_name = "TOOL")]
     pub tool: Option<String>,
     /// Port on 127.0.0.1 (0 = any free port)
-    #[arg(long, value_name = "P", default_value_t = 0)]
+    #[arg(long, value_name = "PORT", default_value_t = 0)]
     pub port: u16,
     /// Do not try to open a browser
     #[arg(long)]

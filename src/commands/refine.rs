@@ -14,12 +14,12 @@ use crate::report::{self, Format, Printer, Render};
 
 #[derive(Debug, Args)]
 pub struct RefineArgs {
-    /// The tool, exactly as the upstream names it
+    /// The tool's name, exactly as the upstream spells it
     pub tool: String,
     /// What to change, e.g. "line chart of high and low by date", "hide field id, sort by date desc"
     pub feedback: Option<String>,
-    /// Apply the feedback to one widget of a multi-widget tool only
-    #[arg(long, value_name = "W")]
+    /// Apply the feedback to this widget of a multi-widget tool only
+    #[arg(long, value_name = "WIDGET")]
     pub widget: Option<String>,
     /// Remove the last refinement instead
     #[arg(long, conflicts_with_all = ["clear", "feedback"])]
@@ -30,12 +30,13 @@ pub struct RefineArgs {
     /// Override the configured generator
     #[arg(long, value_enum)]
     pub generator: Option<GeneratorKind>,
-    /// With the llm generator: call the tool (only if read-only or `sample = true`) with an example
-    /// input and show the model the real result
+    /// With the llm generator: call each read-only tool (or one with `sample = true`) with an
+    /// example input and show the model the real result
     #[arg(long)]
     pub sample: bool,
     #[command(flatten)]
     pub review: super::diff::ReviewArgs,
+    /// Output format
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
 }

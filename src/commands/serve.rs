@@ -32,7 +32,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR")]
     pub http: Option<String>,
     /// With --http: 2025-era host sessions open at once [default: 64, or [serve] max_sessions].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "COUNT")]
     pub max_sessions: Option<usize>,
     /// With --http: close a 2025-era host session after this many idle minutes [default: 5,
     /// or [serve] session_idle_minutes].
@@ -62,11 +62,11 @@ pub struct ServeArgs {
     #[arg(long)]
     pub allow_stale: bool,
     /// For clients without the MCP Apps extension (MCP-UI hosts), append each UI tool's page to
-    /// its results as an embedded `text/html` resource (config: [serve] embed_ui = true).
+    /// its results as an embedded `text/html` resource [or [serve] embed_ui = true].
     #[arg(long)]
     pub embed_ui: bool,
     /// For clients without the MCP Apps extension, add what OpenAI Apps SDK hosts read
-    /// (`openai/outputTemplate`, `text/html+skybridge` resources) (config: [serve] apps_sdk = true).
+    /// (`openai/outputTemplate`, `text/html+skybridge` resources) [or [serve] apps_sdk = true].
     #[arg(long)]
     pub apps_sdk: bool,
     /// Print a one-line Claude Desktop config snippet that launches this wrapper, and exit.

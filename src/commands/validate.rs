@@ -15,12 +15,13 @@ pub struct ValidateArgs {
     /// HTML files to validate
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// An origin the page may load from (as declared in the tool's CSP config); repeatable
+    /// An origin the page may load from, as declared in a tool's `csp` config (repeatable)
     #[arg(long, value_name = "ORIGIN")]
     pub allow_origin: Vec<String>,
     /// Treat the files as LLM output: prompt-injection signs become errors
     #[arg(long)]
     pub llm: bool,
+    /// Output format
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
 }

@@ -13,10 +13,9 @@ import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 
-import { serveBinary } from "./serve-helpers.mjs";
+import { serveBinary, startListening, startServeHttp } from "./serve-helpers.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..", "..");
@@ -33,28 +32,6 @@ let work;
 let upstream; // { child, url }
 let serve; // { child, url, log, count }
 let direct; // the baseline: Map scenario → result
-
-/** Starts `cmd args` and resolves with it and the /mcp URL it prints on stderr. */
-function startListening(cmd, args, opts, onLine = () => {}) {
-  const child = spawn(cmd, args, { ...opts, stdio: ["ignore", "ignore", "pipe"] });
-  let log = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${path.basename(cmd)} did not listen within 30 s: ${log}`)), 30_000);
-    readline.createInterface({ input: child.stderr }).on("line", (line) => {
-      log = (log + line + "\n").slice(-20_000);
-      onLine(line);
-      const m = line.match(/listening on (http:\/\/\S+\/mcp)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1], tail: () => log });
-      }
-    });
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${path.basename(cmd)} exited (${code}) before listening: ${log}`));
-    });
-  });
-}
 
 /**
  * One run of the suite (all its server scenarios, pending ones included) against `url`;
@@ -104,16 +81,15 @@ before(async () => {
     stdio: ["ignore", "ignore", "pipe"],
   });
   const count = { opened: 0, evicted: 0, refused: 0 };
-  serve = await startListening(
-    serveBinary(),
-    ["--url", upstream.url, "--out-dir", path.join(work, "ui"), "serve", "--http", "127.0.0.1:0"],
-    { cwd: work, env: { ...process.env, MCP_GEN_UI_LOG: "info" } },
-    (line) => {
+  serve = await startServeHttp(["--url", upstream.url, "--out-dir", path.join(work, "ui"), "serve", "--http", "127.0.0.1:0"], {
+    cwd: work,
+    env: { MCP_GEN_UI_LOG: "info" },
+    onLine: (line) => {
       if (line.includes("host session opened")) count.opened++;
       if (line.includes(EVICTED)) count.evicted++;
       if (line.includes(REFUSED)) count.refused++;
     },
-  );
+  });
   serve.count = count;
 });
 

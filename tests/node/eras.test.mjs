@@ -12,7 +12,7 @@
 // the client fails through serve exactly as it fails directly.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -21,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
-import { serveBinary } from "./serve-helpers.mjs";
+import { serveBinary, startListening, startServeHttp } from "./serve-helpers.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURE = path.join(here, "fixtures", "era-server.mjs");
@@ -35,32 +35,19 @@ const children = [];
 const httpUpstreams = {}; // eras → URL
 const serveHttp = {}; // upstream label → serve --http URL
 
-const logs = {};
-function waitForLine(child, re, what) {
-  return new Promise((resolve, reject) => {
-    let buf = "";
-    const onData = (d) => {
-      buf += d.toString();
-      logs[what] = buf;
-      const m = buf.match(re);
-      if (m) {
-        resolve(m[1]);
-        buf = buf.slice(-20000); // keep draining (a full pipe would stall the child)
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.on("exit", (code) => {
-      if (!stopping) console.error(`${what} exited (${code}): ${buf.slice(-3000)}`);
-      reject(new Error(`${what} exited (${code}) before it was ready: ${buf}`));
-    });
+const logs = {}; // what → tail() of that child's output, printed with ERAS_LOGS
+async function started(what, starting) {
+  const { child, url, tail } = await starting;
+  children.push(child);
+  logs[what] = tail;
+  child.on("exit", (code) => {
+    if (!stopping) console.error(`${what} exited (${code}): ${tail().slice(-3000)}`);
   });
+  return url;
 }
 
 async function startHttpUpstream(eras) {
-  const child = spawn(process.execPath, [FIXTURE, "http", eras], { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  return waitForLine(child, /listening on (http:\/\/\S+)\r?\n/, `era-server http ${eras}`);
+  return started(`era-server http ${eras}`, startListening(process.execPath, [FIXTURE, "http", eras]));
 }
 
 /** The upstream as `--server` or `--url` arguments, and how to reach it directly. */
@@ -70,14 +57,9 @@ function upstreamOf(label) {
   return { args: ["--url", httpUpstreams[eras]], url: httpUpstreams[eras] };
 }
 
-async function startServeHttp(label) {
-  const child = spawn(
-    serveBinary(),
-    [...upstreamOf(label).args, "serve", "--http", "127.0.0.1:0", "--max-sessions", "4", "--session-idle-minutes", "1"],
-    { cwd: work, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, MCP_GEN_UI_LOG: process.env.ERAS_LOGS ?? "warn" } },
-  );
-  children.push(child);
-  return waitForLine(child, /listening on (http:\/\/\S+)\r?\n/, `serve --http (${label})`);
+async function startServe(label) {
+  const args = [...upstreamOf(label).args, "serve", "--http", "127.0.0.1:0", "--max-sessions", "4", "--session-idle-minutes", "1"];
+  return started(`serve --http (${label})`, startServeHttp(args, { cwd: work, env: { MCP_GEN_UI_LOG: process.env.ERAS_LOGS ?? "warn" } }));
 }
 
 function transportFor(route, label) {
@@ -169,12 +151,12 @@ before(async () => {
     stdio: "pipe",
   });
   for (const eras of ["both", "modern", "legacy"]) httpUpstreams[eras] = await startHttpUpstream(eras);
-  for (const label of UPSTREAMS) serveHttp[label] = await startServeHttp(label);
+  for (const label of UPSTREAMS) serveHttp[label] = await startServe(label);
 });
 
 after(() => {
   stopping = true;
-  if (process.env.ERAS_LOGS) for (const [k, v] of Object.entries(logs)) console.error(`--- ${k}\n${v.slice(-4000)}`);
+  if (process.env.ERAS_LOGS) for (const [k, v] of Object.entries(logs)) console.error(`--- ${k}\n${v().slice(-4000)}`);
   for (const c of children) c.kill("SIGTERM");
   if (work) rmSync(work, { recursive: true, force: true });
 });

@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
-import { serveBinary } from "./serve-helpers.mjs";
+import { startServeHttp } from "./serve-helpers.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..", "..");
@@ -53,28 +53,10 @@ function freePort() {
   });
 }
 
-function startReplica(id) {
-  const child = spawn(
-    serveBinary(),
-    ["--server", `${process.execPath} ${FIXTURE} stdio both`, "serve", "--http", "127.0.0.1:0",
-      "--replica-id", id, "--trusted-proxy", "127.0.0.1"],
-    { cwd: work, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, MCP_GEN_UI_TOKEN: TOKEN, MCP_GEN_UI_LOG: "warn" } },
-  );
-  const r = { child, log: "" };
-  replicas[id] = r;
-  return new Promise((resolve, reject) => {
-    child.stderr.on("data", (d) => {
-      r.log = (r.log + d.toString()).slice(-20000);
-      const m = r.log.match(/listening on http:\/\/(\S+)\/mcp/);
-      if (m && !r.addr) {
-        r.addr = m[1];
-        resolve();
-      }
-    });
-    child.on("exit", (code) => {
-      if (!r.addr) reject(new Error(`replica ${id} exited (${code}): ${r.log}`));
-    });
-  });
+async function startReplica(id) {
+  const args = ["--server", `${process.execPath} ${FIXTURE} stdio both`, "serve", "--http", "127.0.0.1:0", "--replica-id", id, "--trusted-proxy", "127.0.0.1"];
+  const { child, url } = await startServeHttp(args, { cwd: work, env: { MCP_GEN_UI_TOKEN: TOKEN } });
+  replicas[id] = { child, addr: new URL(url).host };
 }
 
 async function startNginx() {

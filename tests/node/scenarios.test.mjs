@@ -24,7 +24,7 @@ import {
   ProgressNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 
-import { serveBinary, everythingBinary } from "./serve-helpers.mjs";
+import { everythingBinary, startServeHttp } from "./serve-helpers.mjs";
 
 const ROUNDS = 4;
 const MAX_SESSIONS = 3;
@@ -70,19 +70,14 @@ before(async () => {
   children.push(everything);
   await waitForPort(up);
   upstreamUrl = `http://127.0.0.1:${up}/mcp`;
-  const port = await freePort();
   // The burst test checks the 503 at the cap: no session may become evictable (idle past
   // --session-evict-seconds) while it runs, however slow the machine.
-  const serve = spawn(
-    serveBinary(),
-    ["--url", upstreamUrl, "--out-dir", path.join(work, "ui"), "serve", "--http", `127.0.0.1:${port}`,
-      "--max-sessions", String(MAX_SESSIONS), "--session-evict-seconds", "3600", "--allow-stale"],
-    { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, MCP_GEN_UI_LOG: "warn" } },
-  );
-  serve.stderr.on("data", () => {}); // drained
-  children.push(serve);
-  await waitForPort(port);
-  serveUrl = `http://127.0.0.1:${port}/mcp`;
+  const serve = await startServeHttp([
+    "--url", upstreamUrl, "--out-dir", path.join(work, "ui"), "serve", "--http", "127.0.0.1:0",
+    "--max-sessions", String(MAX_SESSIONS), "--session-evict-seconds", "3600", "--allow-stale",
+  ]);
+  children.push(serve.child);
+  serveUrl = serve.url;
 });
 
 after(() => {

@@ -1,5 +1,8 @@
-// Shared helpers for the serve tests: where the binaries are, and the tool_hash ingredients.
+// Shared helpers for the serve tests: where the binaries are, starting `serve --http` (or any
+// server that says `listening on http://…`) and waiting for it, and the tool_hash ingredients.
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import readline from "node:readline";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,4 +40,43 @@ export function canonicalJson(v) {
 
 export function sha256Hex(text) {
   return createHash("sha256").update(text).digest("hex");
+}
+
+/**
+ * Starts `cmd args` and resolves once it prints a line `listening on http://…` (on stdout or
+ * stderr, read line by line so an address is never cut): `{ child, url, tail }`, `tail()` being
+ * the last of its output. `onLine` sees every line. Rejects when the child exits first or stays
+ * silent for `timeoutMs`. The pipes are read to the end (a full pipe would stall the child).
+ */
+export function startListening(cmd, args, { onLine = () => {}, timeoutMs = 30_000, ...opts } = {}) {
+  const child = spawn(cmd, args, { ...opts, stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  const what = `${path.basename(cmd)} ${args.join(" ")}`.slice(0, 200);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not listen within ${timeoutMs} ms: ${log}`)), timeoutMs);
+    for (const stream of [child.stdout, child.stderr]) {
+      readline.createInterface({ input: stream }).on("line", (line) => {
+        log = (log + line + "\n").slice(-20_000);
+        onLine(line);
+        const m = line.match(/listening on (http:\/\/\S+)/);
+        if (m) {
+          clearTimeout(timer);
+          resolve({ child, url: m[1], tail: () => log });
+        }
+      });
+    }
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited (${code}) before listening: ${log}`));
+    });
+  });
+}
+
+/**
+ * `mcp-gen-ui ARGS` (ARGS holding `serve --http 127.0.0.1:0`), once it listens: `{ child, url,
+ * tail }` with `url` the `http://…/mcp` endpoint. `env` is added to this process's environment,
+ * with `MCP_GEN_UI_LOG=warn` unless it says otherwise.
+ */
+export function startServeHttp(args, { env = {}, ...opts } = {}) {
+  return startListening(serveBinary(), args, { ...opts, env: { ...process.env, MCP_GEN_UI_LOG: "warn", ...env } });
 }

@@ -19,7 +19,7 @@ import {
   ProgressNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 
-import { serveBinary, everythingBinary, canonicalJson, sha256Hex } from "./serve-helpers.mjs";
+import { serveBinary, everythingBinary, canonicalJson, sha256Hex, startServeHttp } from "./serve-helpers.mjs";
 
 const MCP_APP = "text/html;profile=mcp-app";
 const UI_TOOL = "get-sum";
@@ -286,28 +286,11 @@ test("progress, logging, sampling and elicitation make the round trip through se
 });
 
 test("over streamable HTTP, sessions carry progress and server→client requests", async () => {
-  const { spawn } = await import("node:child_process");
   const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-  const proc = spawn(
-    serveBinary(),
-    ["serve", "--http", "127.0.0.1:0", "--server", everythingBinary(), "--out-dir", path.join(work, "ui")],
-    { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, MCP_GEN_UI_LOG: "warn" } },
-  );
+  const serve = await startServeHttp(["serve", "--http", "127.0.0.1:0", "--server", everythingBinary(), "--out-dir", path.join(work, "ui")]);
+  const proc = serve.child;
   try {
-    const url = await new Promise((resolve, reject) => {
-      let buf = "";
-      const timer = setTimeout(() => reject(new Error(`serve did not listen: ${buf}`)), 20000);
-      proc.stderr.on("data", (d) => {
-        buf += d;
-        // Only a whole line: stderr may arrive cut in the middle of the address.
-        const m = buf.match(/listening on (http:\/\/\S+)\r?\n/);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      });
-      proc.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${buf}`)));
-    });
+    const url = serve.url;
     const capabilities = {
       sampling: {},
       extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [MCP_APP] } },
