@@ -44,13 +44,42 @@ after(async () => {
   for (const line of [...skipped, ...failures]) console.log('# registry suite: ' + line);
 });
 
+// One host page (the real AppBridge, host.html) for all the pages of a run: each tool gets a new
+// sandboxed iframe and bridge in it, so the host's modules load once (the static server sends
+// no-store) instead of once per page. Returns what lib.mjs's openApp returns.
+let host = null;
+async function openInHost(file, onCall) {
+  if (!host) {
+    const { page, errors } = await env.newPage();
+    const h = { page, errors, onCall: null };
+    await page.exposeFunction('hostCallTool', (params) => h.onCall(params));
+    await page.goto(`${env.base}/host.html`);
+    await page.waitForFunction(() => typeof window.startHost === 'function');
+    host = h;
+  }
+  const { page, errors } = host;
+  host.onCall = onCall;
+  errors.length = 0;
+  await page.evaluate(() => {
+    for (const f of document.querySelectorAll('iframe')) f.remove();
+    window.__log = []; window.__sizes = []; window.__calls = []; window.__links = []; window.__raw = [];
+  });
+  const ctx = { theme: 'light', platform: 'web', locale: 'en-US', styles: { variables: { '--font-sans': 'sans-serif' } } };
+  await page.evaluate(([src, c]) => window.startHost(src, c), [`/guest/${file}`, ctx]);
+  await page.waitForFunction(() => window.__initialized, null, { timeout: 15000 });
+  await page.evaluate(() => window.__initialized);
+  const frame = page.frames().find((f) => f.url().includes('/guest/'));
+  return { page, frame, errors };
+}
+
 async function checkPage(server, gen, tool) {
   const file = gen.pages[tool.name];
   assert.ok(file, `the lock names no page for ${tool.name}`);
   env.guestDir.current = gen.dir;
   const { v, validate } = validatorFor(tool.inputSchema);
   const result = syntheticResult(tool);
-  const { page, frame, errors } = await env.openApp(file, { onCall: async () => result });
+  const { page, frame, errors } = await openInHost(file, async () => result);
+  let clean = false;
   try {
     // The handshake: ui/initialize first, initialized right after, size-changed after that.
     await page.waitForFunction(() => window.__sizes.length > 0, null, { timeout: 10000 });
@@ -89,8 +118,13 @@ async function checkPage(server, gen, tool) {
       if (n) assert.ok(shown.includes(n), `result value ${JSON.stringify(x)} is not on the page`);
     }
     assert.deepEqual(errors, [], 'console errors or CSP violations');
+    clean = true;
   } finally {
-    await page.close();
+    // The host page stays for the next tool; after a failure the next tool gets a fresh one.
+    if (!clean) {
+      host = null;
+      await page.close().catch(() => {});
+    }
   }
 }
 

@@ -32,7 +32,7 @@ elif npm ping >/dev/null 2>&1; then
   echo "error: registry suite: npm ci failed in tests/registry although the npm registry answers (a broken pin?)" >&2
   exit 1
 else
-  loud "the npm registry is not reachable; the npm servers will be SKIPPED ($(printf '%s' "$out" | tail -1))"
+  loud "the npm registry is not reachable; the npm servers will be SKIPPED ($(printf '%s' "$out" | grep -v 'complete log' | tail -1))"
   note "npm=skip: the npm registry was not reachable when tests/registry/install.sh ran"
 fi
 
@@ -55,7 +55,7 @@ elif .venv/bin/pip download -q --no-deps --disable-pip-version-check -d .venv/pr
   echo "error: registry suite: pip install -r tests/registry/requirements.txt failed although PyPI answers (a broken pin?)" >&2
   exit 1
 else
-  loud "PyPI is not reachable; the PyPI servers will be SKIPPED ($(printf '%s' "$out" | tail -1))"
+  loud "PyPI is not reachable; the PyPI servers will be SKIPPED ($(printf '%s' "$out" | grep -v 'complete log' | tail -1))"
   note "pypi=skip: PyPI was not reachable when tests/registry/install.sh ran"
 fi
 
