@@ -47,6 +47,11 @@ else
   echo "up to date"
 fi
 
+step "registry servers (tests/registry: popular npm and PyPI servers at pinned versions)"
+# One cached install for every suite that tests against them (tests/fixtures/registry-servers.json);
+# a registry that cannot be reached is recorded, and its servers are reported as SKIPPED by name.
+bash tests/registry/install.sh
+
 # Installs Debian's package $1 (its program at $2) when missing: as root, or through sudo without
 # a password; otherwise says how and stops. $3 names the suites that need it.
 apt_need() {
