@@ -18,6 +18,7 @@ pub mod json;
 pub mod lock;
 pub mod mcp;
 pub mod model;
+pub mod origins;
 pub mod pipeline;
 pub mod plan;
 pub mod preview;

@@ -31,7 +31,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "base",
         &[
-            "context", "lock", "model", "config", "mcp", "report", "secrets", "json",
+            "context", "lock", "model", "config", "mcp", "report", "secrets", "json", "origins",
+            "css",
         ],
     ),
 ];

@@ -93,8 +93,10 @@ fn validate_inline(html: &str, opts: &Options) -> Vec<Finding> {
         ));
         return out;
     }
+    let origins = crate::origins::Origins::new(&opts.allowed_origins);
     let ctx = document::DocCtx {
         opts,
+        origins: &origins,
         depth: 0,
         line_base: 0,
         prefix: String::new(),

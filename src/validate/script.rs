@@ -18,7 +18,7 @@ use oxc_parser::Parser;
 use oxc_span::{GetSpan, SourceType};
 
 use super::finding::{Finding, Severity, clip};
-use super::origin::{self, Target};
+use crate::origins::{self as origin, Origins, Target};
 
 /// How the browser treats a `<script>` element, from its `type` attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,7 +82,7 @@ pub struct Facts {
 pub struct ScriptCtx<'a> {
     /// HTML line of the script's first character.
     pub line: usize,
-    pub allowed_origins: &'a [String],
+    pub origins: &'a Origins,
     /// Prepended to messages (e.g. "in iframe srcdoc: ").
     pub prefix: &'a str,
 }
@@ -385,7 +385,7 @@ impl<'t, 'c, 'f> JsVisitor<'t, 'c, 'f> {
                 format!("module import of a javascript: URL (\"{shown}\"); remove it"),
             ),
             Target::Remote(o) => {
-                if !origin::is_allowed(self.ctx.allowed_origins, &o) {
+                if !self.ctx.origins.allows(&o) {
                     let o = clip(&o);
                     self.push(
                         Severity::Error,
@@ -520,7 +520,7 @@ impl<'t, 'c, 'f> JsVisitor<'t, 'c, 'f> {
             Some(Target::Inline) => return,
             Some(Target::Script) => format!("{api} to a javascript: URL; remove it"),
             Some(Target::Remote(o)) => {
-                if origin::is_allowed(self.ctx.allowed_origins, &o) {
+                if self.ctx.origins.allows(&o) {
                     return;
                 }
                 format!(
