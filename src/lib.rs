@@ -12,6 +12,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod context;
+pub mod css;
 pub mod discover;
 pub mod generate;
 pub mod json;

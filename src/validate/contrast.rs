@@ -19,6 +19,7 @@ use scraper::{ElementRef, Selector};
 
 use super::finding::{Finding, Severity};
 use super::parse::Parsed;
+use crate::css::{Kind, Tokenizer};
 
 /// One style sheet of the page: its text and the HTML line where it starts.
 pub struct Sheet<'a> {
@@ -274,24 +275,20 @@ const LIGHT_MARKERS: [&str; 4] = [
 
 /// Blanks out comments, keeping every byte offset and line (edits are made by offset).
 fn strip_comments(css: &str) -> String {
-    let src = css.as_bytes();
-    let mut out = src.to_vec();
-    let mut i = 0;
-    while i + 1 < src.len() {
-        if src[i] == b'/' && src[i + 1] == b'*' {
-            let end = css[i + 2..].find("*/").map_or(src.len(), |e| i + 2 + e + 2);
-            for b in &mut out[i..end] {
-                if *b != b'\n' {
-                    *b = b' ';
-                }
+    let mut out = String::with_capacity(css.len());
+    for t in Tokenizer::new(css) {
+        let text = css.get(t.span).unwrap_or("");
+        if t.kind == Kind::Comment {
+            for c in text.chars() {
+                // A multi-byte char becomes as many spaces as it had bytes.
+                let blank = if c == '\n' { "\n" } else { " " };
+                out.push_str(&blank.repeat(c.len_utf8()));
             }
-            i = end;
         } else {
-            i += 1;
+            out.push_str(text);
         }
     }
-    // Only ASCII bytes were written over whole UTF-8 sequences: still valid.
-    String::from_utf8(out).unwrap_or_default()
+    out
 }
 
 fn specificity(sel: &str) -> (usize, usize, usize) {
@@ -1323,68 +1320,40 @@ fn ends_clean(css: &str) -> bool {
     if css.contains("</") {
         return false;
     }
-    let b = css.as_bytes();
-    let mut i = 0;
     // Open `(`, `[` and `{`, innermost last.
-    let mut open: Vec<u8> = Vec::new();
+    let mut open: Vec<Kind> = Vec::new();
     // Top-level text since the last `;` or `}` (a prelude or declaration not yet finished).
     let mut pending = false;
-    while i < b.len() {
-        match b[i] {
-            b'/' if b.get(i + 1) == Some(&b'*') => match css[i + 2..].find("*/") {
-                Some(e) => i += 2 + e + 2,
-                None => return false,
-            },
-            q @ (b'"' | b'\'') => {
-                i += 1;
-                loop {
-                    match b.get(i) {
-                        None | Some(b'\n') => return false,
-                        Some(b'\\') => i += 2,
-                        Some(c) if *c == q => break,
-                        Some(_) => i += 1,
-                    }
-                }
-                i += 1;
+    for t in Tokenizer::new(css) {
+        if t.unclosed || matches!(t.kind, Kind::BadString | Kind::BadUrl) {
+            return false;
+        }
+        match t.kind {
+            Kind::Comment | Kind::Whitespace => {}
+            Kind::OpenCurly => open.push(Kind::OpenCurly),
+            Kind::OpenParen | Kind::Function | Kind::OpenSquare => {
                 pending |= open.is_empty();
+                open.push(if t.kind == Kind::OpenSquare {
+                    Kind::OpenSquare
+                } else {
+                    Kind::OpenParen
+                });
             }
-            b'\\' => {
-                i += 2;
-                pending |= open.is_empty();
-            }
-            c @ (b'(' | b'[' | b'{') => {
-                if c != b'{' {
-                    pending |= open.is_empty();
-                }
-                open.push(c);
-                i += 1;
-            }
-            c @ (b')' | b']' | b'}') => {
-                let want = match c {
-                    b')' => b'(',
-                    b']' => b'[',
-                    _ => b'{',
+            Kind::CloseParen | Kind::CloseSquare | Kind::CloseCurly => {
+                let want = match t.kind {
+                    Kind::CloseParen => Kind::OpenParen,
+                    Kind::CloseSquare => Kind::OpenSquare,
+                    _ => Kind::OpenCurly,
                 };
                 if open.pop() != Some(want) {
                     return false;
                 }
-                if c == b'}' && open.is_empty() {
+                if t.kind == Kind::CloseCurly && open.is_empty() {
                     pending = false;
                 }
-                i += 1;
             }
-            b';' => {
-                if open.is_empty() {
-                    pending = false;
-                }
-                i += 1;
-            }
-            c => {
-                if open.is_empty() && !c.is_ascii_whitespace() {
-                    pending = true;
-                }
-                i += 1;
-            }
+            Kind::Semicolon if open.is_empty() => pending = false,
+            _ => pending |= open.is_empty(),
         }
     }
     open.is_empty() && !pending

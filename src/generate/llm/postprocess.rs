@@ -17,6 +17,7 @@ use oxc_ast_visit::{Visit, walk};
 use oxc_parser::Parser;
 use oxc_span::{GetSpan, SourceType};
 
+use crate::css::LoadKind;
 use crate::origins::Origins;
 
 /// The package whose imports we satisfy from the inline runtime.
@@ -619,62 +620,24 @@ fn handler_script(handlers: &[(usize, String, String)]) -> String {
 /// Drops what a host would block from CSS: `@import` of remote sheets, and remote `url(…)`s
 /// (fonts, background pictures), which become `none`. Returns the CSS and what was dropped.
 fn strip_remote_css(css: &str, allowed: &Origins) -> (String, Vec<String>) {
-    let lower = css.to_ascii_lowercase();
-    if !lower.contains("http") && !lower.contains("//") {
-        return (css.to_string(), Vec::new());
-    }
     let mut out = String::with_capacity(css.len());
     let mut dropped = Vec::new();
-    let mut i = 0;
-    while i < css.len() {
-        let rest = &lower[i..];
-        if rest.starts_with("@import") {
-            let end = rest.find(';').map_or(css.len(), |e| i + e + 1);
-            let rule = &css[i..end];
-            let url = css_url(&rule["@import".len()..]);
-            if url.as_deref().is_some_and(|u| allowed.blocks(u)) {
-                dropped.push(format!(
-                    "@import \"{}\"",
-                    clip(url.as_deref().unwrap_or(""))
-                ));
-                i = end;
-                continue;
-            }
+    let mut at = 0;
+    for load in crate::css::loads(css) {
+        if !allowed.blocks(&load.url) {
+            continue;
         }
-        if rest.starts_with("url(") {
-            let end = rest.find(')').map_or(css.len(), |e| i + e + 1);
-            let url = css_url(&css[i..end]);
-            if url.as_deref().is_some_and(|u| allowed.blocks(u)) {
-                dropped.push(format!("url(\"{}\")", clip(url.as_deref().unwrap_or(""))));
-                out.push_str("none");
-                i = end;
-                continue;
-            }
+        out.push_str(css.get(at..load.span.start).unwrap_or(""));
+        if load.kind == LoadKind::Import {
+            dropped.push(format!("@import \"{}\"", clip(&load.url)));
+        } else {
+            dropped.push(format!("url(\"{}\")", clip(&load.url)));
+            out.push_str("none");
         }
-        let ch_len = css[i..].chars().next().map_or(1, char::len_utf8);
-        out.push_str(&css[i..i + ch_len]);
-        i += ch_len;
+        at = load.span.end;
     }
+    out.push_str(css.get(at..).unwrap_or(""));
     (out, dropped)
-}
-
-/// The URL of `url(…)`, `"…"` or `'…'` at the start of `s` (after whitespace).
-fn css_url(s: &str) -> Option<String> {
-    let t = s.trim_start();
-    let t = t
-        .strip_prefix("url(")
-        .or_else(|| t.strip_prefix("URL("))
-        .unwrap_or(t)
-        .trim_start();
-    let (q, body) = match t.chars().next()? {
-        c @ ('"' | '\'') => (Some(c), &t[1..]),
-        _ => (None, t),
-    };
-    let end = match q {
-        Some(q) => body.find(q)?,
-        None => body.find([')', ' ', ';']).unwrap_or(body.len()),
-    };
-    Some(body[..end].trim().to_string())
 }
 
 /// Script text ends at the first `</script`; escaping it keeps the code intact.
@@ -1168,6 +1131,29 @@ const app = new ext.App({name: "x"});
         assert!(p.html.contains("https://cdn.example.com/a.css"));
         assert!(p.html.contains("rel=\"icon\""));
         assert_eq!(p.repairs.len(), 2);
+    }
+
+    #[test]
+    fn remote_css_is_found_as_a_browser_reads_it() {
+        let allowed = Origins::new(["https://*.example.com"]);
+        let (css, dropped) = strip_remote_css(
+            ".a { background: u\\72l(https://evil.example/a.png) } \
+             .b { background: url( \"https://img.example.com/b.png\" ) } \
+             .c::after { content: 'url(https://evil.example/c.png)' } \
+             @import url(https://evil.example/d.css) screen; .d { mask: url(https://x.example.com:8443/m.svg) }",
+            &allowed,
+        );
+        assert_eq!(dropped.len(), 3, "{dropped:?}");
+        assert!(css.starts_with(".a { background: none }"), "{css}");
+        assert!(
+            css.contains("url( \"https://img.example.com/b.png\" )"),
+            "{css}"
+        );
+        assert!(css.contains("'url(https://evil.example/c.png)'"), "{css}");
+        assert!(
+            !css.contains("d.css") && css.contains("mask: none"),
+            "{css}"
+        );
     }
 
     #[test]
