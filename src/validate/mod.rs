@@ -24,6 +24,7 @@ mod contrast;
 mod document;
 mod finding;
 mod injection;
+mod js_expr;
 mod options;
 mod origin;
 mod parse;
