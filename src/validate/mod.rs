@@ -37,7 +37,7 @@ use options::STACK_BYTES;
 pub use repair::{ContrastRepair, repair_contrast};
 
 /// Bumped whenever a rule changes, so `check` knows to re-validate files that passed before.
-pub const VALIDATOR_VERSION: u32 = 4;
+pub const VALIDATOR_VERSION: u32 = 5;
 
 /// Largest file a host should be asked to load (book: reference/validator.md).
 pub const MAX_FILE_BYTES: usize = 500 * 1024;
