@@ -286,6 +286,17 @@ impl CspConfig {
     pub fn is_empty(&self) -> bool {
         *self == CspConfig::default()
     }
+
+    /// The origins a page may load from or reach (connect, resource and frame domains, as
+    /// written); `crate::origins::Origins` judges URLs against them.
+    pub fn fetch_origins(&self) -> Vec<String> {
+        self.connect_domains
+            .iter()
+            .chain(&self.resource_domains)
+            .chain(&self.frame_domains)
+            .cloned()
+            .collect()
+    }
 }
 
 /// Command-line settings that override the file.

@@ -32,6 +32,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "base",
         &[
             "context", "lock", "model", "config", "mcp", "report", "secrets", "json", "token",
+            "origins", "css",
         ],
     ),
 ];

@@ -92,13 +92,8 @@ pub fn look<'r>(
 
 /// The validator's options for a tool: the origins its CSP config declares.
 pub fn validate_options(cfg: &Config, tool: &str, llm_output: bool) -> validate::Options {
-    let csp = cfg.tool(tool).csp;
-    let mut allowed_origins = Vec::new();
-    allowed_origins.extend(csp.connect_domains);
-    allowed_origins.extend(csp.resource_domains);
-    allowed_origins.extend(csp.frame_domains);
     validate::Options {
-        allowed_origins,
+        allowed_origins: cfg.tool(tool).csp.fetch_origins(),
         llm_output,
     }
 }

@@ -67,8 +67,12 @@ pub fn declared_json(csp: &CspConfig) -> serde_json::Value {
 }
 
 /// A CSP host-source: an http(s)/ws(s) origin, optionally with a `*.` subdomain wildcard and a
-/// path. Anything else (keywords, `*`, spaces, `;`) could rewrite the policy, so it is refused.
+/// path, that `Origins` reads the same way the validator does. Anything else (keywords, `*`,
+/// spaces, `;`) could rewrite the policy, so it is refused.
 fn valid_source(s: &str) -> bool {
+    if !crate::origins::Origins::parses(s) {
+        return false;
+    }
     let Some((scheme, rest)) = s.split_once("://") else {
         return false;
     };

@@ -10,9 +10,10 @@ use super::contrast;
 use super::finding::{Finding, Severity, clip};
 use super::injection;
 use super::options::{Options, RUNTIME_ATTR};
-use super::origin::{self, Target};
+use super::origin;
 use super::parse::{self, Parsed};
 use super::script::{self, Facts, ScriptCtx, ScriptKind};
+use crate::origins::{self, Origins, Target};
 
 /// How deep `srcdoc` documents are followed; deeper nesting is itself an error.
 const MAX_SRCDOC_DEPTH: usize = 3;
@@ -27,6 +28,8 @@ const HTML_NS: &str = "http://www.w3.org/1999/xhtml";
 /// Where a document sits: the top-level file or an iframe `srcdoc` inside it.
 pub struct DocCtx<'a> {
     pub opts: &'a Options,
+    /// `opts.allowed_origins`, parsed once.
+    pub origins: &'a Origins,
     pub depth: usize,
     /// Added to the document's own line numbers (0 for the file itself).
     pub line_base: usize,
@@ -399,12 +402,12 @@ fn attributes(parsed: &Parsed, el: &ElementRef<'_>, ctx: &DocCtx<'_>, out: &mut 
 /// `<meta http-equiv=refresh>`)?
 fn script_url_in(el: &str, attr: &str, value: &str, http_equiv: Option<&str>) -> bool {
     if URL_ATTRS.contains(&attr) {
-        return origin::is_script_url(value);
+        return origins::is_script_url(value);
     }
     match attr {
-        "srcset" | "imagesrcset" => srcset_urls(value).any(origin::is_script_url),
+        "srcset" | "imagesrcset" => srcset_urls(value).any(origins::is_script_url),
         "to" | "from" | "values" if matches!(el, "set" | "animate") => {
-            value.split(';').any(origin::is_script_url)
+            value.split(';').any(origins::is_script_url)
         }
         "content" if http_equiv.is_some_and(|h| h.eq_ignore_ascii_case("refresh")) => {
             let lower = value.to_ascii_lowercase();
@@ -416,7 +419,7 @@ fn script_url_in(el: &str, attr: &str, value: &str, http_equiv: Option<&str>) ->
                         .trim_start_matches('=')
                         .trim_matches(['\'', '"', ' '])
                 })
-                .is_some_and(origin::is_script_url)
+                .is_some_and(origins::is_script_url)
         }
         _ => false,
     }
@@ -424,7 +427,7 @@ fn script_url_in(el: &str, attr: &str, value: &str, http_equiv: Option<&str>) ->
 
 /// A `data:` URL holding a document that can run script (HTML, XHTML or SVG).
 fn is_document_data_url(url: &str) -> bool {
-    let url = origin::normalize(url).to_ascii_lowercase();
+    let url = origins::normalize(url).to_ascii_lowercase();
     url.strip_prefix("data:").is_some_and(|rest| {
         let mime = rest.split([',', ';']).next().unwrap_or("").trim();
         matches!(
@@ -564,7 +567,7 @@ fn url_load(
     ctx: &DocCtx<'_>,
     out: &mut Vec<Finding>,
 ) {
-    match origin::classify(url) {
+    match origins::classify(url) {
         // Reported by the javascript-url rule already.
         Target::Inline | Target::Script => {}
         Target::Relative => ctx.push(
@@ -580,7 +583,7 @@ fn url_load(
             ),
         ),
         Target::Remote(o) => {
-            if !origin::is_allowed(&ctx.opts.allowed_origins, &o) {
+            if !ctx.origins.allows(&o) {
                 let o = clip(&o);
                 ctx.push(
                     out,
@@ -634,7 +637,7 @@ fn css_loads(css: &str, line: Option<usize>, ctx: &DocCtx<'_>, out: &mut Vec<Fin
         url_load(Load::Image, "style", "url", url, at(*off), ctx, out);
     }
     for (off, url) in refs.imports.iter().chain(&refs.fonts).chain(&refs.other) {
-        if origin::is_script_url(url) {
+        if origins::is_script_url(url) {
             ctx.push(
                 out,
                 Severity::Error,
@@ -665,7 +668,7 @@ fn scripts(
     let text: String = el.text().collect();
     let sctx = ScriptCtx {
         line: line.unwrap_or(1).saturating_add(ctx.line_base),
-        allowed_origins: &ctx.opts.allowed_origins,
+        origins: ctx.origins,
         prefix: &ctx.prefix,
     };
     match kind {
@@ -692,6 +695,7 @@ fn srcdoc(doc: &str, line: Option<usize>, ctx: &DocCtx<'_>, out: &mut Vec<Findin
     }
     let nested = DocCtx {
         opts: ctx.opts,
+        origins: ctx.origins,
         depth: ctx.depth + 1,
         line_base: ctx.line(line).unwrap_or(1).saturating_sub(1),
         prefix: format!("{}in iframe srcdoc: ", ctx.prefix),

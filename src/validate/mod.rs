@@ -24,6 +24,7 @@ mod contrast;
 mod document;
 mod finding;
 mod injection;
+mod js_expr;
 mod options;
 mod origin;
 mod parse;
@@ -36,7 +37,7 @@ use options::STACK_BYTES;
 pub use repair::{ContrastRepair, repair_contrast};
 
 /// Bumped whenever a rule changes, so `check` knows to re-validate files that passed before.
-pub const VALIDATOR_VERSION: u32 = 4;
+pub const VALIDATOR_VERSION: u32 = 5;
 
 /// Largest file a host should be asked to load (book: reference/validator.md).
 pub const MAX_FILE_BYTES: usize = 500 * 1024;
@@ -93,8 +94,10 @@ fn validate_inline(html: &str, opts: &Options) -> Vec<Finding> {
         ));
         return out;
     }
+    let origins = crate::origins::Origins::new(&opts.allowed_origins);
     let ctx = document::DocCtx {
         opts,
+        origins: &origins,
         depth: 0,
         line_base: 0,
         prefix: String::new(),

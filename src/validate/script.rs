@@ -6,19 +6,23 @@ use std::collections::HashSet;
 
 use oxc_allocator::Allocator;
 use oxc_ast::ast::{
-    Argument, AssignmentExpression, AssignmentTarget, BinaryExpression, BinaryOperator,
-    BindingIdentifier, CallExpression, ComputedMemberExpression, ConditionalExpression,
-    ExportAllDeclaration, ExportFromDeclaration, Expression, IdentifierReference, IfStatement,
-    ImportDeclaration, ImportExpression, NewExpression, ObjectExpression, ObjectProperty,
-    ObjectPropertyKind, StaticMemberExpression, StringLiteral, TemplateLiteral, TryStatement,
-    UnaryExpression, UnaryOperator,
+    AssignmentExpression, AssignmentTarget, BinaryExpression, BinaryOperator, BindingIdentifier,
+    CallExpression, ComputedMemberExpression, ConditionalExpression, ExportAllDeclaration,
+    ExportFromDeclaration, Expression, IdentifierReference, IfStatement, ImportDeclaration,
+    ImportExpression, NewExpression, ObjectExpression, ObjectProperty, ObjectPropertyKind,
+    StaticMemberExpression, StringLiteral, TemplateLiteral, TryStatement, UnaryExpression,
+    UnaryOperator,
 };
 use oxc_ast_visit::{Visit, walk};
 use oxc_parser::Parser;
 use oxc_span::{GetSpan, SourceType};
 
 use super::finding::{Finding, Severity, clip};
-use super::origin::{self, Target};
+use super::js_expr::{
+    GLOBAL_NAMES, STORAGE_NAMES, first_arg, frame_ref, head_origin, is_constant_string, is_global,
+    mentions_storage, static_string, url_head,
+};
+use crate::origins::{self as origin, Origins, Target};
 
 /// How the browser treats a `<script>` element, from its `type` attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,7 +86,7 @@ pub struct Facts {
 pub struct ScriptCtx<'a> {
     /// HTML line of the script's first character.
     pub line: usize,
-    pub allowed_origins: &'a [String],
+    pub origins: &'a Origins,
     /// Prepended to messages (e.g. "in iframe srcdoc: ").
     pub prefix: &'a str,
 }
@@ -241,100 +245,7 @@ const WATCHED_NAMES: [&str; 9] = [
     "prompt",
     "fetch",
 ];
-const STORAGE_NAMES: [&str; 2] = ["localStorage", "sessionStorage"];
 const DIALOG_NAMES: [&str; 3] = ["alert", "confirm", "prompt"];
-
-/// A string the page wrote itself: a literal, a template without substitutions, or `+` of those.
-fn is_constant_string(expr: &Expression<'_>) -> bool {
-    match expr.without_parentheses() {
-        Expression::StringLiteral(_) => true,
-        Expression::TemplateLiteral(t) => t.expressions.is_empty(),
-        Expression::BinaryExpression(b) => {
-            b.operator == BinaryOperator::Addition
-                && is_constant_string(&b.left)
-                && is_constant_string(&b.right)
-        }
-        _ => false,
-    }
-}
-
-/// Where a URL expression points: its full text when constant, else the constant text it starts
-/// with (`"https://api.example.com/v1?q=" + q`, `` `https://…/${id}` ``), else nothing.
-fn url_head(expr: &Expression<'_>) -> (Option<String>, bool) {
-    match expr.without_parentheses() {
-        Expression::StringLiteral(s) => (Some(s.value.to_string()), true),
-        Expression::TemplateLiteral(t) => {
-            let head = t.quasis.first().map(|q| q.value.raw.to_string());
-            (head, t.expressions.is_empty())
-        }
-        Expression::BinaryExpression(b) if b.operator == BinaryOperator::Addition => {
-            let (head, whole) = url_head(&b.left);
-            (head, whole && is_constant_string(&b.right))
-        }
-        _ => (None, false),
-    }
-}
-
-/// The origin part of the start of a URL (`https://host[:port]`), when it is all there.
-fn head_origin(head: &str) -> Option<&str> {
-    let lower = head.to_ascii_lowercase();
-    let web = ["https://", "http://", "wss://", "ws://"];
-    if !web.iter().any(|p| lower.starts_with(p)) {
-        return None;
-    }
-    let scheme_end = lower.find("://")? + 3;
-    let rest = &head[scheme_end..];
-    let end = rest.find(['/', '?', '#'])?;
-    head.get(..scheme_end + end)
-}
-
-fn mentions_storage(text: &str) -> bool {
-    STORAGE_NAMES.iter().any(|n| text.contains(n))
-}
-
-const FRAME_NAMES: [&str; 3] = ["parent", "top", "opener"];
-const GLOBAL_NAMES: [&str; 4] = ["window", "self", "globalThis", "frames"];
-
-/// `eval`, `window.eval`, `globalThis.eval`, …
-fn is_global(expr: &Expression<'_>, name: &str) -> bool {
-    let expr = expr.without_parentheses();
-    if expr.is_specific_id(name) {
-        return true;
-    }
-    expr.get_member_expr().is_some_and(|m| {
-        m.static_property_name() == Some(name)
-            && GLOBAL_NAMES.iter().any(|g| m.object().is_specific_id(g))
-    })
-}
-
-/// Which frame (`parent`/`top`/`opener`) an expression names, and whether as a bare identifier.
-fn frame_ref(expr: &Expression<'_>) -> Option<(&'static str, bool)> {
-    let expr = expr.without_parentheses();
-    for name in FRAME_NAMES {
-        if expr.is_specific_id(name) {
-            return Some((name, true));
-        }
-    }
-    let m = expr.get_member_expr()?;
-    let prop = m.static_property_name()?;
-    let name = FRAME_NAMES.into_iter().find(|n| *n == prop)?;
-    GLOBAL_NAMES
-        .iter()
-        .any(|g| m.object().is_specific_id(g))
-        .then_some((name, false))
-}
-
-fn static_string<'a>(expr: &'a Expression<'_>) -> Option<&'a str> {
-    match expr.without_parentheses() {
-        Expression::StringLiteral(s) => Some(s.value.as_str()),
-        Expression::TemplateLiteral(t) => t.single_quasi().map(|q| q.as_str()),
-        _ => None,
-    }
-}
-
-fn first_arg<'b, 'a>(args: &'b [Argument<'a>]) -> Option<&'b Expression<'a>> {
-    args.first().and_then(|a| a.as_expression())
-}
 
 impl<'t, 'c, 'f> JsVisitor<'t, 'c, 'f> {
     fn line(&self, offset: u32) -> usize {
@@ -385,7 +296,7 @@ impl<'t, 'c, 'f> JsVisitor<'t, 'c, 'f> {
                 format!("module import of a javascript: URL (\"{shown}\"); remove it"),
             ),
             Target::Remote(o) => {
-                if !origin::is_allowed(self.ctx.allowed_origins, &o) {
+                if !self.ctx.origins.allows(&o) {
                     let o = clip(&o);
                     self.push(
                         Severity::Error,
@@ -520,7 +431,7 @@ impl<'t, 'c, 'f> JsVisitor<'t, 'c, 'f> {
             Some(Target::Inline) => return,
             Some(Target::Script) => format!("{api} to a javascript: URL; remove it"),
             Some(Target::Remote(o)) => {
-                if origin::is_allowed(self.ctx.allowed_origins, &o) {
+                if self.ctx.origins.allows(&o) {
                     return;
                 }
                 format!(

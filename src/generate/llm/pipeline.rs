@@ -12,6 +12,7 @@ use super::prompts::{PromptData, tool_data};
 use super::provider::{ChatRequest, ChatResponse, ProviderError, StopReason, Usage};
 use crate::generate::request::{GenerateError, UiType};
 use crate::model::header_comment;
+use crate::origins::Origins;
 
 /// Tokens to allow the classification: one word, but reasoning models think first.
 const CLASSIFY_MAX_TOKENS: u32 = 1024;
@@ -211,7 +212,7 @@ impl LlmGenerator {
         }
 
         let header = header_comment(&req.tool.name);
-        let origins = allowed_origins(req);
+        let origins = Origins::from_csp(&req.tool_config.csp);
         let (js, css) = (backstop.runtime_js(), backstop.runtime_css());
         let tool = serde_json::json!({
             "name": req.tool.name,
@@ -467,13 +468,7 @@ pub fn classify_answer(text: &str) -> UiType {
 
 /// Origins the tool's CSP config declares (remote resources from them are allowed).
 pub fn allowed_origins(req: &LlmRequest) -> Vec<String> {
-    let csp = &req.tool_config.csp;
-    csp.connect_domains
-        .iter()
-        .chain(&csp.resource_domains)
-        .chain(&csp.frame_domains)
-        .cloned()
-        .collect()
+    req.tool_config.csp.fetch_origins()
 }
 
 #[cfg(test)]

@@ -17,6 +17,9 @@ use oxc_ast_visit::{Visit, walk};
 use oxc_parser::Parser;
 use oxc_span::{GetSpan, SourceType};
 
+use crate::css::LoadKind;
+use crate::origins::Origins;
+
 /// The package whose imports we satisfy from the inline runtime.
 const SDK: &str = "@modelcontextprotocol/ext-apps";
 /// The global the inline runtime defines.
@@ -127,7 +130,7 @@ pub fn postprocess(
     html: &str,
     header: &str,
     runtime: &Runtime<'_>,
-    allowed_origins: &[String],
+    allowed_origins: &Origins,
 ) -> Result<Postprocessed, PostprocessError> {
     let runtime_tag = runtime_tags(runtime);
     let state = Rc::new(RefCell::new(State::default()));
@@ -245,7 +248,7 @@ fn on_head(st: &mut State, el: &mut Element<'_, '_>, runtime_tag: &str) {
 /// `<script>`: drops what claims to be the runtime, the Tailwind CDN, the SDK and import maps;
 /// notes whether the text that follows is JavaScript; puts the runtime before the first script
 /// when there was no `<head>`.
-fn on_script(st: &mut State, el: &mut Element<'_, '_>, runtime_tag: &str, allowed: &[String]) {
+fn on_script(st: &mut State, el: &mut Element<'_, '_>, runtime_tag: &str, allowed: &Origins) {
     if el.has_attribute(RUNTIME_ATTR) {
         el.remove();
         st.repairs
@@ -255,7 +258,7 @@ fn on_script(st: &mut State, el: &mut Element<'_, '_>, runtime_tag: &str, allowe
     }
     if let Some(src) = el.get_attribute("src")
         && is_tailwind_cdn(&src)
-        && !origin_allowed(&src, allowed)
+        && allowed.blocks(&src)
     {
         // Tailwind's CDN build only styles the page; without it the page works,
         // unstyled, like a page whose remote stylesheet was dropped.
@@ -338,7 +341,7 @@ fn on_style(st: &mut State, el: &mut Element<'_, '_>) {
 }
 
 /// `<link href>`: one that fetches from an origin the tool's csp does not declare goes.
-fn on_link(st: &mut State, el: &mut Element<'_, '_>, allowed: &[String]) {
+fn on_link(st: &mut State, el: &mut Element<'_, '_>, allowed: &Origins) {
     let rel = el
         .get_attribute("rel")
         .unwrap_or_default()
@@ -357,7 +360,7 @@ fn on_link(st: &mut State, el: &mut Element<'_, '_>, allowed: &[String]) {
     ]
     .iter()
     .any(|r| rel.split_whitespace().any(|w| w == *r));
-    if fetches && is_remote(&href) && !origin_allowed(&href, allowed) {
+    if fetches && allowed.blocks(&href) {
         el.remove();
         st.repairs.push(format!(
             "removed <link rel=\"{rel}\" href=\"{}\">: hosts block remote resources not declared in the tool's csp",
@@ -368,11 +371,11 @@ fn on_link(st: &mut State, el: &mut Element<'_, '_>, allowed: &[String]) {
 
 /// Images, sources, posters: a remote one the host would block goes (an image with alt text
 /// becomes that text).
-fn on_image(st: &mut State, el: &mut Element<'_, '_>, allowed: &[String]) {
+fn on_image(st: &mut State, el: &mut Element<'_, '_>, allowed: &Origins) {
     let src = el.get_attribute("src").unwrap_or_default();
     let poster = el.get_attribute("poster").unwrap_or_default();
     let srcset = el.get_attribute("srcset").unwrap_or_default();
-    let remote = |u: &str| is_remote(u) && !origin_allowed(u, allowed);
+    let remote = |u: &str| allowed.blocks(u);
     if el.tag_name() == "video" {
         if remote(&poster) {
             el.remove_attribute("poster");
@@ -459,7 +462,7 @@ fn on_any_element(st: &mut State, el: &mut Element<'_, '_>) -> HandlerResult {
 }
 
 /// A `<style>`'s text, once whole: notes a dark theme, drops remote resources.
-fn on_style_text(st: &mut State, chunk: &mut TextChunk<'_>, allowed: &[String]) {
+fn on_style_text(st: &mut State, chunk: &mut TextChunk<'_>, allowed: &Origins) {
     st.buffer.push_str(chunk.as_str());
     if !chunk.last_in_text_node() {
         chunk.remove();
@@ -480,7 +483,7 @@ fn on_style_text(st: &mut State, chunk: &mut TextChunk<'_>, allowed: &[String]) 
 fn on_style_attribute(
     st: &mut State,
     el: &mut Element<'_, '_>,
-    allowed: &[String],
+    allowed: &Origins,
 ) -> HandlerResult {
     let style = el.get_attribute("style").unwrap_or_default();
     let (css, dropped) = strip_remote_css(&style, allowed);
@@ -616,87 +619,25 @@ fn handler_script(handlers: &[(usize, String, String)]) -> String {
 
 /// Drops what a host would block from CSS: `@import` of remote sheets, and remote `url(…)`s
 /// (fonts, background pictures), which become `none`. Returns the CSS and what was dropped.
-fn strip_remote_css(css: &str, allowed: &[String]) -> (String, Vec<String>) {
-    let lower = css.to_ascii_lowercase();
-    if !lower.contains("http") && !lower.contains("//") {
-        return (css.to_string(), Vec::new());
-    }
+fn strip_remote_css(css: &str, allowed: &Origins) -> (String, Vec<String>) {
     let mut out = String::with_capacity(css.len());
     let mut dropped = Vec::new();
-    let mut i = 0;
-    while i < css.len() {
-        let rest = &lower[i..];
-        if rest.starts_with("@import") {
-            let end = rest.find(';').map_or(css.len(), |e| i + e + 1);
-            let rule = &css[i..end];
-            let url = css_url(&rule["@import".len()..]);
-            if url
-                .as_deref()
-                .is_some_and(|u| is_remote(u) && !origin_allowed(u, allowed))
-            {
-                dropped.push(format!(
-                    "@import \"{}\"",
-                    clip(url.as_deref().unwrap_or(""))
-                ));
-                i = end;
-                continue;
-            }
+    let mut at = 0;
+    for load in crate::css::loads(css) {
+        if !allowed.blocks(&load.url) {
+            continue;
         }
-        if rest.starts_with("url(") {
-            let end = rest.find(')').map_or(css.len(), |e| i + e + 1);
-            let url = css_url(&css[i..end]);
-            if url
-                .as_deref()
-                .is_some_and(|u| is_remote(u) && !origin_allowed(u, allowed))
-            {
-                dropped.push(format!("url(\"{}\")", clip(url.as_deref().unwrap_or(""))));
-                out.push_str("none");
-                i = end;
-                continue;
-            }
+        out.push_str(css.get(at..load.span.start).unwrap_or(""));
+        if load.kind == LoadKind::Import {
+            dropped.push(format!("@import \"{}\"", clip(&load.url)));
+        } else {
+            dropped.push(format!("url(\"{}\")", clip(&load.url)));
+            out.push_str("none");
         }
-        let ch_len = css[i..].chars().next().map_or(1, char::len_utf8);
-        out.push_str(&css[i..i + ch_len]);
-        i += ch_len;
+        at = load.span.end;
     }
+    out.push_str(css.get(at..).unwrap_or(""));
     (out, dropped)
-}
-
-/// The URL of `url(…)`, `"…"` or `'…'` at the start of `s` (after whitespace).
-fn css_url(s: &str) -> Option<String> {
-    let t = s.trim_start();
-    let t = t
-        .strip_prefix("url(")
-        .or_else(|| t.strip_prefix("URL("))
-        .unwrap_or(t)
-        .trim_start();
-    let (q, body) = match t.chars().next()? {
-        c @ ('"' | '\'') => (Some(c), &t[1..]),
-        _ => (None, t),
-    };
-    let end = match q {
-        Some(q) => body.find(q)?,
-        None => body.find([')', ' ', ';']).unwrap_or(body.len()),
-    };
-    Some(body[..end].trim().to_string())
-}
-
-fn is_remote(url: &str) -> bool {
-    let u = url.trim().to_ascii_lowercase();
-    u.starts_with("http:") || u.starts_with("https:") || u.starts_with("//")
-}
-
-fn origin_allowed(url: &str, allowed: &[String]) -> bool {
-    let u = url.trim();
-    allowed.iter().any(|o| {
-        let o = o.trim_end_matches('/');
-        !o.is_empty()
-            && u.get(..o.len()).is_some_and(|p| p.eq_ignore_ascii_case(o))
-            && matches!(
-                u.as_bytes().get(o.len()),
-                Some(b'/') | Some(b'?') | Some(b'#') | Some(b':')
-            )
-    })
 }
 
 /// Script text ends at the first `</script`; escaping it keeps the code intact.
@@ -996,7 +937,7 @@ mod tests {
             html,
             "<!-- Code generated by mcp-gen-ui from tool \"t\". DO NOT EDIT. -->\n",
             &RUNTIME,
-            &[],
+            &Origins::default(),
         )
         .unwrap()
     }
@@ -1096,7 +1037,7 @@ const app = new ext.App({name: "x"});
             page,
             "<!-- Code generated by mcp-gen-ui from tool \"t\". DO NOT EDIT. -->\n",
             &rt,
-            &[],
+            &Origins::default(),
         )
         .unwrap();
         assert!(p.html.contains(RUNTIME_ATTR));
@@ -1179,20 +1120,40 @@ const app = new ext.App({name: "x"});
     #[test]
     fn remote_stylesheets_are_dropped_unless_declared() {
         let html = r#"<html><head><link rel="preconnect" href="https://fonts.googleapis.com"><link rel="stylesheet" href="https://fonts.googleapis.com/css2?family=Inter"><link rel="stylesheet" href="https://cdn.example.com/a.css"><link rel="icon" href="data:,"></head></html>"#;
-        let p = postprocess(html, "", &RUNTIME, &["https://cdn.example.com".to_string()]).unwrap();
+        let p = postprocess(
+            html,
+            "",
+            &RUNTIME,
+            &Origins::new(["https://cdn.example.com"]),
+        )
+        .unwrap();
         assert!(!p.html.contains("googleapis"), "{}", p.html);
         assert!(p.html.contains("https://cdn.example.com/a.css"));
         assert!(p.html.contains("rel=\"icon\""));
         assert_eq!(p.repairs.len(), 2);
-        // A multi-byte character where the declared origin ends must not split a char.
-        assert!(!origin_allowed(
-            "https://éxample.com/a.css",
-            &["https://e".to_string()]
-        ));
-        assert!(origin_allowed(
-            "https://cdn.example.com:443/a",
-            &["https://cdn.example.com".to_string()]
-        ));
+    }
+
+    #[test]
+    fn remote_css_is_found_as_a_browser_reads_it() {
+        let allowed = Origins::new(["https://*.example.com"]);
+        let (css, dropped) = strip_remote_css(
+            ".a { background: u\\72l(https://evil.example/a.png) } \
+             .b { background: url( \"https://img.example.com/b.png\" ) } \
+             .c::after { content: 'url(https://evil.example/c.png)' } \
+             @import url(https://evil.example/d.css) screen; .d { mask: url(https://x.example.com:8443/m.svg) }",
+            &allowed,
+        );
+        assert_eq!(dropped.len(), 3, "{dropped:?}");
+        assert!(css.starts_with(".a { background: none }"), "{css}");
+        assert!(
+            css.contains("url( \"https://img.example.com/b.png\" )"),
+            "{css}"
+        );
+        assert!(css.contains("'url(https://evil.example/c.png)'"), "{css}");
+        assert!(
+            !css.contains("d.css") && css.contains("mask: none"),
+            "{css}"
+        );
     }
 
     #[test]
@@ -1202,7 +1163,7 @@ const app = new ext.App({name: "x"});
             css: "a::after { content: '</style>' }",
             tool_json: "",
         };
-        let p = postprocess("<html><head></head></html>", "", &rt, &[]).unwrap();
+        let p = postprocess("<html><head></head></html>", "", &rt, &Origins::default()).unwrap();
         assert!(p.html.contains("var s = '<\\/script><b>';"), "{}", p.html);
         assert!(
             p.html.contains(
@@ -1289,7 +1250,13 @@ const app = new ext.App({name: "x"});
                 &serde_json::json!({"name": "t", "inputSchema": {"description": "</script><script>x()</script>"}}),
             ),
         };
-        let p = postprocess("<html><head></head><body></body></html>", "", &rt, &[]).unwrap();
+        let p = postprocess(
+            "<html><head></head><body></body></html>",
+            "",
+            &rt,
+            &Origins::default(),
+        )
+        .unwrap();
         assert!(
             p.html.contains(&format!(
                 "<script type=\"application/json\" id=\"{TOOL_DATA_ID}\" {RUNTIME_ATTR}>"
@@ -1314,7 +1281,7 @@ const app = new ext.App({name: "x"});
         #[test]
         fn never_panics_on_arbitrary_pages(body in "(<[a-z]{1,6}( [a-z]+=\"[^\"]{0,8}\")?>|</[a-z]{1,6}>|import [{ ]?[A-Za-z]{0,5}[} ]? from [\"'][@a-z/.:-]{0,40}[\"'];|new App\\(\\{[a-z: \"]{0,12}\\}\\)|[^<]{0,12}){0,30}") {
             let html = format!("<html><head></head><body><script type=\"module\">{body}</script>{body}</body></html>");
-            let _ = postprocess(&html, "", &RUNTIME, &[]);
+            let _ = postprocess(&html, "", &RUNTIME, &Origins::default());
             let _ = rewrite_script(&body, true);
         }
     }
