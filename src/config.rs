@@ -323,6 +323,9 @@ pub struct Config {
     /// The names given with `--env` (never the values), in order: what `serve --print-config`
     /// passes on.
     pub cli_env_names: Vec<String>,
+    /// `generate --rename-files`: give tools whose files predate today's naming rule their
+    /// readable names (book: reference/names.md). Off: the lock's file names are kept.
+    pub rename_files: bool,
 }
 
 /// Default time allowed for an upstream to start and list its tools.
@@ -418,6 +421,7 @@ impl Config {
             connect_timeout,
             protocol,
             cli_env_names,
+            rename_files: false,
         })
     }
 

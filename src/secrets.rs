@@ -8,6 +8,10 @@
 //! the credential after `Bearer`/`Basic`, so a literal key in a broken config or an upstream's
 //! error body that echoes request headers is never printed.
 
+mod command_line;
+
+pub use command_line::{Scrubbed, scrub_url, scrub_words};
+
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::RwLock;
@@ -278,6 +282,14 @@ pub fn register_var(var: &str, value: &str) {
     });
 }
 
+/// Records every value a command line held as a secret (see [`scrub_words`]): assignments,
+/// flags, headers, URL credentials.
+pub fn register_scrubbed(scrubbed: &Scrubbed) {
+    for (_, v) in scrubbed.env.iter().chain(&scrubbed.vars) {
+        register_value(v);
+    }
+}
+
 /// Records a secret value to redact from all output (a provider key, a token).
 pub fn register_value(value: &str) {
     with_known(|k| {
@@ -329,10 +341,20 @@ fn secret_key(key: &str) -> bool {
         "private_key",
         "access_key",
         "cookie",
+        "pat",
     ];
     words
         .iter()
         .any(|w| k == *w || k.ends_with(&format!("_{w}")))
+}
+
+/// The one list of names that hold a credential, for names of flags (`--api-key`,
+/// `--license-key`), headers (`X-Api-Key`, `X-Auth-Token`) and URL query parameters (`key`,
+/// `access_token`): [`secret_key`]'s words, plus any `key` or `*-key` (a flag or header named
+/// so holds a key, where a JSON or TOML key called `sort_key` need not).
+fn secret_name(name: &str) -> bool {
+    let k = name.to_ascii_lowercase().replace('-', "_");
+    secret_key(&k) || k == "key" || k.ends_with("_key") || k == "access_token"
 }
 
 /// Replaces every known secret value, the quoted values of secret-looking keys, and the
@@ -351,6 +373,9 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     }
     drop(known);
     if let Some(s) = redact_patterns(&out) {
+        out = Cow::Owned(s);
+    }
+    if let Some(s) = command_line::redact_command_lines(&out) {
         out = Cow::Owned(s);
     }
     out
