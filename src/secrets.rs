@@ -299,6 +299,35 @@ pub fn register_value(value: &str) {
     });
 }
 
+/// How many of an upstream's last stderr lines an error about it quotes, and how many bytes.
+pub const STDERR_EXCERPT_LINES: usize = 5;
+pub const STDERR_EXCERPT_BYTES: usize = 2048;
+
+/// What an error quotes of an upstream's stderr (book: reference/security.md, "Secrets on a
+/// command line"): its last 5 lines, at most 2 KB (the oldest dropped first, a longer last line
+/// cut), each through [`redact`] — an upstream may print its own key.
+pub fn stderr_excerpt(lines: &[String]) -> Vec<String> {
+    let start = lines.len().saturating_sub(STDERR_EXCERPT_LINES);
+    let mut out: Vec<String> = lines[start..]
+        .iter()
+        .map(|l| redact(l).into_owned())
+        .collect();
+    while out.len() > 1 && out.iter().map(String::len).sum::<usize>() > STDERR_EXCERPT_BYTES {
+        out.remove(0);
+    }
+    if let Some(last) = out.last_mut()
+        && last.len() > STDERR_EXCERPT_BYTES
+    {
+        let mut cut = STDERR_EXCERPT_BYTES;
+        while !last.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        last.truncate(cut);
+        last.push('…');
+    }
+    out
+}
+
 /// A writer that redacts what goes through it (the log subscriber formats one event per
 /// `write`, so a secret is never split between two calls).
 pub struct RedactingWriter<W: std::io::Write> {

@@ -81,12 +81,13 @@ impl Writer {
 
 /// The last stderr lines, shared between the reader task and whoever reports errors.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct StderrTail {
+pub struct StderrTail {
     lines: Arc<Mutex<VecDeque<String>>>,
 }
 
 impl StderrTail {
-    pub(crate) fn lines(&self) -> Vec<String> {
+    /// The lines kept so far, oldest first.
+    pub fn lines(&self) -> Vec<String> {
         match self.lines.lock() {
             Ok(g) => g.iter().cloned().collect(),
             Err(p) => p.into_inner().iter().cloned().collect(),
@@ -188,7 +189,7 @@ pub(crate) fn open(
     let writer = Arc::new(Writer {
         stdin: tokio::sync::Mutex::new(Some(stdin)),
     });
-    let tail = StderrTail::default();
+    let tail = opts.stderr_sink.clone().unwrap_or_default();
 
     let (ended_tx, ended_rx) = oneshot::channel();
     let stdout = StdoutReader {

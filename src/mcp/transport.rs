@@ -44,6 +44,10 @@ pub struct ConnectOptions {
     /// The era our own client speaks ([`negotiate::open`](super::negotiate::open)); the
     /// connection itself, and serve, ignore it.
     pub protocol: Protocol,
+    /// Where a stdio child's last stderr lines go, shared with the caller: what an upstream
+    /// that did not answer in time said is still there when the opening is abandoned (book:
+    /// reference/security.md, "Secrets on a command line"). `None`: a tail of its own.
+    pub stderr_sink: Option<super::stdio::StderrTail>,
 }
 
 impl Default for ConnectOptions {
@@ -57,6 +61,7 @@ impl Default for ConnectOptions {
             connect_timeout: Duration::from_secs(10),
             raw_responses: false,
             protocol: Protocol::Auto,
+            stderr_sink: None,
         }
     }
 }

@@ -277,7 +277,7 @@ fn scrub_url_with(url: &str, vars: &mut Vars) -> String {
 
 /// Characters around a word that are not part of it (quotes, brackets, list separators).
 fn is_separator(c: char) -> bool {
-    c.is_whitespace() || "\"'`,[](){}<>".contains(c)
+    c.is_whitespace() || "\"'`,[]()<>".contains(c)
 }
 
 /// The pattern redaction of command lines in text: the value of `NAME=VALUE` after an `env`
@@ -309,6 +309,16 @@ pub fn redact_command_lines(text: &str) -> Option<String> {
         let word_len = after.find(is_separator).unwrap_or(after.len());
         let (word, after) = after.split_at(word_len);
         rest = after;
+        // Already redacted (`[redacted]`, its brackets being separators), or a reference that
+        // names a variable and holds no value.
+        let done = (word == "redacted" && sep.ends_with('[') && rest.starts_with(']'))
+            || is_reference(word);
+        if done {
+            out.push_str(word);
+            value_next = false;
+            after_env = false;
+            continue;
+        }
         if value_next && ["bearer", "basic"].contains(&word.to_ascii_lowercase().as_str()) {
             // `Authorization: Bearer …`: the credential after the scheme is the pattern
             // redaction's of `Bearer`.
@@ -354,6 +364,7 @@ fn redact_word(word: &str, after_env: bool) -> Option<String> {
     if let Some((name, value)) = assignment(word)
         && !value.is_empty()
         && value != super::REDACTED
+        && !is_reference(value)
         && (after_env || super::secret_key(name))
     {
         return Some(format!("{name}={}", super::REDACTED));
@@ -362,6 +373,7 @@ fn redact_word(word: &str, after_env: bool) -> Option<String> {
         && let Some((_, v)) = word.split_once('=')
         && !v.is_empty()
         && v != super::REDACTED
+        && !is_reference(v)
     {
         return Some(format!("{flag}={}", super::REDACTED));
     }
@@ -467,6 +479,12 @@ mod tests {
         assert_eq!(r(r#"["--api-key","abc"]"#), r#"["--api-key","[redacted]"]"#);
         assert_eq!(r("MY_API_KEY=abc node"), "MY_API_KEY=[redacted] node");
         assert_eq!(r("x-api-key: abc1"), "x-api-key: [redacted]");
+        // Done already, or only a name: left alone.
+        assert_eq!(redact_command_lines("--api-key [redacted] x"), None);
+        assert_eq!(
+            redact_command_lines("--api-key '${API_KEY}' --token=${TOKEN}"),
+            None
+        );
         assert_eq!(
             r("GET https://u:pw@h/x?token=t1&page=2 failed"),
             "GET https://u:[redacted]@h/x?token=[redacted]&page=2 failed"

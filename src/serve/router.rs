@@ -1044,7 +1044,8 @@ impl Router {
 
     /// Fails an `initialize` the upstream has not answered within `limit` (an upstream that
     /// never answers must not leave the host waiting forever at start-up).
-    pub fn overdue_initialize(&mut self, limit: Duration) -> Vec<Out> {
+    /// `said`: what the upstream printed on stderr, worded for the error (may be empty).
+    pub fn overdue_initialize(&mut self, limit: Duration, said: &str) -> Vec<Out> {
         let mut out = Vec::new();
         let overdue: Vec<u64> = self
             .pending
@@ -1057,7 +1058,7 @@ impl Router {
                 continue;
             };
             let reason = format!(
-                "did not answer initialize within {} s (raise [upstream] timeout_ms if it is just slow)",
+                "did not answer initialize within {} s (raise [upstream] timeout_ms if it is just slow){said}",
                 limit.as_secs_f64()
             );
             tracing::error!(target: "serve", upstream = %self.opts.upstream, "upstream {reason}");
@@ -1879,10 +1880,10 @@ mod tests {
         let deadline = r.initialize_deadline(Duration::from_secs(60)).unwrap();
         assert!(deadline >= before + Duration::from_secs(60));
         assert!(deadline <= Instant::now() + Duration::from_secs(60));
-        assert!(r.overdue_initialize(Duration::from_secs(60)).is_empty());
+        assert!(r.overdue_initialize(Duration::from_secs(60), "").is_empty());
         assert!(r.initialize_deadline(Duration::from_secs(60)).is_some());
         std::thread::sleep(Duration::from_millis(5));
-        let e = host(r.overdue_initialize(Duration::from_millis(1)));
+        let e = host(r.overdue_initialize(Duration::from_millis(1), ""));
         assert_eq!(r.initialize_deadline(Duration::from_secs(60)), None);
         assert_eq!(e["id"], 1);
         assert!(
