@@ -17,7 +17,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::RwLock;
 
 /// What a redacted value is replaced with.
-pub const REDACTED: &str = "[redacted]";
+pub use command_line::REDACTED;
+use command_line::secret_key;
 
 /// Environment variables that hold mcp-gen-ui's own secrets.
 pub const SECRET_VARS: &[&str] = &["MCP_GEN_UI_TOKEN", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"];
@@ -352,38 +353,6 @@ impl<W: std::io::Write> std::io::Write for RedactingWriter<W> {
     fn flush(&mut self) -> std::io::Result<()> {
         self.inner.flush()
     }
-}
-
-/// Key names whose quoted value is a credential.
-fn secret_key(key: &str) -> bool {
-    let k = key.to_ascii_lowercase().replace('-', "_");
-    let words = [
-        "api_key",
-        "apikey",
-        "token",
-        "secret",
-        "password",
-        "passwd",
-        "authorization",
-        "credential",
-        "credentials",
-        "private_key",
-        "access_key",
-        "cookie",
-        "pat",
-    ];
-    words
-        .iter()
-        .any(|w| k == *w || k.ends_with(&format!("_{w}")))
-}
-
-/// The one list of names that hold a credential, for names of flags (`--api-key`,
-/// `--license-key`), headers (`X-Api-Key`, `X-Auth-Token`) and URL query parameters (`key`,
-/// `access_token`): [`secret_key`]'s words, plus any `key` or `*-key` (a flag or header named
-/// so holds a key, where a JSON or TOML key called `sort_key` need not).
-fn secret_name(name: &str) -> bool {
-    let k = name.to_ascii_lowercase().replace('-', "_");
-    secret_key(&k) || k == "key" || k.ends_with("_key") || k == "access_token"
 }
 
 /// Replaces every known secret value, the quoted values of secret-looking keys, and the

@@ -47,7 +47,7 @@ pub fn leave_project(
     };
     let text = config::render(&config::NewConfig {
         upstream: Some(form),
-        generator: generator.unwrap_or(cfg.file.generator),
+        generator: &generator.unwrap_or(cfg.file.generator).to_string(),
         out_dir: out_dir_text(&cfg.out_dir, here),
         env: &env,
         protocol: ctx.global.protocol,

@@ -342,7 +342,7 @@ fn describe_raw(spec: &UpstreamSpec) -> String {
 fn render(a: &Answers) -> String {
     config::render(&config::NewConfig {
         upstream: a.file_upstream.as_ref(),
-        generator: a.generator,
+        generator: &a.generator.to_string(),
         out_dir: a.out_dir.clone(),
         env: &a.env,
         protocol: a.protocol,

@@ -1,7 +1,6 @@
 //! Writing `mcp-gen-ui.toml`: the one renderer that `init` and the first `generate --server`
 //! share (book: configuration.md), so a project left by either reads the same.
 
-use crate::config::GeneratorKind;
 use crate::mcp::negotiate::Protocol;
 use crate::mcp::{HttpTransport, StdioSpec, UpstreamSpec};
 
@@ -11,7 +10,8 @@ pub struct NewConfig<'a> {
     /// The upstream as a file may hold it: secrets only as `${VAR}` references (see
     /// `Config::cli_file_form`).
     pub upstream: Option<&'a UpstreamSpec>,
-    pub generator: GeneratorKind,
+    /// `builtin` or `llm` (`GeneratorKind`'s name).
+    pub generator: &'a str,
     pub out_dir: String,
     /// `--env` entries: names become `env_inherit`; a value is never written (a comment says
     /// how to pass it).
@@ -56,7 +56,7 @@ pub fn render(a: &NewConfig<'_>) -> String {
         }
         _ => t.push_str("# protocol = \"auto\"                # or \"handshake\", \"stateless\"\n"),
     }
-    if a.generator == GeneratorKind::Llm {
+    if a.generator == "llm" {
         t.push_str(
             "\n[llm]                               # the key comes from ANTHROPIC_API_KEY / OPENAI_API_KEY\nprovider = \"anthropic\"\nmodel = \"claude-sonnet-4-5\"\n",
         );

@@ -86,8 +86,9 @@ mod transport;
 pub use client::{Client, ClientError};
 pub use connection::{Closer, Connection, MessageReceiver, MessageSender};
 pub use spec::{HttpSpec, HttpTransport, StdioSpec, UpstreamSpec};
-pub use stdio::{StderrTail, stop_all_children};
+pub use stdio::stop_all_children;
 pub(crate) use transport::excerpt;
 pub use transport::{
     CloseKind, CloseReason, ConnectError, ConnectOptions, Incoming, InvalidMessage, SendError,
+    StderrTail,
 };

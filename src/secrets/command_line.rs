@@ -3,6 +3,41 @@
 //! every `env NAME=VALUE` assignment, secret flags, secret headers and URL credentials become
 //! `${VAR}` references), and the pattern redaction of such command lines in any text.
 
+/// What a redacted value is replaced with.
+pub const REDACTED: &str = "[redacted]";
+
+/// Key names whose quoted value is a credential.
+pub(super) fn secret_key(key: &str) -> bool {
+    let k = key.to_ascii_lowercase().replace('-', "_");
+    let words = [
+        "api_key",
+        "apikey",
+        "token",
+        "secret",
+        "password",
+        "passwd",
+        "authorization",
+        "credential",
+        "credentials",
+        "private_key",
+        "access_key",
+        "cookie",
+        "pat",
+    ];
+    words
+        .iter()
+        .any(|w| k == *w || k.ends_with(&format!("_{w}")))
+}
+
+/// The one list of names that hold a credential, for names of flags (`--api-key`,
+/// `--license-key`), headers (`X-Api-Key`, `X-Auth-Token`) and URL query parameters (`key`,
+/// `access_token`): [`secret_key`]'s words, plus any `key` or `*-key` (a flag or header named
+/// so holds a key, where a JSON or TOML key called `sort_key` need not).
+pub(super) fn secret_name(name: &str) -> bool {
+    let k = name.to_ascii_lowercase().replace('-', "_");
+    secret_key(&k) || k == "key" || k.ends_with("_key") || k == "access_token"
+}
+
 /// A command line with its secrets taken out.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Scrubbed {
@@ -53,19 +88,19 @@ fn assignment(word: &str) -> Option<(&str, &str)> {
 fn secret_flag(word: &str) -> Option<&str> {
     let flag = word.split_once('=').map_or(word, |(f, _)| f);
     let name = flag.trim_start_matches('-');
-    (flag.starts_with('-') && !name.is_empty() && super::secret_name(name)).then_some(flag)
+    (flag.starts_with('-') && !name.is_empty() && secret_name(name)).then_some(flag)
 }
 
 /// Header names whose value is a credential (`Authorization`, `X-Api-Key`, `*-Token`…).
 fn secret_header(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
-    n == "authorization" || n == "proxy-authorization" || super::secret_name(&n)
+    n == "authorization" || n == "proxy-authorization" || secret_name(&n)
 }
 
 /// Query parameters whose value is a credential (`api_key`, `token`, `key`, `sig`…).
 fn secret_param(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
-    super::secret_name(&n) || matches!(n.as_str(), "auth" | "sig" | "signature" | "code")
+    secret_name(&n) || matches!(n.as_str(), "auth" | "sig" | "signature" | "code")
 }
 
 /// A variable name for a flag, header or parameter name: `--api-key` → `API_KEY`.
@@ -326,8 +361,8 @@ pub fn redact_command_lines(text: &str) -> Option<String> {
             value_next = false;
             continue;
         }
-        if value_next && !word.starts_with('-') && word != super::REDACTED {
-            out.push_str(super::REDACTED);
+        if value_next && !word.starts_with('-') && word != REDACTED {
+            out.push_str(REDACTED);
             changed = true;
             value_next = false;
             continue;
@@ -363,26 +398,26 @@ pub fn redact_command_lines(text: &str) -> Option<String> {
 fn redact_word(word: &str, after_env: bool) -> Option<String> {
     if let Some((name, value)) = assignment(word)
         && !value.is_empty()
-        && value != super::REDACTED
+        && value != REDACTED
         && !is_reference(value)
-        && (after_env || super::secret_key(name))
+        && (after_env || secret_key(name))
     {
-        return Some(format!("{name}={}", super::REDACTED));
+        return Some(format!("{name}={}", REDACTED));
     }
     if let Some(flag) = secret_flag(word)
         && let Some((_, v)) = word.split_once('=')
         && !v.is_empty()
-        && v != super::REDACTED
+        && v != REDACTED
         && !is_reference(v)
     {
-        return Some(format!("{flag}={}", super::REDACTED));
+        return Some(format!("{flag}={}", REDACTED));
     }
     if word.contains("://") {
         let (scrubbed, vars) = scrub_url(word);
         if !vars.is_empty() {
             let mut s = scrubbed;
             for (name, _) in vars {
-                s = s.replace(&format!("${{{name}}}"), super::REDACTED);
+                s = s.replace(&format!("${{{name}}}"), REDACTED);
             }
             return Some(s);
         }
