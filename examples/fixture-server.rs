@@ -28,6 +28,11 @@
 //! when the variable is missing, like a server that needs a database URL or a key of its own.
 //! `--echo-env NAME` (any mode) prints `NAME=<its value>` on stderr at start, like a server
 //! that logs its settings.
+//! `--say TEXT` (any mode, repeatable) prints TEXT as a line on stderr at start, like a vendor
+//! relay that logs why it cannot reach its host (`getaddrinfo EAI_AGAIN …`) and then hangs.
+//! `--echo-argv` (any mode) prints its arguments on stderr at start, like a server that logs
+//! how it was started; `--api-key VALUE`, `--api-key=VALUE` and `--token=VALUE` are accepted
+//! (and ignored), like a server that takes a key on its command line.
 
 use std::io::{BufRead, Write};
 
@@ -74,6 +79,19 @@ fn main() {
                 }
                 i += 1;
             }
+            Some("--say") => {
+                if let Some(text) = args.get(i + 1) {
+                    eprintln!("{text}");
+                }
+                i += 1;
+            }
+            Some("--echo-argv") => {
+                eprintln!("fixture-server: started with {}", args.join(" "));
+            }
+            Some("--api-key") => {
+                i += 1;
+            }
+            Some(a) if a.starts_with("--api-key=") || a.starts_with("--token=") => {}
             Some("--require-env") => {
                 if let Some(name) = args.get(i + 1)
                     && std::env::var_os(name).is_none()

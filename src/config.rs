@@ -8,6 +8,10 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+mod render;
+
+pub use render::{NewConfig, kept_out_note, render};
+
 use crate::mcp::negotiate::Protocol;
 use crate::mcp::{HttpSpec, HttpTransport, StdioSpec, UpstreamSpec};
 // The hint vocabulary belongs to the model; the config only reads it.
@@ -47,7 +51,10 @@ pub enum ConfigError {
          `mcp-gen-ui init` to write {CONFIG_FILE}"
     )]
     NoUpstream,
-    #[error("environment variable `{var}` referenced by {what} is not set")]
+    #[error(
+        "environment variable `{var}` referenced by {what} is not set: export it before running \
+         mcp-gen-ui (the configuration names it so that its value stays out of the file)"
+    )]
     MissingEnv { var: String, what: String },
 }
 
@@ -334,6 +341,20 @@ pub struct Config {
     /// The names given with `--env` (never the values), in order: what `serve --print-config`
     /// passes on.
     pub cli_env_names: Vec<String>,
+    /// The command line's upstream (`--server`, `--url`) as a config file may hold it: each
+    /// secret a `${VAR}` reference (book: reference/security.md, "Secrets on a command line").
+    pub cli_file_form: Option<UpstreamSpec>,
+    /// The variables that reference stands for (names only): what a person must pass.
+    pub cli_kept_out: Vec<String>,
+    /// Where the first run writes its configuration when none was read: `--config FILE` if
+    /// given (and missing), else `./mcp-gen-ui.toml` (book: getting-started.md).
+    pub new_config_path: Option<PathBuf>,
+    /// `[upstream]` reads a variable that is not set: the error `upstream()` gives, so that
+    /// commands that never start the upstream still work.
+    upstream_error: Option<(String, String)>,
+    /// `generate --rename-files`: give tools whose files predate today's naming rule their
+    /// readable names (book: reference/names.md). Off: the lock's file names are kept.
+    pub rename_files: bool,
 }
 
 /// Default time allowed for an upstream to start and list its tools.
@@ -343,7 +364,10 @@ impl Config {
     /// Loads the configuration: `--config FILE` if given (must exist), else `./mcp-gen-ui.toml`
     /// if present, else defaults (which need `--server` or `--url` to reach an upstream).
     pub fn load(ov: &Overrides) -> Result<Config, ConfigError> {
+        let from_cli = ov.server.is_some() || ov.url.is_some();
         let (path, file) = match &ov.config {
+            // A first run may name the file it leaves (book: getting-started.md).
+            Some(p) if from_cli && !p.exists() => (None, None),
             Some(p) => (Some(p.clone()), Some(read_file(p)?)),
             None => {
                 let p = PathBuf::from(CONFIG_FILE);
@@ -383,36 +407,31 @@ impl Config {
             .map(|ms| Duration::from_millis(ms.min(MAX_TIMEOUT_MS)))
             .unwrap_or(DEFAULT_CONNECT_TIMEOUT);
 
-        let upstream_from_cli = ov.server.is_some() || ov.url.is_some();
-        let upstream = if let Some(server) = &ov.server {
-            let words = shell_words::split(server).map_err(|e| ConfigError::Invalid {
-                path: PathBuf::from("--server"),
-                message: format!("cannot split `{server}` into shell words: {e}"),
-            })?;
-            let mut words = words.into_iter();
-            let command = words.next().ok_or_else(|| ConfigError::Invalid {
-                path: PathBuf::from("--server"),
-                message: "empty command: pass the server's command line, e.g. --server \"npx -y @modelcontextprotocol/server-everything\"".into(),
-            })?;
-            Some(UpstreamSpec::Stdio(StdioSpec {
-                command,
-                args: words.collect(),
-                env: BTreeMap::new(),
-                inherit: Vec::new(),
-                cwd: None,
-            }))
-        } else if let Some(url) = &ov.url {
-            let transport = ov.transport.map(HttpTransport::from).unwrap_or_default();
-            Some(UpstreamSpec::Http(HttpSpec {
-                url: url.clone(),
-                transport,
-                headers: BTreeMap::new(),
-            }))
+        let upstream_from_cli = from_cli;
+        let mut upstream_error = None;
+        let (upstream, cli) = if let Some(cli) = upstream_from_command_line(ov)? {
+            (Some(cli.run), Some((cli.file_form, cli.kept_out)))
         } else if let Some(up) = &file.upstream {
-            Some(upstream_from_file(&cfg_path, &base_dir, up, ov.transport)?)
+            match upstream_from_file(&cfg_path, &base_dir, up, ov.transport) {
+                Ok(u) => (Some(u), None),
+                Err(ConfigError::MissingEnv { var, what }) => {
+                    upstream_error = Some((var, what));
+                    (None, None)
+                }
+                Err(e) => return Err(e),
+            }
         } else {
-            None
+            (None, None)
         };
+        let (cli_file_form, cli_kept_out) = match cli {
+            Some((f, k)) => (Some(f), k),
+            None => (None, Vec::new()),
+        };
+        let new_config_path = path.is_none().then(|| {
+            ov.config
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(CONFIG_FILE))
+        });
         let (upstream, cli_env_names) = apply_cli_env(upstream, &ov.env)?;
         let protocol = ov
             .protocol
@@ -429,17 +448,29 @@ impl Config {
             connect_timeout,
             protocol,
             cli_env_names,
+            cli_file_form,
+            cli_kept_out,
+            new_config_path,
+            upstream_error,
+            rename_files: false,
         })
     }
 
     /// The upstream to contact, or an error telling the user how to name one.
     pub fn upstream(&self) -> Result<&UpstreamSpec, ConfigError> {
-        self.upstream.as_ref().ok_or(ConfigError::NoUpstream)
+        match (&self.upstream, &self.upstream_error) {
+            (Some(u), _) => Ok(u),
+            (None, Some((var, what))) => Err(ConfigError::MissingEnv {
+                var: var.clone(),
+                what: what.clone(),
+            }),
+            (None, None) => Err(ConfigError::NoUpstream),
+        }
     }
 
     /// Whether an upstream is known at all (configured or on the command line).
     pub fn has_upstream(&self) -> bool {
-        self.upstream.is_some()
+        self.upstream.is_some() || self.upstream_error.is_some()
     }
 
     /// The per-tool section, or the defaults.
@@ -592,6 +623,83 @@ fn walk_keys(v: &toml::Value, keys: &mut Vec<String>, f: &mut dyn FnMut(&[String
     }
 }
 
+/// The command line's upstream: what runs now, and what a config file may hold.
+struct CliUpstream {
+    run: UpstreamSpec,
+    file_form: UpstreamSpec,
+    kept_out: Vec<String>,
+}
+
+/// `--server "CMD ARGS"` (split as shell words, `env NAME=VALUE` assignments and secrets taken
+/// out, `${VAR}` references read) or `--url URL` (its credentials taken out); `None` without
+/// either. Every secret value is registered for redaction.
+fn upstream_from_command_line(ov: &Overrides) -> Result<Option<CliUpstream>, ConfigError> {
+    if let Some(server) = &ov.server {
+        let invalid = |message: String| ConfigError::Invalid {
+            path: PathBuf::from("--server"),
+            message,
+        };
+        let words = shell_words::split(server).map_err(|e| {
+            invalid(format!(
+                "cannot split `{}` into shell words: {e}",
+                crate::secrets::redact(server)
+            ))
+        })?;
+        if words.is_empty() {
+            return Err(invalid("empty command: pass the server's command line, e.g. --server \"npx -y @modelcontextprotocol/server-everything\"".into()));
+        }
+        let scrubbed = crate::secrets::scrub_words(words).map_err(invalid)?;
+        crate::secrets::register_scrubbed(&scrubbed);
+        let mut args = Vec::with_capacity(scrubbed.args.len());
+        for a in &scrubbed.args {
+            args.push(expand_env(a, "--server")?);
+        }
+        let run = StdioSpec {
+            command: scrubbed.command.clone(),
+            args,
+            env: scrubbed.env.iter().cloned().collect(),
+            inherit: Vec::new(),
+            cwd: None,
+        };
+        let file_form = StdioSpec {
+            command: scrubbed.command.clone(),
+            args: scrubbed.file_args.clone(),
+            env: scrubbed
+                .env
+                .iter()
+                .map(|(n, _)| (n.clone(), format!("${{{n}}}")))
+                .collect(),
+            inherit: Vec::new(),
+            cwd: None,
+        };
+        return Ok(Some(CliUpstream {
+            run: UpstreamSpec::Stdio(run),
+            file_form: UpstreamSpec::Stdio(file_form),
+            kept_out: scrubbed.kept_out(),
+        }));
+    }
+    let Some(url) = &ov.url else {
+        return Ok(None);
+    };
+    let transport = ov.transport.map(HttpTransport::from).unwrap_or_default();
+    let (file_url, vars) = crate::secrets::scrub_url(url);
+    for (_, v) in &vars {
+        crate::secrets::register_value(v);
+    }
+    let spec = |url: String| {
+        UpstreamSpec::Http(HttpSpec {
+            url,
+            transport,
+            headers: BTreeMap::new(),
+        })
+    };
+    Ok(Some(CliUpstream {
+        run: spec(expand_env(url, "--url")?),
+        file_form: spec(file_url),
+        kept_out: vars.into_iter().map(|(n, _)| n).collect(),
+    }))
+}
+
 fn upstream_from_file(
     cfg_path: &Path,
     base_dir: &Path,
@@ -620,9 +728,13 @@ fn upstream_from_file(
             for (k, v) in &up.env {
                 env.insert(k.clone(), expand_env(v, &format!("[upstream] env `{k}`"))?);
             }
+            let mut args = Vec::with_capacity(up.args.len());
+            for a in &up.args {
+                args.push(expand_env(a, "[upstream] args")?);
+            }
             Ok(UpstreamSpec::Stdio(StdioSpec {
                 command: command.clone(),
-                args: up.args.clone(),
+                args,
                 env,
                 inherit: up.env_inherit.clone(),
                 // Relative to the config file, so the same file works whatever directory a
@@ -656,7 +768,7 @@ fn upstream_from_file(
                 .map(HttpTransport::from)
                 .unwrap_or_default();
             Ok(UpstreamSpec::Http(HttpSpec {
-                url: url.clone(),
+                url: expand_env(url, "[upstream] url")?,
                 transport,
                 headers,
             }))

@@ -73,7 +73,7 @@ pub enum DiscoverError {
     #[error(
         "upstream {upstream} timed out after {secs} s waiting for `{stage}` (raise `[upstream] \
          timeout_ms` if the server is just slow to start){}{env}",
-        stderr_block(.stderr)
+        stderr_block(&crate::secrets::stderr_excerpt(.stderr))
     )]
     Timeout {
         upstream: String,
@@ -266,6 +266,12 @@ async fn discover_once(
         ..ConnectOptions::default()
     };
     let stage = Mutex::new(String::from("server/discover"));
+    // Kept here, so that what a server that never answers said reaches the error.
+    let sink = crate::mcp::StderrTail::default();
+    let opts = ConnectOptions {
+        stderr_sink: Some(sink.clone()),
+        ..opts
+    };
     let opened =
         tokio::time::timeout_at(deadline, negotiate::open(spec, &opts, "mcp-gen-ui", &stage)).await;
     let (client, negotiated) = match opened {
@@ -293,7 +299,7 @@ async fn discover_once(
                     Ok(g) => g.clone(),
                     Err(p) => p.into_inner().clone(),
                 },
-                stderr: Vec::new(),
+                stderr: sink.lines(),
                 env: String::new(),
             };
             return (Err(err), None);

@@ -12,7 +12,8 @@ use crate::config::{Config, ToolConfig};
 use crate::lock::{DEFAULT_WIDGET, Lock, ToolEntry};
 use crate::model::Hints;
 use crate::model::{
-    Tool, canonical_json, is_managed_name, sha256_hex, valid_widget_name, widget_path,
+    Tool, assign_stems, canonical_json, file_stem, is_managed_name, sha256_hex, stem_of_path,
+    valid_widget_name, widget_path,
 };
 
 /// Why a tool must be regenerated.
@@ -188,12 +189,17 @@ pub fn config_hash(tc: &ToolConfig, refinements: &[String]) -> String {
     ))
 }
 
-/// Validates widget names from the config and computes the widgets a tool should have.
-pub fn widgets_for(tool_name: &str, tc: &ToolConfig) -> Result<Vec<WidgetPlan>, String> {
+/// Validates widget names from the config and computes the widgets a tool should have; `stem`
+/// is the tool's file stem (see [`file_stems`]).
+pub fn widgets_for(
+    tool_name: &str,
+    stem: &str,
+    tc: &ToolConfig,
+) -> Result<Vec<WidgetPlan>, String> {
     if tc.widgets.is_empty() {
         return Ok(vec![WidgetPlan {
             name: DEFAULT_WIDGET.into(),
-            path: widget_path(tool_name, None),
+            path: widget_path(stem, None),
             default: true,
             hints: tc.hints.clone(),
             widget_name: None,
@@ -222,7 +228,7 @@ pub fn widgets_for(tool_name: &str, tc: &ToolConfig) -> Result<Vec<WidgetPlan>, 
         }
         out.push(WidgetPlan {
             name: w.name.clone(),
-            path: widget_path(tool_name, Some(&w.name)),
+            path: widget_path(stem, Some(&w.name)),
             default: w.default || (!has_default && i == 0),
             hints: tc.hints.overlaid_with(&w.hints),
             widget_name: Some(w.name.clone()),
@@ -278,12 +284,17 @@ pub fn plan(inputs: &PlanInputs<'_>) -> Result<Plan, String> {
     // Every tool name we know of: upstream (online) or the lock (offline), in a stable order.
     let mut names: BTreeSet<String> = locked.keys().cloned().collect();
     names.extend(upstream.keys().map(|s| s.to_string()));
-    no_shared_files(&names)?;
+    let stems = file_stems(&names, locked, inputs.cfg.rename_files)?;
     let mut tools = Vec::new();
     for name in names {
         let tool = upstream.get(name.as_str()).copied();
         let committed = snapshot.get(name.as_str()).copied();
-        if let Some(tp) = plan_tool(inputs, &name, locked.get(&name), tool, committed)? {
+        let stem = stems
+            .get(&name)
+            .cloned()
+            .unwrap_or_else(|| file_stem(&name));
+        let found = plan_tool(inputs, &name, &stem, locked.get(&name), tool, committed)?;
+        if let Some(tp) = found {
             tools.push(tp);
         }
     }
@@ -291,18 +302,24 @@ pub fn plan(inputs: &PlanInputs<'_>) -> Result<Plan, String> {
     Ok(Plan { tools, stray })
 }
 
-/// Two tools must never share a file.
-fn no_shared_files(names: &BTreeSet<String>) -> Result<(), String> {
-    let mut stems: BTreeMap<String, String> = BTreeMap::new();
-    for name in names {
-        let stem = crate::model::file_stem(name);
-        if let Some(other) = stems.insert(stem.clone(), name.clone()) {
-            return Err(format!(
-                "tools `{other}` and `{name}` would both be written to `{stem}.html`; disable one with [tools.\"NAME\"] enabled = false"
-            ));
-        }
-    }
-    Ok(())
+/// The file stem of every tool (book: reference/names.md): a tool in the lock keeps the files
+/// the lock records, so its `ui://` URI never changes behind a host's back — unless `rename`
+/// (`generate --rename-files`) asks for today's readable names (a pinned tool keeps its files
+/// even then). Two tools never share a file.
+pub fn file_stems(
+    names: &BTreeSet<String>,
+    locked: &BTreeMap<String, ToolEntry>,
+    rename: bool,
+) -> Result<BTreeMap<String, String>, String> {
+    let kept: BTreeMap<String, String> = locked
+        .iter()
+        .filter(|(_, e)| !rename || e.pinned)
+        .filter_map(|(n, e)| {
+            let first = e.widgets.first()?;
+            Some((n.clone(), stem_of_path(&first.path).to_string()))
+        })
+        .collect();
+    assign_stems(names, &kept)
 }
 
 /// One tool's plan: `upstream_tool` is its upstream definition (online), `committed` the one in
@@ -310,6 +327,7 @@ fn no_shared_files(names: &BTreeSet<String>) -> Result<(), String> {
 fn plan_tool(
     inputs: &PlanInputs<'_>,
     name: &str,
+    stem: &str,
     entry: Option<&ToolEntry>,
     upstream_tool: Option<&Tool>,
     committed: Option<&Tool>,
@@ -361,7 +379,7 @@ fn plan_tool(
         return Ok((entry.is_some() || online).then_some(tp));
     }
 
-    tp.widgets = widgets_for(name, &tp.tool_config)?;
+    tp.widgets = widgets_for(name, stem, &tp.tool_config)?;
     let wanted: BTreeSet<&str> = tp.widgets.iter().map(|w| w.path.as_str()).collect();
     tp.obsolete_files = locked_files
         .iter()
@@ -494,7 +512,7 @@ mod tests {
     #[test]
     fn widgets_default_to_one_file_and_validate_names() {
         let tc = ToolConfig::default();
-        let w = widgets_for("get_forecast", &tc).unwrap();
+        let w = widgets_for("get_forecast", "get_forecast", &tc).unwrap();
         assert_eq!(w.len(), 1);
         assert_eq!(w[0].path, "get_forecast.html");
         assert!(w[0].default);
@@ -513,11 +531,11 @@ mod tests {
             ],
             ..Default::default()
         };
-        let w = widgets_for("Get Forecast", &tc).unwrap();
+        let w = widgets_for("Get Forecast", "get-forecast", &tc).unwrap();
         assert!(w[0].path.ends_with("/chart.html"));
         assert!(!w[0].default && w[1].default);
 
         tc.widgets[0].name = "../x".into();
-        assert!(widgets_for("t", &tc).is_err());
+        assert!(widgets_for("t", "t", &tc).is_err());
     }
 }

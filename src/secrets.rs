@@ -8,12 +8,17 @@
 //! the credential after `Bearer`/`Basic`, so a literal key in a broken config or an upstream's
 //! error body that echoes request headers is never printed.
 
+mod command_line;
+
+pub use command_line::{Scrubbed, scrub_url, scrub_words};
+
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::RwLock;
 
 /// What a redacted value is replaced with.
-pub const REDACTED: &str = "[redacted]";
+pub use command_line::REDACTED;
+use command_line::secret_key;
 
 /// Environment variables that hold mcp-gen-ui's own secrets.
 pub const SECRET_VARS: &[&str] = &["MCP_GEN_UI_TOKEN", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"];
@@ -278,6 +283,14 @@ pub fn register_var(var: &str, value: &str) {
     });
 }
 
+/// Records every value a command line held as a secret (see [`scrub_words`]): assignments,
+/// flags, headers, URL credentials.
+pub fn register_scrubbed(scrubbed: &Scrubbed) {
+    for (_, v) in scrubbed.env.iter().chain(&scrubbed.vars) {
+        register_value(v);
+    }
+}
+
 /// Records a secret value to redact from all output (a provider key, a token).
 pub fn register_value(value: &str) {
     with_known(|k| {
@@ -285,6 +298,35 @@ pub fn register_value(value: &str) {
             k.values.insert(value.trim().to_string());
         }
     });
+}
+
+/// How many of an upstream's last stderr lines an error about it quotes, and how many bytes.
+pub const STDERR_EXCERPT_LINES: usize = 5;
+pub const STDERR_EXCERPT_BYTES: usize = 2048;
+
+/// What an error quotes of an upstream's stderr (book: reference/security.md, "Secrets on a
+/// command line"): its last 5 lines, at most 2 KB (the oldest dropped first, a longer last line
+/// cut), each through [`redact`] — an upstream may print its own key.
+pub fn stderr_excerpt(lines: &[String]) -> Vec<String> {
+    let start = lines.len().saturating_sub(STDERR_EXCERPT_LINES);
+    let mut out: Vec<String> = lines[start..]
+        .iter()
+        .map(|l| redact(l).into_owned())
+        .collect();
+    while out.len() > 1 && out.iter().map(String::len).sum::<usize>() > STDERR_EXCERPT_BYTES {
+        out.remove(0);
+    }
+    if let Some(last) = out.last_mut()
+        && last.len() > STDERR_EXCERPT_BYTES
+    {
+        let mut cut = STDERR_EXCERPT_BYTES;
+        while !last.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        last.truncate(cut);
+        last.push('…');
+    }
+    out
 }
 
 /// A writer that redacts what goes through it (the log subscriber formats one event per
@@ -313,28 +355,6 @@ impl<W: std::io::Write> std::io::Write for RedactingWriter<W> {
     }
 }
 
-/// Key names whose quoted value is a credential.
-fn secret_key(key: &str) -> bool {
-    let k = key.to_ascii_lowercase().replace('-', "_");
-    let words = [
-        "api_key",
-        "apikey",
-        "token",
-        "secret",
-        "password",
-        "passwd",
-        "authorization",
-        "credential",
-        "credentials",
-        "private_key",
-        "access_key",
-        "cookie",
-    ];
-    words
-        .iter()
-        .any(|w| k == *w || k.ends_with(&format!("_{w}")))
-}
-
 /// Replaces every known secret value, the quoted values of secret-looking keys, and the
 /// credential after `Bearer `/`Basic `. Used by the printer, the log writer and the error path.
 pub fn redact(text: &str) -> Cow<'_, str> {
@@ -351,6 +371,9 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     }
     drop(known);
     if let Some(s) = redact_patterns(&out) {
+        out = Cow::Owned(s);
+    }
+    if let Some(s) = command_line::redact_command_lines(&out) {
         out = Cow::Owned(s);
     }
     out

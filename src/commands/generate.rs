@@ -34,6 +34,11 @@ pub struct GenerateArgs {
     /// Accept the hand edit of TOOL's file: record it as pinned (never regenerated until --force)
     #[arg(long, value_name = "TOOL")]
     pub adopt: Vec<String>,
+    /// Give tools whose files predate today's naming rule their readable names (`user.create`
+    /// → user-create.html): renames those files and prints each `ui://` URI that changes
+    /// (hosts that cached the old URI need the new one). Pinned tools keep their files
+    #[arg(long)]
+    pub rename_files: bool,
     /// Output format
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
@@ -43,7 +48,12 @@ pub struct GenerateArgs {
 /// when a tool was left without a new page (named; its previous page and lock entry stay).
 pub fn run(ctx: &Context, args: &GenerateArgs) -> anyhow::Result<Outcome> {
     ctx.require_server_value()?;
-    let cfg = ctx.config()?;
+    let mut cfg = ctx.config()?;
+    cfg.rename_files = args.rename_files;
+    let before = args
+        .rename_files
+        .then(|| crate::lock::Lock::read(&cfg.out_dir).ok().flatten())
+        .flatten();
     let settings = GenerateSettings {
         tools: args.tools.clone(),
         force: args.force,
@@ -60,7 +70,50 @@ pub fn run(ctx: &Context, args: &GenerateArgs) -> anyhow::Result<Outcome> {
         ctx.runtime()?,
     )?;
     ctx.printer.render(&generated, args.format.into())?;
+    if let Some(before) = before {
+        report_renames(ctx, &cfg, &before, args.dry_run);
+    }
+    super::first_run::leave_project(ctx, &cfg, args.generator, args.dry_run)?;
     Ok(Outcome::findings_if(generated.failed()))
+}
+
+/// `--rename-files`: each file that moved, with the `ui://` URI that changed (book:
+/// reference/names.md).
+fn report_renames(
+    ctx: &Context,
+    cfg: &crate::config::Config,
+    before: &crate::lock::Lock,
+    dry_run: bool,
+) {
+    let after = match crate::lock::Lock::read(&cfg.out_dir) {
+        Ok(Some(l)) if !dry_run => l,
+        _ => return,
+    };
+    let mut n = 0;
+    for (name, old) in &before.tools {
+        let Some(new) = after.tools.get(name) else {
+            continue;
+        };
+        for w in &old.widgets {
+            let Some(nw) = new.widgets.iter().find(|x| x.name == w.name) else {
+                continue;
+            };
+            if nw.path != w.path {
+                n += 1;
+                ctx.printer.status(format!(
+                    "renamed {} → {}: its URI is now {} (was {})",
+                    w.path,
+                    nw.path,
+                    crate::model::uri_for_path(&after.server_name, &nw.path),
+                    crate::model::uri_for_path(&before.server_name, &w.path),
+                ));
+            }
+        }
+    }
+    if n == 0 {
+        ctx.printer
+            .status("--rename-files: every file already has its readable name.");
+    }
 }
 
 impl Render for Generated {

@@ -1,6 +1,7 @@
 //! `init`: write `mcp-gen-ui.toml` — asking on a terminal (the upstream is tried live and its
 //! tools listed), from flags otherwise — plus the `.gitattributes` line and, if wanted, the hook.
 
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -59,6 +60,8 @@ pub fn run(ctx: &Context, args: &InitArgs) -> anyhow::Result<Outcome> {
 
     let mut answers = Answers {
         upstream: None,
+        file_upstream: None,
+        kept_out: Vec::new(),
         generator: args.generator.unwrap_or_default(),
         out_dir: ctx
             .global
@@ -73,18 +76,16 @@ pub fn run(ctx: &Context, args: &InitArgs) -> anyhow::Result<Outcome> {
     // Command-line upstream, if any (also the interactive default).
     let from_flags = match (&ctx.global.server, &ctx.global.url) {
         (Some(server), _) => Some(parse_upstream(server)?),
-        (None, Some(url)) => Some(UpstreamSpec::Http(crate::mcp::HttpSpec {
-            url: url.clone(),
-            transport: ctx
-                .global
+        (None, Some(url)) => Some(parse_url(
+            url,
+            ctx.global
                 .transport
                 .map(HttpTransport::from)
                 .unwrap_or_default(),
-            headers: Default::default(),
-        })),
+        )),
         (None, None) => None,
     };
-    answers.upstream = with_env(from_flags, &answers.env)?;
+    answers.set_upstream(from_flags, &answers.env.clone())?;
 
     if interactive {
         ask(ctx, args, &mut answers)?;
@@ -100,6 +101,9 @@ pub fn run(ctx: &Context, args: &InitArgs) -> anyhow::Result<Outcome> {
     crate::write::write_atomic(&path, text.as_bytes())?;
     let p = &ctx.printer;
     p.out(format!("Wrote {}.", path.display()))?;
+    if let Some(note) = config::kept_out_note(&answers.kept_out, &path) {
+        p.out(note)?;
+    }
 
     let base = path
         .parent()
@@ -130,7 +134,12 @@ pub fn run(ctx: &Context, args: &InitArgs) -> anyhow::Result<Outcome> {
 }
 
 struct Answers {
+    /// The upstream as it runs now (with `--env` applied).
     upstream: Option<UpstreamSpec>,
+    /// The upstream as the file holds it (secrets as references).
+    file_upstream: Option<UpstreamSpec>,
+    /// The variables those references read.
+    kept_out: Vec<String>,
     generator: GeneratorKind,
     out_dir: String,
     hook: bool,
@@ -138,6 +147,23 @@ struct Answers {
     env: Vec<(String, Option<String>)>,
     /// `--protocol`, written as `[upstream] protocol`.
     protocol: Option<crate::mcp::negotiate::Protocol>,
+}
+
+impl Answers {
+    /// Takes a parsed upstream: the run form with `--env` applied, the file form as is.
+    fn set_upstream(
+        &mut self,
+        parsed: Option<Parsed>,
+        env: &[(String, Option<String>)],
+    ) -> anyhow::Result<()> {
+        let Some(parsed) = parsed else {
+            return Ok(());
+        };
+        self.upstream = with_env(Some(parsed.run), env)?;
+        self.file_upstream = Some(parsed.file);
+        self.kept_out = parsed.kept_out;
+        Ok(())
+    }
 }
 
 /// The upstream with the command line's `--env` applied (what the first connection uses).
@@ -159,8 +185,8 @@ fn ask(ctx: &Context, args: &InitArgs, a: &mut Answers) -> anyhow::Result<()> {
             input = input.default(default);
         }
         let answer: String = input.interact_text()?;
-        let spec = parse_upstream(answer.trim())?;
-        let spec = with_env(Some(spec.clone()), &a.env)?.unwrap_or(spec);
+        let parsed = parse_upstream(answer.trim())?;
+        let spec = with_env(Some(parsed.run.clone()), &a.env)?.unwrap_or(parsed.run.clone());
         eprintln!("Connecting to {} …", spec.describe());
         let rt = ctx.runtime()?;
         let found = rt.block_on(crate::discover::discover_with(
@@ -182,7 +208,8 @@ fn ask(ctx: &Context, args: &InitArgs, a: &mut Answers) -> anyhow::Result<()> {
                     crate::report::display_name(&d.server_name),
                     names.join(", ")
                 );
-                a.upstream = Some(spec);
+                let env = a.env.clone();
+                a.set_upstream(Some(parsed), &env)?;
                 break;
             }
             Err(e) => {
@@ -195,7 +222,8 @@ fn ask(ctx: &Context, args: &InitArgs, a: &mut Answers) -> anyhow::Result<()> {
                     .default(false)
                     .interact()?;
                 if keep {
-                    a.upstream = Some(spec);
+                    let env = a.env.clone();
+                    a.set_upstream(Some(parsed), &env)?;
                     break;
                 }
             }
@@ -229,30 +257,74 @@ fn ask(ctx: &Context, args: &InitArgs, a: &mut Answers) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A command line or a URL, as typed at the prompt.
-fn parse_upstream(s: &str) -> anyhow::Result<UpstreamSpec> {
+/// An upstream as typed: what runs now (`run`) and what the file holds (`file`: every secret a
+/// `${VAR}` reference, book: reference/security.md), with the variables a person must pass.
+#[derive(Debug, Clone)]
+struct Parsed {
+    run: UpstreamSpec,
+    file: UpstreamSpec,
+    kept_out: Vec<String>,
+}
+
+/// A command line or a URL, as typed at the prompt or given with --server / --url.
+fn parse_upstream(s: &str) -> anyhow::Result<Parsed> {
     if s.starts_with("http://") || s.starts_with("https://") {
         let transport = if s.trim_end_matches('/').ends_with("/sse") {
             HttpTransport::Sse
         } else {
             HttpTransport::StreamableHttp
         };
-        return Ok(UpstreamSpec::Http(crate::mcp::HttpSpec {
-            url: s.to_string(),
+        return Ok(parse_url(s, transport));
+    }
+    let words = shell_words::split(s).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot split `{}` into shell words: {e}",
+            crate::secrets::redact(s)
+        )
+    })?;
+    if words.is_empty() {
+        bail!("enter the server's command line or URL");
+    }
+    let scrubbed = crate::secrets::scrub_words(words).map_err(anyhow::Error::msg)?;
+    crate::secrets::register_scrubbed(&scrubbed);
+    let spec = |args: &[String], env: BTreeMap<String, String>| {
+        UpstreamSpec::Stdio(crate::mcp::StdioSpec {
+            command: scrubbed.command.clone(),
+            args: args.to_vec(),
+            env,
+            ..Default::default()
+        })
+    };
+    let refs = scrubbed
+        .env
+        .iter()
+        .map(|(n, _)| (n.clone(), format!("${{{n}}}")))
+        .collect();
+    Ok(Parsed {
+        run: spec(&scrubbed.args, scrubbed.env.iter().cloned().collect()),
+        file: spec(&scrubbed.file_args, refs),
+        kept_out: scrubbed.kept_out(),
+    })
+}
+
+/// A URL and its credentials, as [`parse_upstream`] does.
+fn parse_url(url: &str, transport: HttpTransport) -> Parsed {
+    let (file_url, vars) = crate::secrets::scrub_url(url);
+    for (_, v) in &vars {
+        crate::secrets::register_value(v);
+    }
+    let spec = |url: String| {
+        UpstreamSpec::Http(crate::mcp::HttpSpec {
+            url,
             transport,
             headers: Default::default(),
-        }));
-    }
-    let words = shell_words::split(s).context("cannot split the command into shell words")?;
-    let mut it = words.into_iter();
-    let Some(command) = it.next() else {
-        bail!("enter the server's command line or URL");
+        })
     };
-    Ok(UpstreamSpec::Stdio(crate::mcp::StdioSpec {
-        command,
-        args: it.collect(),
-        ..Default::default()
-    }))
+    Parsed {
+        run: spec(url.to_string()),
+        file: spec(file_url),
+        kept_out: vars.into_iter().map(|(n, _)| n).collect(),
+    }
 }
 
 fn describe_raw(spec: &UpstreamSpec) -> String {
@@ -266,78 +338,16 @@ fn describe_raw(spec: &UpstreamSpec) -> String {
     }
 }
 
-fn q(s: &str) -> String {
-    toml::Value::String(s.to_string()).to_string()
-}
-
-/// The configuration text: the answers, plus commented defaults worth knowing about.
+/// The configuration text of the answers (the renderer `generate`'s first run shares).
 fn render(a: &Answers) -> String {
-    let mut t = String::from(
-        "# mcp-gen-ui configuration. Reference: the book's \"Configuration\" chapter.\n",
-    );
-    t.push_str(&format!("out_dir = {}\n", q(&a.out_dir)));
-    t.push_str(&format!("generator = \"{}\"\n", a.generator));
-    t.push_str("enabled_tools = []                  # empty = all tools\n\n[upstream]\n");
-    match &a.upstream {
-        Some(UpstreamSpec::Stdio(s)) => render_stdio(&mut t, s, &a.env),
-        Some(UpstreamSpec::Http(h)) => {
-            t.push_str(&format!("url = {}\n", q(&h.url)));
-            let tr = match h.transport {
-                HttpTransport::StreamableHttp => "streamable-http",
-                HttpTransport::Sse => "sse",
-            };
-            t.push_str(&format!("transport = \"{tr}\"\n"));
-            t.push_str("# headers = { Authorization = \"Bearer ${MCP_TOKEN}\" }\n");
-        }
-        None => {}
-    }
-    t.push_str("# timeout_ms = 10000\n");
-    match a.protocol {
-        Some(p) if p != crate::mcp::negotiate::Protocol::Auto => {
-            t.push_str(&format!(
-                "protocol = \"{p}\"                # mcp-gen-ui's own client\n"
-            ));
-        }
-        _ => t.push_str("# protocol = \"auto\"                # or \"handshake\", \"stateless\"\n"),
-    }
-    if a.generator == GeneratorKind::Llm {
-        t.push_str(
-            "\n[llm]                               # the key comes from ANTHROPIC_API_KEY / OPENAI_API_KEY\nprovider = \"anthropic\"\nmodel = \"claude-sonnet-4-5\"\n",
-        );
-    }
-    t.push_str(
-        "\n[serve]\nstale = \"serve\"                     # or \"hide\"\n\n# [tools.NAME]\n# hints = { view = \"line\", x = \"date\", y = [\"high\", \"low\"] }\n",
-    );
-    t
-}
-
-/// The `[upstream]` lines of a stdio server: its command line and the environment it gets.
-fn render_stdio(t: &mut String, s: &crate::mcp::StdioSpec, env: &[(String, Option<String>)]) {
-    t.push_str(&format!("command = {}\n", q(&s.command)));
-    let args: Vec<String> = s.args.iter().map(|x| q(x)).collect();
-    t.push_str(&format!("args = [{}]\n", args.join(", ")));
-    t.push_str(
-        "# The server inherits only PATH, HOME and a few more (see the book); pass others:\n\
-         # env = { API_TOKEN = \"${API_TOKEN}\" }   # from our environment, never written\n",
-    );
-    let inherit: Vec<String> = env
-        .iter()
-        .filter(|(_, v)| v.is_none())
-        .map(|(n, _)| q(n))
-        .collect();
-    if inherit.is_empty() {
-        t.push_str("# env_inherit = [\"MYAPP_*\"]\n");
-    } else {
-        t.push_str(&format!("env_inherit = [{}]\n", inherit.join(", ")));
-    }
-    for (name, _) in env.iter().filter(|(_, v)| v.is_some()) {
-        // The value given with --env NAME=VALUE is never written: name where it comes from.
-        t.push_str(&format!(
-            "# {name} was set with --env {name}=… for init; set it for every run with\n\
-             # env = {{ {name} = \"${{{name}}}\" }} (and export {name}), or keep passing --env\n"
-        ));
-    }
-    t.push_str("# cwd = \".\"\n");
+    config::render(&config::NewConfig {
+        upstream: a.file_upstream.as_ref(),
+        generator: &a.generator.to_string(),
+        out_dir: a.out_dir.clone(),
+        env: &a.env,
+        protocol: a.protocol,
+        cwd: None,
+    })
 }
 
 /// Appends the `.gitattributes` line when missing. Returns whether it wrote.
@@ -367,11 +377,14 @@ mod tests {
         for upstream in [
             parse_upstream("npx -y \"@scope/server\" --flag 'a b'").unwrap(),
             parse_upstream("http://127.0.0.1:3001/sse").unwrap(),
+            parse_upstream("env GITHUB_PAT=ghp_secret_1 npx srv --api-key sk-init-2").unwrap(),
         ] {
             for generator in [GeneratorKind::Builtin, GeneratorKind::Llm] {
-                let stdio = matches!(upstream, UpstreamSpec::Stdio(_));
+                let stdio = matches!(upstream.run, UpstreamSpec::Stdio(_));
                 let a = Answers {
-                    upstream: Some(upstream.clone()),
+                    upstream: Some(upstream.run.clone()),
+                    file_upstream: Some(upstream.file.clone()),
+                    kept_out: upstream.kept_out.clone(),
                     generator,
                     out_dir: "my ui \"dir\"".into(),
                     hook: false,
@@ -397,14 +410,23 @@ mod tests {
                 if stdio {
                     // --env NAME is kept as env_inherit; a value is never written.
                     assert_eq!(up.env_inherit, ["DATABASE_URL"]);
-                    assert!(up.env.is_empty());
+                    assert_eq!(up.env.is_empty(), upstream.kept_out.is_empty());
                     assert!(!text.contains("eu-west-value-123"), "{text}");
                     assert!(text.contains("REGION"), "{text}");
+                    // Secrets of the command line: names only.
+                    assert!(
+                        !text.contains("ghp_secret_1") && !text.contains("sk-init-2"),
+                        "{text}"
+                    );
+                    if !upstream.kept_out.is_empty() {
+                        assert_eq!(up.env["GITHUB_PAT"], "${GITHUB_PAT}");
+                        assert!(up.args.contains(&"${API_KEY}".to_string()), "{text}");
+                    }
                 }
             }
         }
         assert!(matches!(
-            parse_upstream("http://h/sse").unwrap(),
+            parse_upstream("http://h/sse").unwrap().run,
             UpstreamSpec::Http(crate::mcp::HttpSpec {
                 transport: HttpTransport::Sse,
                 ..

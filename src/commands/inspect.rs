@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::Reporter;
 use crate::config::Config;
 use crate::context::{Context, Outcome};
-use crate::model::ui_uri;
+use crate::model::uri_for_path;
 use crate::pipeline::{self, UnknownTool};
 use crate::plan::{StaleReason, ToolPlan};
 use crate::report::{self, Format, Printer, Render};
@@ -100,21 +100,18 @@ impl Inspected {
             .entry
             .iter()
             .flat_map(|e| &e.widgets)
-            .map(|w| {
-                let widget = (w.name != crate::lock::DEFAULT_WIDGET).then_some(w.name.as_str());
-                WidgetInfo {
-                    name: w.name.clone(),
-                    path: w.path.clone(),
-                    uri: ui_uri(server, &tp.name, widget),
-                    sha256: w.sha256.clone(),
-                    generator: w.generator.clone(),
-                    template_version: w.template_version.clone(),
-                    prompt_version: w.prompt_version.clone(),
-                    ui_type: w.ui_type.clone(),
-                    default: w.default,
-                    fallback_reason: w.fallback_reason.clone(),
-                    file: cfg.out_dir.join(&w.path).display().to_string(),
-                }
+            .map(|w| WidgetInfo {
+                name: w.name.clone(),
+                path: w.path.clone(),
+                uri: uri_for_path(server, &w.path),
+                sha256: w.sha256.clone(),
+                generator: w.generator.clone(),
+                template_version: w.template_version.clone(),
+                prompt_version: w.prompt_version.clone(),
+                ui_type: w.ui_type.clone(),
+                default: w.default,
+                fallback_reason: w.fallback_reason.clone(),
+                file: cfg.out_dir.join(&w.path).display().to_string(),
             })
             .collect();
         let def = tp.tool.as_ref().map(|t| t.hashed_definition());

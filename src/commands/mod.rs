@@ -6,6 +6,7 @@
 
 pub mod check;
 pub mod diff;
+mod first_run;
 pub mod generate;
 pub mod hook;
 pub mod init;

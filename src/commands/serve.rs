@@ -81,6 +81,17 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> anyhow::Result<Outcome> {
     let cfg = &ctx.config()?;
     if args.print_config {
         ctx.printer.out(desktop_config(cfg)?)?;
+        if !cfg.cli_kept_out.is_empty() {
+            ctx.printer.status(format!(
+                "note: the host must start mcp-gen-ui with {} in its environment (the \"env\" of \
+                 this server in the host's config): the command line's secrets are passed by name",
+                cfg.cli_kept_out
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
         if !cfg.cli_env_names.is_empty() {
             ctx.printer.status(format!(
                 "note: the host must start mcp-gen-ui with {} in its environment (the \"env\" of this \
@@ -284,7 +295,19 @@ pub fn desktop_config_for(cfg: &Config, install: &Install) -> anyhow::Result<Str
         }
     }
     if cfg.upstream_from_cli || cfg.path.is_none() {
-        match cfg.upstream()? {
+        // The command line's secrets as `${VAR}` references and `--env NAME` (book:
+        // reference/security.md, "Secrets on a command line"): names, never values.
+        let upstream = match &cfg.cli_file_form {
+            Some(form) => form,
+            None => cfg.upstream()?,
+        };
+        if let UpstreamSpec::Stdio(s) = upstream {
+            for name in s.env.keys() {
+                args.push("--env".into());
+                args.push(name.clone());
+            }
+        }
+        match upstream {
             UpstreamSpec::Stdio(s) => {
                 let mut words = vec![s.command.clone()];
                 words.extend(s.args.iter().cloned());

@@ -167,7 +167,7 @@ enum CloserInner {
     Stdio {
         shutdown: Option<oneshot::Sender<()>>,
         done: Option<oneshot::Receiver<()>>,
-        tail: stdio::StderrTail,
+        tail: super::transport::StderrTail,
     },
     Http(Arc<http::Shared>),
     Sse(Arc<legacy_sse::Shared>),

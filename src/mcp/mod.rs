@@ -91,4 +91,5 @@ pub use stdio::stop_all_children;
 pub(crate) use transport::excerpt;
 pub use transport::{
     CloseKind, CloseReason, ConnectError, ConnectOptions, Incoming, InvalidMessage, SendError,
+    StderrTail,
 };

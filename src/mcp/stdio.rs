@@ -1,9 +1,8 @@
 //! The stdio transport: a child process in its own process group, newline-delimited JSON on its
 //! stdin/stdout, stderr kept in a ring buffer.
 
-use std::collections::VecDeque;
 use std::process::{ExitStatus, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -15,7 +14,7 @@ use super::framing::{Frame, LineReader};
 use super::spec::StdioSpec;
 use super::transport::{
     CloseKind, CloseReason, ConnectError, ConnectOptions, Incoming, InvalidMessage, SendError,
-    excerpt, parse_incoming,
+    StderrTail, excerpt, parse_incoming,
 };
 
 /// Longest stderr line kept in the tail (a child may print megabytes on one line).
@@ -76,32 +75,6 @@ impl Writer {
         let mut line = crate::json::to_vec(msg);
         line.push(b'\n');
         self.send_raw(&line).await
-    }
-}
-
-/// The last stderr lines, shared between the reader task and whoever reports errors.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct StderrTail {
-    lines: Arc<Mutex<VecDeque<String>>>,
-}
-
-impl StderrTail {
-    pub(crate) fn lines(&self) -> Vec<String> {
-        match self.lines.lock() {
-            Ok(g) => g.iter().cloned().collect(),
-            Err(p) => p.into_inner().iter().cloned().collect(),
-        }
-    }
-
-    fn push(&self, line: String, keep: usize) {
-        let mut g = match self.lines.lock() {
-            Ok(g) => g,
-            Err(p) => p.into_inner(),
-        };
-        g.push_back(line);
-        while g.len() > keep {
-            g.pop_front();
-        }
     }
 }
 
@@ -188,7 +161,7 @@ pub(crate) fn open(
     let writer = Arc::new(Writer {
         stdin: tokio::sync::Mutex::new(Some(stdin)),
     });
-    let tail = StderrTail::default();
+    let tail = opts.stderr_sink.clone().unwrap_or_default();
 
     let (ended_tx, ended_rx) = oneshot::channel();
     let stdout = StdoutReader {

@@ -4,7 +4,9 @@
 //! the configured headers, error bodies and SSE event streams. A leaf: it imports only other
 //! leaves (`era`, `peek`, `sse`), so a transport never reaches back up into `connection`.
 
+use std::collections::VecDeque;
 use std::fmt;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -19,6 +21,33 @@ use crate::json::{IdScanner, Probe};
 
 /// How many incoming messages may queue before the transport stops reading (backpressure).
 pub(crate) const CHANNEL_CAPACITY: usize = 256;
+
+/// The last stderr lines, shared between the reader task and whoever reports errors.
+#[derive(Debug, Clone, Default)]
+pub struct StderrTail {
+    lines: Arc<Mutex<VecDeque<String>>>,
+}
+
+impl StderrTail {
+    /// The lines kept so far, oldest first.
+    pub fn lines(&self) -> Vec<String> {
+        match self.lines.lock() {
+            Ok(g) => g.iter().cloned().collect(),
+            Err(p) => p.into_inner().iter().cloned().collect(),
+        }
+    }
+
+    pub(crate) fn push(&self, line: String, keep: usize) {
+        let mut g = match self.lines.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        g.push_back(line);
+        while g.len() > keep {
+            g.pop_front();
+        }
+    }
+}
 
 /// Knobs for [`Connection::open`]. `Default` is right for most uses.
 #[derive(Debug, Clone)]
@@ -44,6 +73,10 @@ pub struct ConnectOptions {
     /// The era our own client speaks ([`negotiate::open`](super::negotiate::open)); the
     /// connection itself, and serve, ignore it.
     pub protocol: Protocol,
+    /// Where a stdio child's last stderr lines go, shared with the caller: what an upstream
+    /// that did not answer in time said is still there when the opening is abandoned (book:
+    /// reference/security.md, "Secrets on a command line"). `None`: a tail of its own.
+    pub stderr_sink: Option<StderrTail>,
 }
 
 impl Default for ConnectOptions {
@@ -57,6 +90,7 @@ impl Default for ConnectOptions {
             connect_timeout: Duration::from_secs(10),
             raw_responses: false,
             protocol: Protocol::Auto,
+            stderr_sink: None,
         }
     }
 }

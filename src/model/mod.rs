@@ -14,5 +14,8 @@ pub use hints::{Density, Hints, ThemeHint, ViewKind};
 pub use layout::{
     LOCK_FILE, PENDING_LOCK_FILE, RUN_LOCK_FILE, TEMP_SUFFIX, TOOLS_FILE, is_managed_name,
 };
-pub use naming::{file_stem, header_comment, server_slug, ui_uri, valid_widget_name, widget_path};
+pub use naming::{
+    assign_stems, file_stem, hashed_stem, header_comment, server_slug, stem_of_path, ui_uri,
+    uri_for_path, valid_widget_name, widget_path,
+};
 pub use tool::{HASHED_FIELDS, Tool, ToolError, tools_from_raw};

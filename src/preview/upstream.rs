@@ -39,9 +39,24 @@ pub enum UpstreamError {
         reason: String,
     },
     #[error(
-        "upstream {upstream} timed out after {secs} s starting up (raise `[upstream] timeout_ms`)"
+        "upstream {upstream} timed out after {secs} s starting up (raise `[upstream] timeout_ms`){}",
+        stderr_lines(.stderr)
     )]
-    Timeout { upstream: String, secs: u64 },
+    Timeout {
+        upstream: String,
+        secs: u64,
+        /// Its last stderr lines, redacted and bounded (`secrets::stderr_excerpt`).
+        stderr: Vec<String>,
+    },
+}
+
+/// The last stderr lines of an upstream, after an error about it.
+fn stderr_lines(lines: &[String]) -> String {
+    if lines.is_empty() {
+        String::new()
+    } else {
+        format!("\nlast stderr lines:\n  {}", lines.join("\n  "))
+    }
 }
 
 /// A live, initialized session.
@@ -62,12 +77,14 @@ impl Upstream {
         protocol: negotiate::Protocol,
     ) -> Result<Upstream, UpstreamError> {
         let describe = spec.describe();
+        let sink = crate::mcp::StderrTail::default();
         let opts = ConnectOptions {
             // The server's own log is the first place to look when a call fails.
             forward_stderr: true,
             stderr_prefix: "[upstream] ".into(),
             connect_timeout: timeout,
             protocol,
+            stderr_sink: Some(sink.clone()),
             ..ConnectOptions::default()
         };
         let startup = async {
@@ -98,6 +115,7 @@ impl Upstream {
             Err(_) => Err(UpstreamError::Timeout {
                 upstream: describe.clone(),
                 secs: timeout.as_secs(),
+                stderr: crate::secrets::stderr_excerpt(&sink.lines()),
             }),
         }
     }

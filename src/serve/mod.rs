@@ -106,7 +106,9 @@ fn shared_state(
         router: RouterOptions {
             stale: cfg.file.serve.stale,
             watch: opts.watch,
-            upstream: spec.describe(),
+            // Named in errors the host gets, which no log writer redacts: a key on the
+            // command line stays out (book: reference/security.md).
+            upstream: crate::secrets::redact(&spec.describe()).into_owned(),
             hosts: HostOptions::from_config(cfg, opts.embed_ui, opts.apps_sdk),
             wait_limit: cfg.connect_timeout,
         },

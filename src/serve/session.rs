@@ -56,9 +56,11 @@ impl Shared {
     /// and closes it again.
     pub async fn probe(&self) -> Result<(), String> {
         use crate::mcp::negotiate;
+        let sink = crate::mcp::StderrTail::default();
         let opts = crate::mcp::ConnectOptions {
             forward_stderr: false,
             raw_responses: false,
+            stderr_sink: Some(sink.clone()),
             ..self.connect.clone()
         };
         let stage = std::sync::Mutex::new(String::new());
@@ -73,8 +75,9 @@ impl Shared {
             Err(_) => {
                 let stage = stage.lock().map(|s| s.clone()).unwrap_or_default();
                 Err(format!(
-                    "no answer to {stage} within {} ms ([upstream] timeout_ms)",
-                    limit.as_millis()
+                    "no answer to {stage} within {} ms ([upstream] timeout_ms){}",
+                    limit.as_millis(),
+                    stderr_note(&sink.lines())
                 ))
             }
         }
@@ -581,7 +584,15 @@ impl<S: HostSink> Session<S> {
     ) -> bool {
         let now = tokio::time::Instant::now();
         if init_deadline.is_some_and(|t| t <= now) {
-            let outs = self.router.overdue_initialize(self.shared.init_timeout);
+            // What the upstream said on stderr is often why it hangs (a host it cannot reach).
+            let said = self
+                .upstream
+                .as_ref()
+                .map(|u| stderr_note(&u.closer.stderr_tail()))
+                .unwrap_or_default();
+            let outs = self
+                .router
+                .overdue_initialize(self.shared.init_timeout, &said);
             if !self.deliver(outs) {
                 return false;
             }
@@ -775,6 +786,17 @@ impl<H: HostSource> Events<H> {
             return Poll::Ready(Event::Deadline);
         }
         Poll::Pending
+    }
+}
+
+/// The last stderr lines of an upstream that did not answer in time, for its error and the log:
+/// bounded and redacted (`secrets::stderr_excerpt`); empty when it said nothing.
+fn stderr_note(lines: &[String]) -> String {
+    let lines = crate::secrets::stderr_excerpt(lines);
+    if lines.is_empty() {
+        String::new()
+    } else {
+        format!("; last stderr lines: {}", lines.join(" | "))
     }
 }
 

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use crate::config::{Config, CspConfig};
 use crate::lock::{Lock, LockError};
-use crate::model::{server_slug, sha256_hex, ui_uri, widget_path};
+use crate::model::{server_slug, sha256_hex, uri_for_path};
 
 /// The MIME type hosts look for on an MCP App resource.
 pub const MCP_APP_MIME: &str = "text/html;profile=mcp-app";
@@ -163,16 +163,11 @@ impl Catalog {
                 if w.default {
                     default = widgets.len();
                 }
-                // A tool's single UI lives at `<tool>.html` and has the bare URI; configured
-                // widgets (even just one) live at `<tool>/<widget>.html`.
-                let widget_name = if w.path == widget_path(name, None) {
-                    None
-                } else {
-                    Some(w.name.as_str())
-                };
+                // The URI follows the file the lock records: `<stem>.html` has the bare URI,
+                // a configured widget's `<stem>/<widget>.html` the widget's.
                 widgets.push(Widget {
                     name: w.name.clone(),
-                    uri: ui_uri(&server, name, widget_name),
+                    uri: uri_for_path(&server, &w.path),
                     path,
                     html,
                     sha256: sha,

@@ -1204,10 +1204,10 @@ mod tests {
         let deadline = r.initialize_deadline(Duration::from_secs(60)).unwrap();
         assert!(deadline >= before + Duration::from_secs(60));
         assert!(deadline <= Instant::now() + Duration::from_secs(60));
-        assert!(r.overdue_initialize(Duration::from_secs(60)).is_empty());
+        assert!(r.overdue_initialize(Duration::from_secs(60), "").is_empty());
         assert!(r.initialize_deadline(Duration::from_secs(60)).is_some());
         std::thread::sleep(Duration::from_millis(5));
-        let e = host(r.overdue_initialize(Duration::from_millis(1)));
+        let e = host(r.overdue_initialize(Duration::from_millis(1), ""));
         assert_eq!(r.initialize_deadline(Duration::from_secs(60)), None);
         assert_eq!(e["id"], 1);
         assert!(

@@ -281,7 +281,8 @@ impl Router {
 
     /// Fails an `initialize` the upstream has not answered within `limit` (an upstream that
     /// never answers must not leave the host waiting forever at start-up).
-    pub fn overdue_initialize(&mut self, limit: Duration) -> Vec<Out> {
+    /// `said`: what the upstream printed on stderr, worded for the error (may be empty).
+    pub fn overdue_initialize(&mut self, limit: Duration, said: &str) -> Vec<Out> {
         let mut out = Vec::new();
         let overdue: Vec<u64> = self
             .pending
@@ -294,7 +295,7 @@ impl Router {
                 continue;
             };
             let reason = format!(
-                "did not answer initialize within {} s (raise [upstream] timeout_ms if it is just slow)",
+                "did not answer initialize within {} s (raise [upstream] timeout_ms if it is just slow){said}",
                 limit.as_secs_f64()
             );
             tracing::error!(target: "serve", upstream = %self.opts.upstream, "upstream {reason}");
