@@ -44,7 +44,7 @@ impl Serve {
         for (k, v) in env {
             cmd.env(k, v);
         }
-        let Listening { child, url, log } = listening(cmd, "http://").await;
+        let Listening { child, url, log } = listening(cmd, "listening on http://").await;
         Serve {
             child,
             url,
@@ -361,7 +361,7 @@ async fn readyz_follows_the_upstream_after_failures() {
     cmd.args(["serve", "--http", "127.0.0.1:0", "--server", &server])
         .args(["--out-dir", dir.path().join("ui").to_str().unwrap()])
         .env("MCP_GEN_UI_LOG", "warn");
-    let serving = listening(cmd, "http://").await;
+    let serving = listening(cmd, "listening on http://").await;
     let url = serving.url.clone();
     let readyz = format!("{}/readyz", url.trim_end_matches("/mcp"));
     until_status(&readyz, 200, Duration::from_secs(30)).await;

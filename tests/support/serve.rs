@@ -72,8 +72,13 @@ pub async fn listening(mut cmd: tokio::process::Command, needle: &str) -> Listen
     let url = tokio::time::timeout(Duration::from_secs(60), async {
         while let Some(line) = lines.next_line().await.unwrap() {
             log.push(line.clone());
+            // `listening on http://…` names the URL after its prefix; any other needle is part of
+            // the URL (an earlier debug line may hold another `http://`).
             if let Some(i) = line.find(needle) {
-                return line[i..].trim().to_string();
+                let from = line[i..]
+                    .strip_prefix("listening on ")
+                    .unwrap_or(&line[i..]);
+                return from.trim().to_string();
             }
         }
         panic!("exited without printing {needle}:\n{}", log.text());
