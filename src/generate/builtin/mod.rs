@@ -225,9 +225,6 @@ fn render_with(
     Ok(format!("{}{}", header_comment(name), body))
 }
 
-/// The optional scripts of a page. Each one is left out only when the tool's schemas prove the
-/// page cannot use it, which keeps a typical page small. The code that would call a missing part
-
 #[cfg(test)]
 mod tests {
     use super::minify::INTERNAL_NAMES;
