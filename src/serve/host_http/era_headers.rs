@@ -1,7 +1,8 @@
 //! The revision's HTTP header rules (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`), checked
 //! before anything is forwarded (book: reference/serve.md, eras).
 
-use super::*;
+use super::app::*;
+use super::prelude::*;
 
 /// The header rules of the revision, checked before anything is forwarded (see the module
 /// docs). `None`: go on.

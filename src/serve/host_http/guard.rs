@@ -1,7 +1,9 @@
 //! Who may call `/mcp`: the bearer token (compared in constant time), the `Host` header against
 //! DNS rebinding, and the `Origin` against other web pages (book: reference/serve.md).
 
-use super::*;
+use super::app::*;
+use super::options::*;
+use super::prelude::*;
 
 /// Host name of a `Host` header or an origin URL, without port or brackets, lowercased.
 pub(super) fn host_part(s: &str) -> String {

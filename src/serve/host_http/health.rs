@@ -1,7 +1,9 @@
 //! `/healthz`, `/readyz` and the probe that keeps readiness current, and the start of the drain
 //! on SIGTERM (book: serve.md).
 
-use super::*;
+use super::app::*;
+use super::options::*;
+use super::prelude::*;
 
 /// A signal came: `/readyz` says 503 from now on (a load balancer stops sending), and the
 /// sessions' GET streams end (they would hold the graceful shutdown forever); requests in flight

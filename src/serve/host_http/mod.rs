@@ -16,104 +16,24 @@
 //! HTTP status the revision gives it (400 for `-32020`…`-32022`, 404 for an unknown method), or
 //! the status an HTTP upstream answered with.
 
-use std::collections::{HashMap, VecDeque};
-use std::convert::Infallible;
-use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
-
-use axum::Router as Axum;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::sse::{Event, KeepAlive, Sse};
-use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use futures_util::Stream;
-use serde_json::Value;
-use tokio::sync::mpsc;
-
-use super::rpc_error::error_response;
-use super::session::{self, HostMsg, HostOut, HostSink, Shared};
-use crate::json::IdScanner;
-use crate::mcp::era;
-
+mod app;
 mod era_headers;
 mod guard;
 mod health;
 mod options;
 mod post;
+mod prelude;
 mod sessions;
 mod stateless;
 mod streams;
 
-use era_headers::*;
-use guard::*;
-use health::*;
-pub use options::HttpOptions;
-use post::*;
-use sessions::*;
-use stateless::*;
-use streams::*;
-
-/// The environment variable holding the bearer token.
-pub const TOKEN_ENV: &str = "MCP_GEN_UI_TOKEN";
-/// The largest request body accepted.
-pub const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
-/// 2025-era host sessions open at once by default; more are refused with 503 rather than
-/// exhausting the machine (`--max-sessions`, `[serve] max_sessions`).
-pub const DEFAULT_MAX_SESSIONS: usize = 64;
-/// Messages kept for a session that has no stream open to receive them.
-const MAX_BACKLOG: usize = 1000;
-const SESSION_HEADER: &str = "mcp-session-id";
-const REQUEST_ID_HEADER: &str = "x-request-id";
-/// A session with no open stream and no request for this long is closed by default
-/// (`--session-idle-minutes`, `[serve] session_idle_minutes`).
-pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(5 * 60);
-/// At the session cap, a session idle this long (nothing in flight, no open stream) may be
-/// closed to make room for a new host by default (`--session-evict-seconds`,
-/// `[serve] session_evict_seconds`). One second still keeps a host that is between two quick
-/// calls from being closed, and lets the cap absorb up to 64 abandoned sessions a second: the
-/// official conformance CLI opens about 30 sessions per 2.5 s run and never DELETEs them, so
-/// with 10 s its third run in a row met 503s (tests/node/conformance.test.mjs).
-pub const DEFAULT_EVICT_AFTER: Duration = Duration::from_secs(1);
-
-/// At the cap: how long a new host waits for the session closed for it to shut its upstream
-/// down (a stdio upstream gets its stdin closed, then SIGTERM, then SIGKILL: about 3 s at most).
-const EVICT_WAIT: Duration = Duration::from_secs(10);
-
-/// How long a SIGTERM or Ctrl-C waits for requests in flight before `serve` exits anyway.
-pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
-/// `/readyz` probes: the first retry after a failed probe, doubled up to the longest.
-const PROBE_RETRY_MIN: Duration = Duration::from_secs(1);
-const PROBE_RETRY_MAX: Duration = Duration::from_secs(30);
-/// Probes after a session's upstream failed are at least this far apart.
-const PROBE_SPACING: Duration = Duration::from_secs(1);
-
-struct App {
-    shared: Arc<Shared>,
-    opts: HttpOptions,
-    sessions: Mutex<HashMap<String, Arc<HostSession>>>,
-    /// One permit per 2025-era session, taken before its upstream starts and given back once
-    /// that upstream is gone: sessions and their upstreams never outnumber the cap.
-    slots: Arc<tokio::sync::Semaphore>,
-    /// The session every stateless (2026-07-28) request goes through, started on first use.
-    stateless: tokio::sync::Mutex<Option<Arc<HostSession>>>,
-    /// Fresh request ids and progress tokens for stateless requests.
-    next_stateless: std::sync::atomic::AtomicU64,
-    /// The last probe started and initialized the upstream (`/readyz`).
-    ready: std::sync::atomic::AtomicBool,
-    /// A signal came: finishing what is in flight, then exiting.
-    draining: std::sync::atomic::AtomicBool,
-}
-
-impl App {
-    fn sessions(&self) -> MutexGuard<'_, HashMap<String, Arc<HostSession>>> {
-        match self.sessions.lock() {
-            Ok(g) => g,
-            Err(p) => p.into_inner(),
-        }
-    }
-}
+use app::App;
+use app::HostSession;
+use health::{healthz, probe_loop, readyz, start_drain};
+pub use options::*;
+use post::handle_post;
+use prelude::*;
+use streams::{handle_delete, handle_get};
 
 /// Serves `/mcp` on `opts.addr` until Ctrl-C. Logs the bound address (port 0 picks one).
 pub async fn run(shared: Arc<Shared>, opts: HttpOptions) -> anyhow::Result<()> {
@@ -252,21 +172,14 @@ fn fresh_request_id() -> String {
     format!("{prefix}{n:08x}")
 }
 
-fn rpc_error(status: StatusCode, id: Value, code: i64, message: String) -> Response {
-    json_response(status, &error_response(id, code, message, None))
-}
-
-fn json_response(status: StatusCode, body: &Value) -> Response {
-    let mut resp = (status, crate::json::to_string(body)).into_response();
-    resp.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    resp
-}
-
 #[cfg(test)]
 mod tests {
+    use super::app::*;
+    use super::era_headers::*;
+    use super::guard::*;
+    use super::post::*;
+    use super::sessions::*;
+    use super::stateless::*;
     use super::*;
 
     fn opts(addr: &str, token: Option<&str>) -> HttpOptions {

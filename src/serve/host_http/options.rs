@@ -1,7 +1,51 @@
 //! How the HTTP host side is set up: the address, the bearer token, the limits, the replica
 //! tag and the trusted proxies (book: reference/serve.md).
 
-use super::*;
+use super::prelude::*;
+
+/// The environment variable holding the bearer token.
+pub const TOKEN_ENV: &str = "MCP_GEN_UI_TOKEN";
+
+/// The largest request body accepted.
+pub const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
+
+/// 2025-era host sessions open at once by default; more are refused with 503 rather than
+/// exhausting the machine (`--max-sessions`, `[serve] max_sessions`).
+pub const DEFAULT_MAX_SESSIONS: usize = 64;
+
+/// Messages kept for a session that has no stream open to receive them.
+pub(super) const MAX_BACKLOG: usize = 1000;
+
+pub(super) const SESSION_HEADER: &str = "mcp-session-id";
+
+pub(super) const REQUEST_ID_HEADER: &str = "x-request-id";
+
+/// A session with no open stream and no request for this long is closed by default
+/// (`--session-idle-minutes`, `[serve] session_idle_minutes`).
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(5 * 60);
+
+/// At the session cap, a session idle this long (nothing in flight, no open stream) may be
+/// closed to make room for a new host by default (`--session-evict-seconds`,
+/// `[serve] session_evict_seconds`). One second still keeps a host that is between two quick
+/// calls from being closed, and lets the cap absorb up to 64 abandoned sessions a second: the
+/// official conformance CLI opens about 30 sessions per 2.5 s run and never DELETEs them, so
+/// with 10 s its third run in a row met 503s (tests/node/conformance.test.mjs).
+pub const DEFAULT_EVICT_AFTER: Duration = Duration::from_secs(1);
+
+/// At the cap: how long a new host waits for the session closed for it to shut its upstream
+/// down (a stdio upstream gets its stdin closed, then SIGTERM, then SIGKILL: about 3 s at most).
+pub(super) const EVICT_WAIT: Duration = Duration::from_secs(10);
+
+/// How long a SIGTERM or Ctrl-C waits for requests in flight before `serve` exits anyway.
+pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// `/readyz` probes: the first retry after a failed probe, doubled up to the longest.
+pub(super) const PROBE_RETRY_MIN: Duration = Duration::from_secs(1);
+
+pub(super) const PROBE_RETRY_MAX: Duration = Duration::from_secs(30);
+
+/// Probes after a session's upstream failed are at least this far apart.
+pub(super) const PROBE_SPACING: Duration = Duration::from_secs(1);
 
 /// How the HTTP host side is set up.
 #[derive(Clone)]

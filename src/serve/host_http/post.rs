@@ -1,30 +1,13 @@
 //! `POST /mcp`: reading the body under its limit, finding or opening the session, and shaping
 //! the answer (one JSON body, or an event stream).
 
-use super::*;
-
-pub(super) fn accepts_sse(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|a| a.contains("text/event-stream"))
-}
-
-/// The host takes a JSON body too (every client of the 2025 revisions must list both types; a
-/// client that lists only `text/event-stream` keeps getting streams).
-pub(super) fn accepts_json(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_none_or(|a| {
-            a.split(',').any(|t| {
-                let t = t.split(';').next().unwrap_or("").trim();
-                t.eq_ignore_ascii_case("application/json")
-                    || t == "*/*"
-                    || t.eq_ignore_ascii_case("application/*")
-            })
-        })
-}
+use super::app::*;
+use super::era_headers::*;
+use super::guard::*;
+use super::options::*;
+use super::prelude::*;
+use super::sessions::*;
+use super::stateless::*;
 
 pub(super) async fn handle_post(
     State(app): State<Arc<App>>,

@@ -1,7 +1,9 @@
 //! Stateless (2026-07-28) requests: one shared upstream session, each request under a fresh id
 //! and progress token, and the HTTP status the revision gives each answer.
 
-use super::*;
+use super::app::*;
+use super::prelude::*;
+use super::sessions::*;
 
 /// The shared session of stateless requests, started (again) when needed.
 pub(super) async fn stateless_session(

@@ -1,7 +1,10 @@
 //! `GET /mcp` (the session's event stream, with what was kept for it) and `DELETE /mcp` (the
 //! host ends its session).
 
-use super::*;
+use super::app::*;
+use super::era_headers::*;
+use super::guard::*;
+use super::prelude::*;
 
 pub(super) async fn handle_get(
     State(app): State<Arc<App>>,

@@ -17,8 +17,6 @@ use serde_json::{Value, json};
 pub use super::rpc_error::UPSTREAM_UNAVAILABLE;
 use super::rpc_error::{INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, error_response};
 use ids::{OwnIdHasher, id_key};
-pub use rewrite::advertises_ui;
-use rewrite::stateless_result;
 
 mod ids;
 mod restart;
@@ -483,6 +481,27 @@ impl Router {
             _ => {
                 tracing::warn!(target: "serve", "upstream sent an invalid JSON-RPC message; dropped");
             }
+        }
+    }
+}
+
+/// Whether `initialize` params advertise `extensions["io.modelcontextprotocol/ui"]` with the
+/// MCP App MIME type.
+pub fn advertises_ui(params: &Value) -> bool {
+    params
+        .get("capabilities")
+        .is_some_and(crate::serve::capabilities::advertises_ui)
+}
+
+/// Fields a 2026-07-28 result carries that a result the wrapper makes itself must have too:
+/// `resultType`, and for cacheable results (lists, reads) `ttlMs` and `cacheScope` (ours can
+/// change with `--watch`, so they are not cached).
+fn stateless_result(result: &mut Value, cacheable: bool) {
+    if let Some(obj) = result.as_object_mut() {
+        obj.entry("resultType").or_insert_with(|| json!("complete"));
+        if cacheable {
+            obj.entry("ttlMs").or_insert_with(|| json!(0));
+            obj.entry("cacheScope").or_insert_with(|| json!("private"));
         }
     }
 }

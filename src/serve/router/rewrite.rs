@@ -289,24 +289,3 @@ impl Router {
         out
     }
 }
-
-/// Whether `initialize` params advertise `extensions["io.modelcontextprotocol/ui"]` with the
-/// MCP App MIME type.
-pub fn advertises_ui(params: &Value) -> bool {
-    params
-        .get("capabilities")
-        .is_some_and(crate::serve::capabilities::advertises_ui)
-}
-
-/// Fields a 2026-07-28 result carries that a result the wrapper makes itself must have too:
-/// `resultType`, and for cacheable results (lists, reads) `ttlMs` and `cacheScope` (ours can
-/// change with `--watch`, so they are not cached).
-pub(super) fn stateless_result(result: &mut Value, cacheable: bool) {
-    if let Some(obj) = result.as_object_mut() {
-        obj.entry("resultType").or_insert_with(|| json!("complete"));
-        if cacheable {
-            obj.entry("ttlMs").or_insert_with(|| json!(0));
-            obj.entry("cacheScope").or_insert_with(|| json!("private"));
-        }
-    }
-}
