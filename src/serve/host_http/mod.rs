@@ -177,7 +177,6 @@ mod tests {
     use super::app::*;
     use super::era_headers::*;
     use super::guard::*;
-    use super::post::*;
     use super::sessions::*;
     use super::stateless::*;
     use super::*;
