@@ -3,7 +3,10 @@
 //! - no circle of files: a file never reaches itself through the files it imports from;
 //! - no arrow up: a module never imports from a layer above its own, and the top-level modules
 //!   form no circle either;
-//! - no function outside tests longer than 150 lines, in `src/` and `examples/`.
+//! - no function outside tests longer than 150 lines, in `src/` and `examples/`;
+//! - no file in `src/` over 800 lines of code (blank lines, comments and unit tests not
+//!   counted), and each opens with a `//!` comment naming its one job;
+//! - no comment cites a design document the repository does not hold (the book is the reference).
 //!
 //! A reader (not a compiler) of the source: comments, strings and test modules are dropped, then
 //! every `use` tree and every path that starts at `crate::`, `super::`, `self::` or a child module
@@ -662,4 +665,120 @@ fn the_reader_sees_what_it_should() {
     g.insert(3, [1].into());
     g.insert(4, [1].into());
     assert_eq!(circles(&g), vec![vec![1, 2, 3]]);
+}
+
+const MAX_FILE_LINES: usize = 800;
+
+/// The lines of code of a file: not blank, not a comment, not in a `#[cfg(test)]` module.
+/// A line inside a multi-line string is code (the blanked text hides it, the raw text keeps it).
+fn lines_of_code(text: &str) -> usize {
+    let blanked = blank(text);
+    let (cut, _) = cut_tests(&blanked);
+    let raw: Vec<&str> = text.lines().collect();
+    let blanked: Vec<&str> = blanked.lines().collect();
+    let cut: Vec<&str> = cut.lines().collect();
+    (0..raw.len())
+        .filter(|&i| {
+            let r = raw[i].trim();
+            let b = blanked.get(i).map_or("", |l| l.trim());
+            let c = cut.get(i).map_or("", |l| l.trim());
+            let in_test = !b.is_empty() && c.is_empty();
+            let comment = r.starts_with("//")
+                || (b.is_empty() && (r.starts_with("/*") || r.starts_with('*')));
+            !r.is_empty() && !comment && !in_test
+        })
+        .count()
+}
+
+#[test]
+fn every_file_has_one_job_and_at_most_800_lines_of_code() {
+    let mut long = Vec::new();
+    let mut unnamed = Vec::new();
+    let mut paths = Vec::new();
+    rust_files(&root().join("src"), &mut paths);
+    for p in paths {
+        let text = fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let rel = p.strip_prefix(root()).unwrap_or(&p).display().to_string();
+        let n = lines_of_code(&text);
+        if n > MAX_FILE_LINES {
+            long.push(format!("{rel}: {n} lines of code"));
+        }
+        let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        if !first.starts_with("//!") {
+            unnamed.push(rel);
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "files over {MAX_FILE_LINES} lines of code (split them by the jobs they do):\n  {}",
+        long.join("\n  ")
+    );
+    assert!(
+        unnamed.is_empty(),
+        "files whose first line is not a `//!` comment naming their job:\n  {}",
+        unnamed.join("\n  ")
+    );
+}
+
+#[test]
+fn no_comment_cites_a_document_the_repository_does_not_hold() {
+    // The rules live in the book's reference part; comments cite it, never the design notes.
+    let mut found = Vec::new();
+    for dir in ["src", "templates", "tests", "examples", "book/src"] {
+        for entry in walk(&root().join(dir)) {
+            let Ok(text) = fs::read_to_string(&entry) else {
+                continue;
+            };
+            for (n, line) in text.lines().enumerate() {
+                let hit = line.match_indices("SPEC").any(|(at, _)| {
+                    let before = line[..at].chars().last();
+                    let after = line[at + 4..].trim_start_matches([' ', '§']).chars().next();
+                    !before.is_some_and(|c| c.is_alphanumeric())
+                        && after.is_some_and(|c| c.is_ascii_digit())
+                });
+                if hit {
+                    let rel = entry.strip_prefix(root()).unwrap_or(&entry);
+                    found.push(format!("{}:{}", rel.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "cite the book's reference part instead:\n  {}",
+        found.join("\n  ")
+    );
+}
+
+/// Every text file below `dir`, but installed packages, build output and minified copies.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = fs::read_dir(dir) else {
+        return out;
+    };
+    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+        if matches!(
+            name.as_deref(),
+            Some("node_modules" | "min" | "target" | "snapshots" | "artifacts")
+        ) || name.as_deref().is_some_and(|n| n.starts_with('.'))
+        {
+            continue;
+        }
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_line_counter_sees_what_it_should() {
+    let text = "//! job\n\nfn a() {\n    // why\n    let s = \"one\n two\";\n}\n#[cfg(test)]\nmod tests {\n    fn b() {}\n}\n";
+    // `fn a() {`, `let s = "one`, ` two";`, `}`.
+    assert_eq!(lines_of_code(text), 4);
 }

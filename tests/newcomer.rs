@@ -9,18 +9,10 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::{Value, json};
 
-#[path = "support/examples.rs"]
-mod examples;
-use examples::example;
+mod support;
+use support::example;
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_mcp-gen-ui"));
-    c.env_remove("ANTHROPIC_API_KEY")
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("MCP_GEN_UI_LOG")
-        .env_remove("MCP_GEN_UI_LOG_FORMAT");
-    c
-}
+use support::bin;
 
 fn quoted(p: &Path) -> String {
     shell_words::quote(&p.display().to_string()).into_owned()

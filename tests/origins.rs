@@ -11,9 +11,8 @@ use serde_json::{Value, json};
 use wiremock::matchers::{body_string_contains, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-#[path = "support/examples.rs"]
-mod examples;
-use examples::example;
+mod support;
+use support::example;
 
 /// One declared origin, and candidate URLs with whether the host would allow them.
 const TABLE: &[(&str, &[(&str, bool)])] = &[
@@ -117,10 +116,9 @@ fn project(base_url: &str, declared: &str) -> tempfile::TempDir {
 }
 
 fn bin(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_mcp-gen-ui"));
+    let mut c = support::bin();
     c.current_dir(dir)
         .env("OPENAI_API_KEY", "sk-test-origins")
-        .env_remove("ANTHROPIC_API_KEY")
         .env_remove("MCP_GEN_UI_LLM_PROVIDER");
     c
 }

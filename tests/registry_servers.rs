@@ -14,6 +14,7 @@ use serde_json::Value;
 
 #[path = "support/registry.rs"]
 mod registry;
+mod support;
 use registry::{Server, State, servers, shell_line};
 
 /// A command of the CLI in the temp project `dir`, against `server` when `upstream` is given.
@@ -23,11 +24,8 @@ fn run(
     upstream: Option<&[String]>,
     args: &[&str],
 ) -> Result<Output, String> {
-    let mut c = assert_cmd::Command::new(env!("CARGO_BIN_EXE_mcp-gen-ui"));
-    c.env_remove("ANTHROPIC_API_KEY")
-        .env_remove("OPENAI_API_KEY")
-        .env("CI", "true")
-        .current_dir(dir)
+    let mut c = support::cmd();
+    c.current_dir(dir)
         .args(args)
         .args(["--out-dir", "ui"])
         .timeout(Duration::from_secs(180));

@@ -13,11 +13,10 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcp-gen-ui");
 const CAP: usize = 4;
 
-#[path = "support/process.rs"]
-mod process;
+mod support;
+use support::process;
 
 fn fixture() -> String {
     format!(
@@ -37,13 +36,11 @@ struct Serve {
 impl Serve {
     async fn start(args: &[&str]) -> Serve {
         let out = tempfile::tempdir().unwrap();
-        let mut child = tokio::process::Command::new(BIN)
+        let mut child = support::tokio_bin()
             .args(["serve", "--http", "127.0.0.1:0", "--server", &fixture()])
             .args(["--out-dir", out.path().to_str().unwrap()])
             .args(args)
             .env("MCP_GEN_UI_LOG", "info")
-            .env_remove("MCP_GEN_UI_TOKEN")
-            .env_remove("MCP_GEN_UI_LOG_FORMAT")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

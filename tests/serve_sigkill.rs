@@ -3,13 +3,11 @@
 //! would not reach it), are gone within a few seconds (book: reference/serve.md).
 #![cfg(target_os = "linux")]
 
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcp-gen-ui");
-
-#[path = "support/process.rs"]
-mod process;
+mod support;
+use support::process;
 
 /// Waits up to 30 s for `path` to hold a pid.
 fn read_pid(path: &std::path::Path) -> i32 {
@@ -48,10 +46,9 @@ fn an_upstream_and_its_stubborn_grandchild_die_with_a_killed_serve() {
     );
     std::fs::write(d.join("up.sh"), script).unwrap();
     let server = format!("sh {}", d.join("up.sh").display());
-    let mut serve = Command::new(BIN)
+    let mut serve = support::bin()
         .args(["serve", "--server", &server, "--out-dir"])
         .arg(d)
-        .env_remove("MCP_GEN_UI_LOG")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
