@@ -133,27 +133,36 @@ proptest! {
         let Ok(tool) = crate::model::Tool::from_raw(raw) else {
             return Ok(());
         };
-        let cfg = crate::config::ToolConfig::default();
-        let req = crate::generate::WidgetRequest {
-            tool: &tool,
-            tool_config: &cfg,
-            widget: None,
-            hints: crate::model::Hints::default(),
-            refinements: &[],
-            server_name: "s",
-        };
-        let html = crate::generate::builtin::render(&req, &crate::generate::builtin::Templates::embedded())
-            .expect("the embedded templates render");
-        let findings = crate::validate::validate(&html, &crate::validate::Options {
-            allowed_origins: vec![],
-            llm_output: false,
-        });
+        let findings = builtin_findings(&tool);
         let errors: Vec<_> = findings
             .iter()
             .filter(|f| f.severity == crate::validate::Severity::Error)
             .collect();
         prop_assert!(errors.is_empty(), "{:?}", errors);
     }
+}
+
+/// What the validator finds in the builtin page of `tool` (no per-tool settings).
+fn builtin_findings(tool: &crate::model::Tool) -> Vec<crate::validate::Finding> {
+    let cfg = crate::config::ToolConfig::default();
+    let req = crate::generate::WidgetRequest {
+        tool,
+        tool_config: &cfg,
+        widget: None,
+        hints: crate::model::Hints::default(),
+        refinements: &[],
+        server_name: "s",
+    };
+    let html =
+        crate::generate::builtin::render(&req, &crate::generate::builtin::Templates::embedded())
+            .expect("the embedded templates render");
+    crate::validate::validate(
+        &html,
+        &crate::validate::Options {
+            allowed_origins: vec![],
+            llm_output: false,
+        },
+    )
 }
 
 /// Generator-side recursion is bounded: a schema nested 500 levels deep (1,000 levels of JSON, what
@@ -172,27 +181,7 @@ fn a_very_deep_schema_renders_on_a_small_stack() {
                 let raw = json!({"name": "deep", "inputSchema": s});
                 let tool = crate::model::Tool::from_raw(raw).expect("a tool");
                 let _ = tool.tool_hash();
-                let cfg = crate::config::ToolConfig::default();
-                let req = crate::generate::WidgetRequest {
-                    tool: &tool,
-                    tool_config: &cfg,
-                    widget: None,
-                    hints: crate::model::Hints::default(),
-                    refinements: &[],
-                    server_name: "s",
-                };
-                let html = crate::generate::builtin::render(
-                    &req,
-                    &crate::generate::builtin::Templates::embedded(),
-                )
-                .expect("renders");
-                let findings = crate::validate::validate(
-                    &html,
-                    &crate::validate::Options {
-                        allowed_origins: vec![],
-                        llm_output: false,
-                    },
-                );
+                let findings = builtin_findings(&tool);
                 assert!(
                     !crate::validate::has_errors(&findings),
                     "{levels}: {findings:?}"

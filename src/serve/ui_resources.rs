@@ -117,22 +117,9 @@ impl Catalog {
                     Ok(b) => b,
                     Err(e) => {
                         let problem = format!("cannot read it: {e}");
-                        match strictness {
-                            Strictness::Strict => {
-                                return Err(CatalogError::Mismatch {
-                                    path,
-                                    tool: name.clone(),
-                                    problem,
-                                });
-                            }
-                            Strictness::AllowStale => {
-                                cat.warnings.push(format!(
-                                    "{}: {problem}; tool `{name}` is served without this UI",
-                                    path.display()
-                                ));
-                                continue;
-                            }
-                        }
+                        let then = format!("; tool `{name}` is served without this UI");
+                        mismatch(strictness, &mut cat, &path, name, problem, &then)?;
+                        continue;
                     }
                 };
                 let sha = sha256_hex(&bytes);
@@ -142,19 +129,8 @@ impl Catalog {
                         short(&sha),
                         short(&w.sha256)
                     );
-                    match strictness {
-                        Strictness::Strict => {
-                            return Err(CatalogError::Mismatch {
-                                path,
-                                tool: name.clone(),
-                                problem,
-                            });
-                        }
-                        Strictness::AllowStale => cat.warnings.push(format!(
-                            "{}: {problem} (tool `{name}`); serving it anyway",
-                            path.display()
-                        )),
-                    }
+                    let then = format!(" (tool `{name}`); serving it anyway");
+                    mismatch(strictness, &mut cat, &path, name, problem, &then)?;
                 }
                 let html: Arc<str> = match String::from_utf8(bytes) {
                     Ok(s) => s.into(),
@@ -341,6 +317,30 @@ fn csp_json(csp: &CspConfig) -> Value {
         }
     }
     Value::Object(m)
+}
+
+/// A file that does not match the lock: an error when serving strictly, else a warning (what
+/// the caller does next, `then`, completes it).
+fn mismatch(
+    strictness: Strictness,
+    cat: &mut Catalog,
+    path: &Path,
+    tool: &str,
+    problem: String,
+    then: &str,
+) -> Result<(), CatalogError> {
+    match strictness {
+        Strictness::Strict => Err(CatalogError::Mismatch {
+            path: path.to_path_buf(),
+            tool: tool.to_string(),
+            problem,
+        }),
+        Strictness::AllowStale => {
+            cat.warnings
+                .push(format!("{}: {problem}{then}", path.display()));
+            Ok(())
+        }
+    }
 }
 
 fn short(sha: &str) -> &str {

@@ -1,11 +1,10 @@
 //! The Anthropic Messages API (`POST {base_url}/v1/messages`).
 
-use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
 
 use super::provider::{
     ChatRequest, ChatResponse, ErrorKind, Provider, ProviderError, Secret, StopReason, Usage,
-    count, join_url, json_body, send, status_error,
+    count, exchange, join_url, provider_impl,
 };
 
 pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
@@ -46,28 +45,11 @@ impl Anthropic {
             .header("x-api-key", self.key.header_value()?)
             .header("anthropic-version", API_VERSION)
             .json(&body);
-        let raw = send(http, "anthropic", Some(&self.key)).await?;
-        if !(200..300).contains(&raw.status) {
-            return Err(status_error(&raw, "anthropic", Some(&self.key)));
-        }
-        parse(&json_body(&raw, "anthropic")?)
+        parse(&exchange(http, "anthropic", Some(&self.key)).await?)
     }
 }
 
-impl Provider for Anthropic {
-    fn name(&self) -> &'static str {
-        "anthropic"
-    }
-    fn model(&self) -> &str {
-        &self.model
-    }
-    fn chat<'a>(
-        &'a self,
-        req: &'a ChatRequest,
-    ) -> BoxFuture<'a, Result<ChatResponse, ProviderError>> {
-        Box::pin(self.call(req))
-    }
-}
+provider_impl!(Anthropic, "anthropic");
 
 /// `{content: [{type: "text", text}…], stop_reason, usage: {input_tokens, output_tokens}}`.
 fn parse(v: &Value) -> Result<ChatResponse, ProviderError> {

@@ -1,11 +1,10 @@
 //! Ollama's native chat API (`POST {base_url}/api/chat`, no key).
 
-use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
 
 use super::provider::{
     ChatRequest, ChatResponse, ErrorKind, Provider, ProviderError, StopReason, Usage, count,
-    join_url, json_body, send, status_error,
+    exchange, join_url, provider_impl,
 };
 
 pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:11434";
@@ -44,28 +43,11 @@ impl Ollama {
             .client
             .post(join_url(&self.base_url, "api/chat"))
             .json(&body);
-        let raw = send(http, "ollama", None).await?;
-        if !(200..300).contains(&raw.status) {
-            return Err(status_error(&raw, "ollama", None));
-        }
-        parse(&json_body(&raw, "ollama")?)
+        parse(&exchange(http, "ollama", None).await?)
     }
 }
 
-impl Provider for Ollama {
-    fn name(&self) -> &'static str {
-        "ollama"
-    }
-    fn model(&self) -> &str {
-        &self.model
-    }
-    fn chat<'a>(
-        &'a self,
-        req: &'a ChatRequest,
-    ) -> BoxFuture<'a, Result<ChatResponse, ProviderError>> {
-        Box::pin(self.call(req))
-    }
-}
+provider_impl!(Ollama, "ollama");
 
 /// `{message: {content}, done, done_reason, prompt_eval_count, eval_count}`.
 fn parse(v: &Value) -> Result<ChatResponse, ProviderError> {

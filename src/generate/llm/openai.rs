@@ -3,12 +3,11 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use futures_util::future::BoxFuture;
 use serde_json::{Map, Value, json};
 
 use super::provider::{
     ChatRequest, ChatResponse, ErrorKind, Provider, ProviderError, Secret, StopReason, Usage,
-    count, join_url, json_body, send, status_error,
+    count, exchange, join_url, provider_impl,
 };
 
 /// The version path is part of the base URL, as with every OpenAI-compatible server.
@@ -76,11 +75,7 @@ impl OpenAi {
         if let Some(k) = &self.key {
             http = http.bearer_auth(k.expose());
         }
-        let raw = send(http, "openai", self.key.as_ref()).await?;
-        if !(200..300).contains(&raw.status) {
-            return Err(status_error(&raw, "openai", self.key.as_ref()));
-        }
-        parse(&json_body(&raw, "openai")?)
+        parse(&exchange(http, "openai", self.key.as_ref()).await?)
     }
 
     async fn call(&self, req: &ChatRequest) -> Result<ChatResponse, ProviderError> {
@@ -125,20 +120,7 @@ impl OpenAi {
     }
 }
 
-impl Provider for OpenAi {
-    fn name(&self) -> &'static str {
-        "openai"
-    }
-    fn model(&self) -> &str {
-        &self.model
-    }
-    fn chat<'a>(
-        &'a self,
-        req: &'a ChatRequest,
-    ) -> BoxFuture<'a, Result<ChatResponse, ProviderError>> {
-        Box::pin(self.call(req))
-    }
-}
+provider_impl!(OpenAi, "openai");
 
 /// `{choices: [{message: {content}, finish_reason}], usage: {prompt_tokens, completion_tokens}}`.
 fn parse(v: &Value) -> Result<ChatResponse, ProviderError> {

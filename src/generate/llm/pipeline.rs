@@ -308,16 +308,7 @@ impl LlmGenerator {
     }
 
     fn accepted(&self, run: Run<'_>, html: String) -> LlmOutcome {
-        LlmOutcome {
-            html,
-            ui_type: UiType::Rich,
-            fallback_reason: None,
-            transient: false,
-            usage: run.usage,
-            elapsed: run.started.elapsed(),
-            warnings: run.warnings,
-            calls: run.calls,
-        }
+        outcome(run, html, UiType::Rich, None, false)
     }
 
     async fn call(
@@ -364,16 +355,7 @@ impl LlmGenerator {
 
     fn minimal(&self, run: Run<'_>, backstop: &dyn Backstop) -> Result<LlmOutcome, GenerateError> {
         let html = backstop.builtin_page(run.req)?;
-        Ok(LlmOutcome {
-            html,
-            ui_type: UiType::Minimal,
-            fallback_reason: None,
-            transient: false,
-            usage: run.usage,
-            elapsed: run.started.elapsed(),
-            warnings: run.warnings,
-            calls: run.calls,
-        })
+        Ok(outcome(run, html, UiType::Minimal, None, false))
     }
 
     fn fallback(
@@ -393,16 +375,27 @@ impl LlmGenerator {
                 ""
             }
         ));
-        Ok(LlmOutcome {
-            html,
-            ui_type: UiType::Minimal,
-            fallback_reason: Some(reason),
-            transient,
-            usage: run.usage,
-            elapsed: run.started.elapsed(),
-            warnings: run.warnings,
-            calls: run.calls,
-        })
+        Ok(outcome(run, html, UiType::Minimal, Some(reason), transient))
+    }
+}
+
+/// What a run ends with: the page, how it was made, and what the run spent and noticed.
+fn outcome(
+    run: Run<'_>,
+    html: String,
+    ui_type: UiType,
+    fallback_reason: Option<String>,
+    transient: bool,
+) -> LlmOutcome {
+    LlmOutcome {
+        html,
+        ui_type,
+        fallback_reason,
+        transient,
+        usage: run.usage,
+        elapsed: run.started.elapsed(),
+        warnings: run.warnings,
+        calls: run.calls,
     }
 }
 

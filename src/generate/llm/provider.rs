@@ -180,6 +180,42 @@ pub struct RawResponse {
     pub body: Vec<u8>,
 }
 
+/// Sends a prepared request and returns its JSON body: a transport failure, a status outside
+/// 2xx and a body that is not JSON become the provider's error the same way for every provider.
+pub async fn exchange(
+    req: reqwest::RequestBuilder,
+    provider: &str,
+    key: Option<&Secret>,
+) -> Result<Value, ProviderError> {
+    let raw = send(req, provider, key).await?;
+    if !(200..300).contains(&raw.status) {
+        return Err(status_error(&raw, provider, key));
+    }
+    json_body(&raw, provider)
+}
+
+/// The [`Provider`] impl of a provider type that has a `model` field and an async
+/// `call(&self, &ChatRequest)`: written once for every provider.
+macro_rules! provider_impl {
+    ($ty:ty, $name:literal) => {
+        impl Provider for $ty {
+            fn name(&self) -> &'static str {
+                $name
+            }
+            fn model(&self) -> &str {
+                &self.model
+            }
+            fn chat<'a>(
+                &'a self,
+                req: &'a ChatRequest,
+            ) -> futures_util::future::BoxFuture<'a, Result<ChatResponse, ProviderError>> {
+                Box::pin(self.call(req))
+            }
+        }
+    };
+}
+pub(crate) use provider_impl;
+
 /// Sends a prepared request and reads the body with a size cap. Transport failures are mapped
 /// here so that every provider classifies them the same way.
 pub async fn send(
