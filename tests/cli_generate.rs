@@ -311,8 +311,18 @@ fn hostile_tool_names_stay_inside_the_output_directory() {
         .success();
     // Everything written is directly inside ui/, named from the safe alphabet.
     let mut names = Vec::new();
+    // The first run in a folder without a config leaves one there (book: reference/names.md).
+    let config = dir.path().join("mcp-gen-ui.toml");
+    assert!(
+        config.is_file(),
+        "the first run writes {}",
+        config.display()
+    );
     for e in walkdir::WalkDir::new(dir.path()).min_depth(1) {
         let e = e.unwrap();
+        if e.path() == config {
+            continue;
+        }
         assert!(
             e.path().starts_with(&out),
             "written outside ui/: {}",
@@ -417,8 +427,11 @@ fn hostile_tool_definitions_each_get_a_valid_page() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    let lock = p.lock();
     for t in ["nul", "long", "deep", "enumerated", "fine"] {
-        let page = std::fs::read(p.ui().join(format!("{t}.html"))).unwrap();
+        // `nul` is a name a filesystem refuses: its file carries the hash. The lock says where.
+        let file = lock["tools"][t]["widgets"][0]["path"].as_str().unwrap();
+        let page = std::fs::read(p.ui().join(file)).unwrap();
         assert!(page.len() < 500 * 1024, "{t}: {} bytes", page.len());
         assert!(!page.contains(&0u8), "{t}: a raw NUL in the page");
     }
@@ -427,8 +440,9 @@ fn hostile_tool_definitions_each_get_a_valid_page() {
         "a visible marker"
     );
     for t in ["nul", "long", "deep", "enumerated", "fine"] {
+        let file = lock["tools"][t]["widgets"][0]["path"].as_str().unwrap();
         p.cmd()
-            .args(["validate", &format!("ui/{t}.html")])
+            .args(["validate", &format!("ui/{file}")])
             .assert()
             .success();
     }
