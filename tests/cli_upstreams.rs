@@ -39,6 +39,10 @@ fn a_broken_stateless_path_is_named_and_protocol_pins_the_era() {
         .assert()
         .success();
     assert!(d.join("ui/echo.html").is_file());
+    // The first run left a project that keeps the era it needed.
+    let written = std::fs::read_to_string(d.join("mcp-gen-ui.toml")).unwrap();
+    assert!(written.contains("protocol = \"handshake\""), "{written}");
+    std::fs::remove_file(d.join("mcp-gen-ui.toml")).unwrap();
     // preview names the setting too.
     let text = bin()
         .current_dir(d)

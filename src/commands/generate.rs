@@ -34,9 +34,8 @@ pub struct GenerateArgs {
     /// Accept the hand edit of TOOL's file: record it as pinned (never regenerated until --force)
     #[arg(long, value_name = "TOOL")]
     pub adopt: Vec<String>,
-    /// Give tools whose files predate today's naming rule their readable names (`user.create`
-    /// → user-create.html): renames those files and prints each `ui://` URI that changes
-    /// (hosts that cached the old URI need the new one). Pinned tools keep their files
+    /// Rename files named by the older rule to readable names (`user.create` →
+    /// user-create.html) and print each `ui://` URI that changes; pinned tools keep theirs
     #[arg(long)]
     pub rename_files: bool,
     /// Output format
