@@ -73,6 +73,14 @@ impl Printer {
         writeln!(out, "{}", redact(line.as_ref()))
     }
 
+    /// A line of result output that carries a capability mcp-gen-ui made for this person to use
+    /// (preview's one-run URL and its token): printed as it is, since the redaction of
+    /// `token=` values would make it useless. Only for text composed from values mcp-gen-ui made.
+    pub fn out_capability(&self, line: impl AsRef<str>) -> std::io::Result<()> {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{}", line.as_ref())
+    }
+
     /// Pretty JSON on stdout.
     pub fn json<T: Serialize>(&self, value: &T) -> std::io::Result<()> {
         let text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)?;

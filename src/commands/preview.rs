@@ -79,7 +79,7 @@ pub fn run(ctx: &Context, args: &PreviewArgs) -> anyhow::Result<Outcome> {
             }
         }
         let url = preview.url();
-        printer.out(format!("Preview: {url}"))?;
+        printer.out_capability(format!("Preview: {url}"))?;
         printer.status("Serving on 127.0.0.1 only. Press Ctrl-C to stop.");
         if !args.no_open && std::io::stdout().is_terminal() && std::env::var_os("CI").is_none() {
             open_browser(&url);

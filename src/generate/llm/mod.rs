@@ -20,6 +20,7 @@ pub mod postprocess;
 pub mod prompts;
 pub mod provider;
 pub mod schedule;
+mod script_rewrite;
 
 pub use generator::{
     Backstop, Check, EnvLookup, LlmError, LlmGenerator, LlmOutcome, LlmRequest, Repaired, Settings,
