@@ -39,7 +39,20 @@ pub(super) async fn take_slot(
     if let Ok(slot) = Arc::clone(&app.slots).try_acquire_owned() {
         return Ok(slot);
     }
-    let evicted = evict_one(&mut app.sessions(), app.opts.evict_after);
+    let (evicted, live) = {
+        let mut sessions = app.sessions();
+        (evict_one(&mut sessions, app.opts.evict_after), sessions.len())
+    };
+    if evicted.is_none() && live < max {
+        // Fewer sessions than slots taken: a session that was ended (DELETE, expiry, eviction)
+        // is still stopping its upstream, or another host's session is starting. Its slot
+        // comes back within the wait; a host that just ended a session can start a new one.
+        if let Ok(Ok(slot)) =
+            tokio::time::timeout(EVICT_WAIT, Arc::clone(&app.slots).acquire_owned()).await
+        {
+            return Ok(slot);
+        }
+    }
     let Some((id, s)) = evicted else {
         tracing::warn!(target: "serve", max, "refused a new host session: the limit is reached and no session has been idle long enough to close");
         return Err(at_the_cap(app, init_id.clone()));
