@@ -41,7 +41,10 @@ pub(super) async fn take_slot(
     }
     let (evicted, live) = {
         let mut sessions = app.sessions();
-        (evict_one(&mut sessions, app.opts.evict_after), sessions.len())
+        (
+            evict_one(&mut sessions, app.opts.evict_after),
+            sessions.len(),
+        )
     };
     if evicted.is_none() && live < max {
         // Fewer sessions than slots taken: a session that was ended (DELETE, expiry, eviction)
