@@ -8,11 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{Value, json};
-use wiremock::matchers::{body_string_contains, method, path};
-use wiremock::{Mock, MockServer, ResponseTemplate};
 
 mod support;
 use support::example;
+use support::provider::provider;
 
 /// One declared origin, and candidate URLs with whether the host would allow them.
 const TABLE: &[(&str, &[(&str, bool)])] = &[
@@ -57,33 +56,6 @@ const TABLE: &[(&str, &[(&str, bool)])] = &[
         ],
     ),
 ];
-
-fn completion(text: &str) -> ResponseTemplate {
-    ResponseTemplate::new(200).set_body_json(json!({
-        "id": "chatcmpl-1", "object": "chat.completion", "created": 1741569952, "model": "test-model",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}
-    }))
-}
-
-/// Answers the classification call with "rich" and every other call with `page`.
-async fn provider(page: &str) -> MockServer {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/v1/chat/completions"))
-        .and(body_string_contains("rich or minimal"))
-        .respond_with(completion("rich"))
-        .with_priority(1)
-        .mount(&server)
-        .await;
-    Mock::given(method("POST"))
-        .and(path("/v1/chat/completions"))
-        .respond_with(completion(page))
-        .with_priority(2)
-        .mount(&server)
-        .await;
-    server
-}
 
 /// A good model page with one image per candidate, each on its own line; the URL's query makes
 /// each one findable in the output.

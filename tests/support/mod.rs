@@ -8,6 +8,7 @@ pub mod context;
 pub mod examples;
 pub mod host;
 pub mod process;
+pub mod provider;
 pub mod python;
 pub mod serve;
 
