@@ -87,6 +87,10 @@ pub struct ConfigFile {
     pub enabled_tools: Vec<String>,
     /// Overrides the slug of the upstream's `serverInfo.name` in `ui://` URIs.
     pub server_name: Option<String>,
+    /// `ui://` URIs without `?v=` (for URIs registered with an app directory); by default a
+    /// page's URI carries the first digits of its hash (book: reference/names.md).
+    #[serde(default)]
+    pub stable_uris: bool,
     /// A directory of template files overriding the embedded ones (relative to this file).
     pub templates_dir: Option<String>,
     /// A directory of prompt files overriding the embedded ones (relative to this file).

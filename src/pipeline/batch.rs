@@ -335,6 +335,12 @@ struct ApplyContext<'a> {
 }
 
 impl ApplyContext<'_> {
+    /// The URI of a page written to `path` with these bytes.
+    fn page_uri(&self, path: &str, bytes: &[u8]) -> String {
+        let sha = sha256_hex(bytes);
+        crate::model::page_uri(self.server_name, path, &sha, self.cfg.file.stable_uris)
+    }
+
     fn refinements_for(&self, tp: &ToolPlan) -> Vec<String> {
         match &self.opts.history {
             Some((name, h)) if name == &tp.name => h.clone(),
@@ -510,7 +516,16 @@ impl<'a> Assembly<'a> {
             .into_iter()
             .filter(|(w, b)| on_disk(w).as_ref() != Some(b))
             .collect();
-        let action = if tp.entry.as_ref() == Some(&entry) && changed.is_empty() {
+        // A URI that changed with a setting alone (`stable_uris`, or a lock written before
+        // URIs carried a version) is not a regenerated page: `finish` rewrites the lock.
+        let same_entry = tp.entry.as_ref().is_some_and(|old| {
+            let mut old = old.clone();
+            for (o, n) in old.widgets.iter_mut().zip(&entry.widgets) {
+                o.uri.clone_from(&n.uri);
+            }
+            old == entry
+        });
+        let action = if same_entry && changed.is_empty() {
             Action::Unchanged
         } else if tp.entry.is_none() {
             Action::Generated
@@ -542,7 +557,7 @@ impl<'a> Assembly<'a> {
     /// The new lock, the file changes (with the snapshot when it changed), the rows, and
     /// whether anything would change on disk.
     fn finish(mut self, ctx: &ApplyContext<'_>) -> (Lock, Update, Vec<Row>, bool) {
-        let lock = Lock {
+        let mut lock = Lock {
             version: LOCK_VERSION,
             generator: ctx.generator.id(),
             fingerprint: ctx.fingerprint.to_string(),
@@ -550,6 +565,8 @@ impl<'a> Assembly<'a> {
             server_name: ctx.server_name.to_string(),
             tools: self.tools,
         };
+        // A setting that changes URIs (`stable_uris`, `server_name`) changes the lock alone.
+        lock.fill_uris(ctx.cfg.file.stable_uris);
         let lock_changed = ctx.state.lock.as_ref() != Some(&lock);
         let same_tools = ctx.state.snapshot.is_some()
             && self.snapshot.len() == ctx.committed.len()
@@ -670,6 +687,7 @@ fn run_llm(
             WidgetEntry {
                 name: w.name.clone(),
                 path: w.path.clone(),
+                uri: ctx.page_uri(&w.path, &bytes),
                 sha256: sha256_hex(&bytes),
                 generator: ctx.generator.id(),
                 prompt_version: ctx.generator.prompt_version(),
@@ -747,6 +765,7 @@ fn render_tool(ctx: &ApplyContext<'_>, tp: &ToolPlan) -> anyhow::Result<Rendered
             WidgetEntry {
                 name: w.name.clone(),
                 path: w.path.clone(),
+                uri: ctx.page_uri(&w.path, &bytes),
                 sha256: sha256_hex(&bytes),
                 generator: ctx.generator.id(),
                 prompt_version: String::new(),
