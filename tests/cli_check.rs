@@ -169,3 +169,96 @@ fn check_with_a_server_compares_with_that_server() {
     );
     p.cmd().args(["check", "--server", &same]).assert().code(0);
 }
+
+/// Every page URI the lock records: `ui://<server>/<file>?v=` and the first 8 hex digits of the
+/// sha256 of the page's bytes (computed here from the file, not by the CLI).
+#[test]
+fn page_uris_follow_the_page_hash_and_stable_uris_is_a_lock_change_check_sees() {
+    let p = Project::generated(&two_tools());
+    let lock = p.lock();
+    let widgets = |lock: &toml::Table| -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for tool in lock["tools"].as_table().unwrap().values() {
+            for w in tool["widgets"].as_array().unwrap() {
+                let path = w["path"].as_str().unwrap().to_string();
+                out.push((path, w["uri"].as_str().unwrap_or("").to_string()));
+            }
+        }
+        out
+    };
+    let before = widgets(&lock);
+    assert_eq!(before.len(), 2);
+    for (path, uri) in &before {
+        let bytes = std::fs::read(p.ui().join(path)).unwrap();
+        let sha = mcp_gen_ui::model::sha256_hex(&bytes);
+        let name = path.trim_end_matches(".html");
+        assert_eq!(
+            uri,
+            &format!("ui://fixture-changing/{name}?v={}", &sha[..8])
+        );
+        // No circularity: a page never holds a URI, its own or another's.
+        let page = String::from_utf8_lossy(&bytes);
+        assert!(
+            !page.contains("ui://") && !page.contains(&sha[..8]),
+            "{path}"
+        );
+    }
+
+    // The project registers its URIs with an app directory: check says the lock's URIs are no
+    // longer the ones served, and generate fixes the lock without touching a page.
+    let cfg = p.path().join("mcp-gen-ui.toml");
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    std::fs::write(&cfg, format!("stable_uris = true\n{text}")).unwrap();
+    let (code, v) = check_json(&p);
+    assert_eq!(code, 1);
+    assert_eq!(kinds(&v), ["stale-uri", "stale-uri"]);
+    let said = v["findings"][0]["message"].as_str().unwrap();
+    assert!(
+        said.contains("?v=")
+            && said.contains("ui://fixture-changing/")
+            && said.contains("generate"),
+        "{said}"
+    );
+    let pages = snapshot_dir(&p.ui());
+    let out = p.run(&["generate"]);
+    assert!(out.status.success(), "{}", all_output(&out));
+    assert_eq!(check_json(&p).0, 0);
+    let after = widgets(&p.lock());
+    for ((path, old), (_, new)) in before.iter().zip(&after) {
+        assert_eq!(new, old.split('?').next().unwrap(), "{path}");
+        assert!(!new.contains('?'));
+    }
+    let still: Vec<_> = snapshot_dir(&p.ui())
+        .into_iter()
+        .filter(|(n, ..)| n.ends_with(".html"))
+        .collect();
+    let was: Vec<_> = pages
+        .into_iter()
+        .filter(|(n, ..)| n.ends_with(".html"))
+        .collect();
+    assert_eq!(still, was, "a page was rewritten");
+    p.cmd()
+        .args(["inspect", "get_forecast"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "uri:        ui://fixture-changing/get_forecast\n",
+        ));
+
+    // A lock whose recorded hash was edited by hand (its URI no longer follows) is caught too.
+    std::fs::write(&cfg, &text).unwrap();
+    p.cmd().arg("generate").assert().success();
+    assert_eq!(check_json(&p).0, 0);
+    let lock_path = p.ui().join("mcp-gen-ui.lock");
+    let lock_text = std::fs::read_to_string(&lock_path).unwrap();
+    let (_, uri) = &before[0];
+    let forged = uri
+        .replace("?v=", "?v=0")
+        .chars()
+        .take(uri.len())
+        .collect::<String>();
+    std::fs::write(&lock_path, lock_text.replace(uri.as_str(), &forged)).unwrap();
+    let (code, v) = check_json(&p);
+    assert_eq!(code, 1);
+    assert_eq!(kinds(&v), ["stale-uri"]);
+}

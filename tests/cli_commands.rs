@@ -116,7 +116,7 @@ fn list_and_inspect_in_text_and_json() {
         .assert()
         .success()
         .stdout(
-            predicate::str::contains("ui://fixture-changing/get_forecast")
+            predicate::str::contains("ui://fixture-changing/get_forecast?v=")
                 .and(predicate::str::contains("city"))
                 .and(predicate::str::contains("fresh")),
         );

@@ -492,7 +492,7 @@ async fn host_options_are_applied_per_client() {
     assert_eq!(fc["description"], upstream_description("get_forecast"));
     assert_eq!(
         fc["_meta"]["openai/outputTemplate"],
-        "ui://weather/get_forecast/table"
+        ui.uri("get_forecast/table").as_str()
     );
     assert_eq!(fc["_meta"]["openai/widgetAccessible"], true);
     assert!(fc["_meta"].get("ui").is_none());
@@ -503,7 +503,7 @@ async fn host_options_are_applied_per_client() {
             .iter()
             .all(|r| r["mimeType"] == "text/html+skybridge")
     );
-    let read = read_of(&plain, "ui://weather/get_current_conditions").await;
+    let read = read_of(&plain, &ui.uri("get_current_conditions")).await;
     assert_eq!(read["contents"][0]["mimeType"], "text/html+skybridge");
     assert_eq!(
         read["contents"][0]["_meta"]["openai/widgetCSP"]["connect_domains"],
@@ -517,7 +517,7 @@ async fn host_options_are_applied_per_client() {
     assert_eq!(embedded.len(), 1, "{wrapped}");
     assert_eq!(
         embedded[0]["resource"]["uri"],
-        "ui://weather/get_forecast/table"
+        ui.uri("get_forecast/table").as_str()
     );
     assert_eq!(embedded[0]["resource"]["mimeType"], "text/html");
     let html = embedded[0]["resource"]["text"].as_str().unwrap();
@@ -621,7 +621,10 @@ async fn a_python_sdk_host_works_through_serve_http_in_both_eras() {
                 "{what}"
             );
             let uri = seen["ui_meta"]["resourceUri"].as_str().expect(&what);
+            let page = std::fs::read(ui.join(format!("{tool}.html"))).unwrap();
+            let version = &mcp_gen_ui::model::sha256_hex(&page)[..8];
             assert!(uri.starts_with("ui://"), "{what}");
+            assert!(uri.ends_with(&format!("?v={version}")), "{what}");
             assert!(
                 seen["ui_resources"]
                     .as_array()
@@ -630,7 +633,6 @@ async fn a_python_sdk_host_works_through_serve_http_in_both_eras() {
                 "{what}"
             );
             assert_eq!(seen["ui_read"]["mime"], MCP_APP, "{what}");
-            let page = std::fs::read(ui.join(format!("{tool}.html"))).unwrap();
             assert_eq!(seen["ui_read"]["bytes"], page.len(), "{what}");
             assert_eq!(seen["call"]["is_error"], false, "{what}");
             let text = seen["call"]["text"][0].as_str().expect(&what);

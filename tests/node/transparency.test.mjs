@@ -24,6 +24,8 @@ import { serveBinary, everythingBinary, canonicalJson, sha256Hex, startServeHttp
 const MCP_APP = "text/html;profile=mcp-app";
 const UI_TOOL = "get-sum";
 const UI_HTML = "<!doctype html><title>sum</title><p>sum UI</p>";
+// The URI hosts are given: the page's name plus `?v=` and 8 hex digits of its bytes' sha256.
+const UI_URI = `ui://everything/${UI_TOOL}?v=${sha256Hex(UI_HTML).slice(0, 8)}`;
 
 let work;
 
@@ -221,20 +223,20 @@ test("with the UI extension, only the UI additions differ", async () => {
     const b = await snapshot(through);
     assert.deepEqual(b.init, a.init);
     const sum = b.tools.find((t) => t.name === UI_TOOL);
-    assert.equal(sum._meta.ui.resourceUri, `ui://everything/${UI_TOOL}`);
-    assert.equal(sum._meta["ui/resourceUri"], `ui://everything/${UI_TOOL}`);
+    assert.equal(sum._meta.ui.resourceUri, UI_URI);
+    assert.equal(sum._meta["ui/resourceUri"], UI_URI);
     for (const t of b.tools.filter((t) => t.name !== UI_TOOL)) {
       assert.deepEqual(t, a.tools.find((x) => x.name === t.name));
     }
     assert.deepEqual(withoutUiMeta(b.tools, a.tools), a.tools);
     const ours = b.resources.filter((r) => r.uri.startsWith("ui://"));
-    assert.deepEqual(ours.map((r) => [r.uri, r.mimeType]), [[`ui://everything/${UI_TOOL}`, MCP_APP]]);
+    assert.deepEqual(ours.map((r) => [r.uri, r.mimeType]), [[UI_URI, MCP_APP]]);
     assert.deepEqual(b.resources.filter((r) => !r.uri.startsWith("ui://")), a.resources);
     assert.deepEqual(b.templates, a.templates);
     assert.deepEqual(b.prompts, a.prompts);
     assert.deepEqual(b.read, a.read);
     assert.deepEqual(b.calls, a.calls);
-    const html = await raw(through, "resources/read", { uri: `ui://everything/${UI_TOOL}` });
+    const html = await raw(through, "resources/read", { uri: UI_URI });
     assert.equal(html.contents[0].text, UI_HTML);
     assert.equal(html.contents[0].mimeType, MCP_APP);
   } finally {
@@ -305,8 +307,8 @@ test("over streamable HTTP, sessions carry progress and server→client requests
     client.setNotificationHandler(ProgressNotificationSchema, (n) => progress.push(n.params.progress));
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     const tools = await listAll(client, "tools/list", "tools");
-    assert.equal(tools.find((t) => t.name === UI_TOOL)._meta.ui.resourceUri, `ui://everything/${UI_TOOL}`);
-    const html = await raw(client, "resources/read", { uri: `ui://everything/${UI_TOOL}` });
+    assert.equal(tools.find((t) => t.name === UI_TOOL)._meta.ui.resourceUri, UI_URI);
+    const html = await raw(client, "resources/read", { uri: UI_URI });
     assert.equal(html.contents[0].text, UI_HTML);
     await raw(client, "tools/call", {
       name: "trigger-long-running-operation",
