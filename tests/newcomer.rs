@@ -575,9 +575,11 @@ fn projects_generated_before_keep_their_names_until_they_opt_in() {
     std::fs::rename(ui.join("api-get-self.html"), ui.join(&old)).unwrap();
     let lock_path = ui.join("mcp-gen-ui.lock");
     let lock = std::fs::read_to_string(&lock_path).unwrap();
+    let old_uri = format!("ui://fixture-changing/{}?", old.trim_end_matches(".html"));
     std::fs::write(
         &lock_path,
-        lock.replace("\"api-get-self.html\"", &format!("\"{old}\"")),
+        lock.replace("\"api-get-self.html\"", &format!("\"{old}\""))
+            .replace("ui://fixture-changing/api-get-self?", &old_uri),
     )
     .unwrap();
 
