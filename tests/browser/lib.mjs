@@ -50,7 +50,9 @@ function quote(s) { return /^[\w@%+=:,./-]+$/.test(s) ? s : "'" + s.replace(/'/g
 // render-tool dev example over the server's own tools/list. Returns {dir, tools}.
 export async function generate(cmd, label) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-' + label + '-'));
-  const cli = spawnSync(BIN, ['generate', '--server', cmd.map(quote).join(' '), '--out-dir', dir], { encoding: 'utf8', timeout: 120000 });
+  // Run inside the temporary folder: a first run writes its project config into the working
+  // directory (book: configuration.md), which must not be the repository.
+  const cli = spawnSync(BIN, ['generate', '--server', cmd.map(quote).join(' '), '--out-dir', dir], { encoding: 'utf8', timeout: 120000, cwd: dir });
   const snap = path.join(dir, 'mcp-gen-ui.tools.json');
   let tools;
   if (cli.status === 0 && fs.existsSync(snap)) {
