@@ -60,12 +60,16 @@ export function hostPool(env) {
 // and inline errors). `args`: the tool-input sent before, named in the error.
 export async function runOnce(page, frame, args) {
   await frame.click('button[type=submit]');
-  const confirm = await Promise.race([
-    page.waitForFunction(() => window.__calls.length > 0, null, { timeout: 10000 }).then(() => false, () => false),
-    frame.waitForSelector('.confirm .btn.danger', { state: 'visible', timeout: 10000 }).then(() => true, () => false),
+  // A call, the question before a destructive run, or the form refusing (its status says why).
+  const refused = () => frame.waitForSelector('#mcp-status.bad', { timeout: 10000 }).then(() => 'refused', () => null);
+  const next = await Promise.race([
+    page.waitForFunction(() => window.__calls.length > 0, null, { timeout: 10000 }).then(() => 'call', () => null),
+    frame.waitForSelector('.confirm .btn.danger', { state: 'visible', timeout: 10000 }).then(() => 'confirm', () => null),
+    refused(),
   ]);
-  if (confirm) await frame.click('.confirm .btn.danger');
-  await page.waitForFunction(() => window.__calls.length > 0, null, { timeout: 10000 }).catch(async (e) => {
+  if (next === 'confirm') await frame.click('.confirm .btn.danger');
+  const wait = next === 'refused' ? Promise.reject(new Error('refused')) : page.waitForFunction(() => window.__calls.length > 0, null, { timeout: 10000 });
+  await wait.catch(async (e) => {
     const why = await frame.evaluate(() => [document.getElementById('mcp-status')?.textContent]
       .concat([...document.querySelectorAll('.err:not([hidden])')].map((x) => x.textContent)).filter(Boolean).join(' | '));
     throw new Error(`no tools/call after Run: ${why} (tool-input ${JSON.stringify(args)})`, { cause: e });
