@@ -458,6 +458,6 @@
   G.renderCards = (el, obj, o) => isObj(obj) ? renderCards(el, obj, o || {}, 0) : render(el, obj, o);
   G.renderJson = renderJson;
   G.renderText = (el, t) => { el.append(text(Str(t))); return el; };
-  // The same renderer for the form's descriptions (form.js, app.js): `el` gets the blocks.
+  // The same renderer for the form's descriptions (form.js, app.js): el gets the blocks.
   G.markdown = (el, t) => { el.classList.add('md'); markdown(Str(t), el); return el; };
 })();
