@@ -17,6 +17,9 @@
   var submit = h('button.btn.primary', { type: 'submit', text: G.asksFirst(ann, false) ? 'Run…' : 'Run' });
   var label = submit.textContent, last = null;
   formEl.append(form.el, h('div.actions', submit));
+  // The description in view.js's Markdown subset; page.html's plain text stays for a page without scripts.
+  var desc = document.querySelector('.head .desc');
+  if (desc && tool.description && G.markdown) desc.replaceWith(G.markdown(h('div.desc'), tool.description));
   var failed = (text) => ({ isError: true, content: [{ type: 'text', text }] });
 
   var say = (msg, kind) => {

@@ -175,7 +175,7 @@
     });
     fs.append(fs.__tail);
     // Like a list of rows: an empty list written into it is kept until someone changes it.
-    var empty = false, wrong, nb = nulled(s, fs, fs.__tail, function () { boxes.forEach(function (b) { b.checked = false; }); });
+    var empty = false, wrong, order = [], nb = nulled(s, fs, fs.__tail, function () { boxes.forEach(function (b) { b.checked = false; }); });
     if (o.required && nb) nb.cb.checked = true;
     fs.addEventListener('change', function (e) { empty = false; wrong = undefined; if (nb && e.target !== nb.cb) nb.cb.checked = false; });
     return {
@@ -184,7 +184,9 @@
         setErr(fs, []);
         if (wrong !== undefined) return wrongType(fs, errs, wrong, 'a list');
         if (nb && nb.cb.checked) return null;
-        var out = opts.filter(function (v, i) { return boxes[i].checked; });
+        // In the order they were written (what a tool-input gave goes out as it came), then the options.
+        var rank = function (v) { var i = order.findIndex(function (y) { return S.same(v, y); }); return i < 0 ? order.length : i; };
+        var out = opts.filter(function (v, i) { return boxes[i].checked; }).sort(function (a, b) { return rank(a) - rank(b); });
         if (!out.length && !o.required && !empty) return undefined;
         var m = [];
         if (s.minItems != null && out.length < s.minItems) m.push('Choose at least ' + s.minItems + '.');
@@ -199,6 +201,7 @@
         if (v === null && s.__null) return;
         if (!isArr(v) || v.some(function (y) { return !opts.some(function (x) { return S.same(x, y); }); })) { wrong = v; return; }
         empty = !v.length;
+        order = v;
         opts.forEach(function (x, i) { boxes[i].checked = v.some(function (y) { return S.same(x, y); }); });
       }
     };

@@ -87,11 +87,13 @@
   };
   var star = (o) => o.required ? h('span.req', { 'aria-hidden': 'true', text: ' *' }) : null;
   var errEl = (id) => h('p.err', { id, hidden: true, role: 'alert' });
+  // Descriptions in view.js's Markdown subset (book: reference/pages.md, "Markdown"); text without it.
+  var md = (el, t) => G.markdown ? G.markdown(el, t) : (el.textContent = t, el);
 
   // A labelled leaf: label, control, help text, inline error; wired for screen readers.
   var leaf = (o, ctl, id, s, extra) => {
     var text = o.desc || s.description, eid = id + '-e', err = errEl(eid);
-    var help = text ? h('p.help', { id: id + '-h', text }) : null;
+    var help = text ? md(h('div.help', { id: id + '-h' }), text) : null;
     ctl.id = id;
     if (extra) extra.id = id + '-z';
     ctl.setAttribute('aria-describedby', (help ? help.id + ' ' : '') + (extra ? extra.id + ' ' : '') + eid);
@@ -106,7 +108,7 @@
 
   var group = (o, s, cls) => {
     var help = o.desc || s.description, id = nid() + '-e', err = errEl(id);
-    var fs = h('fieldset', { class: cls, 'aria-describedby': id }, o.label ? h('legend', o.label, star(o)) : null, help ? h('p.help', help) : null);
+    var fs = h('fieldset', { class: cls, 'aria-describedby': id }, o.label ? h('legend', o.label, star(o)) : null, help ? md(h('div.help'), help) : null);
     fs.__err = fs.__tail = err;
     return fs;
   };
