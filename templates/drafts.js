@@ -8,8 +8,8 @@
 (function () {
   'use strict';
   var G = window.McpGenUi, h = G.h, S = G.schema, isObj = S.isObj, isArr = Array.isArray, oKeys = Object.keys, toJson = JSON.stringify;
-  var WEEK = 6048e5, KEY = 'mcp-gen-ui/draft', PREFIX = KEY + '/';
-  var tool = {}, formEl = G._byId('mcp-form'), form, root, built, base, given, view, bar, streaming, mem = {}, ls;
+  var WEEK = 6048e5, KEY = 'mcp-gen-ui/draft', PREFIX = KEY + '/', TYPED = /^(text|email|url|search|tel|date|time|datetime-local|textarea)$/;
+  var tool = {}, formEl = G._byId('mcp-form'), form, root, built, base, given, view, bar, streaming, errs = [], mem = {}, ls;
   var parse = (t) => { try { return JSON.parse(t); } catch (e) { /* null */ } };
   var data = parse(G._byId('mcp-gen-ui-data')?.textContent);
   if (isObj(data?.tool)) tool = data.tool;
@@ -47,7 +47,7 @@
   var quiet = () => {
     var el = form.el, v, bad = [...el.querySelectorAll('[aria-invalid]')];
     var marks = [...el.querySelectorAll('.err')].map((e) => [e, e.textContent, e.hidden]);
-    try { v = form.read([]); } catch (e) { /* undefined */ }
+    try { v = form.read(errs = []); } catch (e) { /* undefined */ }
     marks.forEach(([e, t, hid]) => { e.textContent = t; e.hidden = hid; });
     el.querySelectorAll('[aria-invalid]').forEach((e) => e.removeAttribute('aria-invalid'));
     bad.forEach((e) => e.setAttribute('aria-invalid', 'true'));
@@ -81,13 +81,20 @@
   var save = () => {
     if (!streaming && view) {
       var v = strip(quiet(), root, 0);
-      keep(view, canon(v) !== canon(base) && { k: view, s: schemaHash, t: now(), v });
+      // What a Run would refuse is not in the value: a half-typed text is kept as typed, by its
+      // field's id (the same form builds the same ids), never a password.
+      var r = errs.map((e) => e.el).filter((c) => TYPED.test(c?.type) && c.value && c.value.length < 2000).map((c) => [c.id, c.value]);
+      keep(view, (r.length || canon(v) !== canon(base)) && { k: view, s: schemaHash, t: now(), v, r });
     }
   };
   var restore = () => {
     var d = load(view);
     if (d) {
       form.write(over(d.v, quiet()));
+      (isArr(d.r) ? d.r : []).forEach(([id, t]) => {
+        var c = G._byId(id);
+        if (c && form.el.contains(c) && TYPED.test(c.type) && !c.value) { c.value = t; c.dispatchEvent(new Event('input', { bubbles: true })); }
+      });
       note('Your unsent changes were restored.', h('button.btn.sm.ghost', { text: 'Discard changes', onclick: () => { form.write(over(given, quiet())); keep(view, null); bar.remove(); } }));
     }
   };

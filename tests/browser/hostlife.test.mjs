@@ -400,3 +400,33 @@ describe('export through ui/download-file', () => {
     } finally { await n.page.close(); }
   });
 });
+
+describe('drafts on real forms (the kitchen-sink corpus)', () => {
+  test('a typed value in each tool with a text field comes back in a re-created frame, without console errors', async () => {
+    const tools = JSON.parse(fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures', 'corpus', 'kitchen-sink.tools.json'), 'utf8'));
+    const kdir = render(tools);
+    env.guestDir.current = kdir;
+    let tried = 0;
+    try {
+      for (const t of tools) {
+        const file = t.name + '.html';
+        if (!fs.existsSync(path.join(kdir, file))) continue;
+        const h = await host(file, { opts: { sandbox: STORAGE } });
+        try {
+          let f = h.frame();
+          await h.input({});
+          const sel = '#mcp-form input[type=text]:not([readonly]), #mcp-form textarea';
+          if (!(await f.locator(sel).count())) continue;
+          tried++;
+          await f.locator(sel).first().fill('typed ' + t.name);
+          f = await h.start();
+          await h.input({});
+          await f.waitForSelector('text=Your unsent changes were restored.', { timeout: 5000 }).catch(() => assert.fail(t.name + ': no draft restored'));
+          assert.equal(await f.locator(sel).first().inputValue(), 'typed ' + t.name, t.name);
+          assert.deepEqual(h.errors, [], t.name);
+        } finally { await h.page.close(); }
+      }
+      assert.ok(tried >= 4, 'tools tried: ' + tried);
+    } finally { env.guestDir.current = dir; }
+  });
+});
