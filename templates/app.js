@@ -95,7 +95,13 @@
   submit.addEventListener('click', go);
   formEl.addEventListener('submit', go);
 
-  app.ontoolinput = app.ontoolinputpartial = (p) => { if (p?.arguments) form.write(p.arguments); };
+  app.ontoolinput = (p) => { if (p?.arguments) form.write(p.arguments); };
+  // Arguments as the model writes them (drafts.js locks and marks the form meanwhile): anything
+  // but an object is ignored.
+  app.ontoolinputpartial = (p) => {
+    if (G.schema.isObj(p?.arguments)) form.write(p.arguments);
+    else console.warn('mcp-gen-ui: ignored a tool-input-partial whose arguments are not an object');
+  };
   app.ontoolresult = (r) => show(r);
   app.ontoolcancelled = (p) => say('The tool call was cancelled' + (p?.reason ? ': ' + p.reason : '.'), 'bad');
   app.onteardown = () => ({});

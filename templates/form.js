@@ -28,6 +28,8 @@
   // it (time fields to text), which the generator's choice of parts never leaves a tool to reach.
   var json = (s, c, o) => control('json')?.(s, c, o) || { ...text((o.label || 'Value') + ': this field cannot be edited here.'), read: none };
   var part = (name, s, c, o) => control(name) || (() => json(s, c, o));
+  // A field shown as a password (drafts.js never keeps one).
+  var secret = (s, name) => !!s.writeOnly || s.format === 'password' || /^(password|passwd|secret|api[_-]?key|token)$/i.test(name || '');
   var TEXTY = /^(text|body|content|message|prompt|description|notes?|code|query|sql|markdown|html|json|comment|summary)$/i;
 
   var setErr = (box, msgs = []) => {
@@ -151,7 +153,7 @@
     // A time or date-time field (form-time.js): its control, and a note naming the time zone.
     var timed = str && tm?.type(f);
     var type = !str ? 'number'
-      : s.writeOnly || f === 'password' || /^(password|passwd|secret|api[_-]?key|token)$/i.test(name) ? 'password'
+      : secret(s, name) ? 'password'
       : f === 'date' ? f
       : timed || (f === 'email' ? f : f === 'uri' || f === 'url' ? 'url' : 'text');
     // A pattern or format means a one-line value, whatever the field is called.
@@ -289,7 +291,7 @@
   };
 
   // What the form's other parts build their controls from (they never write into it).
-  G.form = { field, group, leaf, setErr, fail, need, nullBox, nid, placeholder, json, control };
+  G.form = { field, group, leaf, setErr, fail, need, nullBox, nid, placeholder, json, control, secret };
   // The form of a schema, as McpGenUi.buildForm builds it without telling the 'form' extension
   // point (viewtools.js's scratch forms).
   G.form._build = (schema) => {

@@ -442,7 +442,8 @@
       if (!raw.hidden && !raw.firstChild) renderJson(raw, r);
     }, '.ghost');
     rawBtn.setAttribute('aria-expanded', 'false');
-    body.append(h('div.tools.end', rawBtn, btn('Copy JSON', () => copy(rawText, status), '.ghost'), status), raw);
+    // The host's controls for this result (export.js: fullscreen, downloads), via the 'result' point.
+    body.append(h('div.tools.end', G._run('result', r, body), rawBtn, btn('Copy JSON', () => copy(rawText, status), '.ghost'), status), raw);
     el.append(body);
     return el;
   };

@@ -327,9 +327,16 @@ mod tests {
             "schema.js",
             "hosts.js",
             "view.js",
+            "export.js",
             "viewtools.js",
         ];
-        Parts::of(&[&every[..], optional].concat())
+        // A page with a form keeps its drafts (drafts.js); a page without one has none.
+        let drafts: &[&str] = if optional.contains(&"form.js") {
+            &["drafts.js"]
+        } else {
+            &[]
+        };
+        Parts::of(&[&every[..], optional, drafts].concat())
     }
 
     fn parts(raw: Value) -> Parts {
@@ -656,7 +663,7 @@ mod tests {
         let data = page_data(&req_for(&tool, &cfg), Prose::Shortened, false);
         assert_eq!(
             data,
-            json!({"version": GENERATOR_VERSION, "tool": {"name": "t", "title": "T",
+            json!({"version": GENERATOR_VERSION, "server": "test", "tool": {"name": "t", "title": "T",
                 "description": "Long prose", "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "description": "help"}}},
                 "annotations": {"readOnlyHint": true, "destructiveHint": false}}})
         );

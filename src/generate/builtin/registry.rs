@@ -62,6 +62,8 @@ pub(super) const PARTS: &[Part] = &[
     part!("hosts.js", needs: ["runtime.js"], when: When::Always, styles: []),
     part!("submit-shim.js", needs: [], when: When::Llm, styles: []),
     part!("view.js", needs: ["schema.js"], when: When::Always, styles: []),
+    // The result's host controls: fullscreen and downloads, where the host offers them.
+    part!("export.js", needs: ["view.js"], when: When::Always, styles: []),
     part!("form.js", needs: ["schema.js"], when: When::Tool(has_form), styles: ["form"]),
     part!("form-choice.js", needs: ["form.js"], when: When::Tool(wants_choice), styles: ["choice"]),
     part!("form-time.js", needs: ["form.js"], when: When::Tool(wants_time), styles: ["time"]),
@@ -70,6 +72,8 @@ pub(super) const PARTS: &[Part] = &[
     part!("form-json.js", needs: ["form.js", "schema-check.js"], when: When::Tool(wants_json_editor), styles: []),
     // Its lists of checkboxes use the choices' checkbox rules.
     part!("form-extra.js", needs: ["form.js", "form-json.js"], when: When::Tool(wants_form_extra), styles: ["form-extra", "choice"]),
+    // Drafts that survive the frame, and input streamed as the model writes it.
+    part!("drafts.js", needs: ["form.js"], when: When::Tool(has_form), styles: ["drafts"]),
     part!("viewtools.js", needs: ["schema.js"], when: When::Always, styles: []),
     // It asks in a panel styled like confirm.js's.
     part!("runner.js", needs: ["viewtools.js"], when: When::NoGlueRunner, styles: ["confirm"]),
