@@ -81,6 +81,21 @@ mod tests {
     }
 
     #[test]
+    fn braces_and_semicolons_in_strings_and_comments_are_only_text() {
+        // Counting braces, the `{` in the string swallowed the rule after it: pale text unseen.
+        for css in [
+            ".x::after{content:\"{\"} p{color:#aaa;background:#fff}",
+            "/* { */ .x[title='{;}']{content:'}'} p{color:#aaa;background:#fff}",
+            "p{content:\"a;color:#111\";color:#aaa;background:#fff}",
+            ":is(.a, p){color:#aaa;background:#fff}",
+        ] {
+            let f = run(&format!("<style>{css}</style><p>x</p>"), true);
+            assert_eq!(f.len(), 1, "{css}: {f:?}");
+            assert_eq!(f[0].rule, "low-contrast", "{css}");
+        }
+    }
+
+    #[test]
     fn colours_parse() {
         assert_eq!(parse_color("#fff"), Some(rgb(255, 255, 255)));
         assert_eq!(parse_color("rgb(0, 128, 255)"), Some(rgb(0, 128, 255)));
