@@ -45,20 +45,25 @@ export function sha256Hex(text) {
 /**
  * Starts `cmd args` and resolves once it prints a line `listening on http://…` (on stdout or
  * stderr, read line by line so an address is never cut): `{ child, url, tail }`, `tail()` being
- * the last of its output. `onLine` sees every line. Rejects when the child exits first or stays
- * silent for `timeoutMs`. The pipes are read to the end (a full pipe would stall the child).
+ * the last of its output. `pattern` says what the line looks like (its first group is `url`;
+ * server-everything says `listening on port (\d+)`). `onLine` sees every line. Rejects when the
+ * child exits first or stays silent for `timeoutMs` (then it is killed). The pipes are read to
+ * the end (a full pipe would stall the child).
  */
-export function startListening(cmd, args, { onLine = () => {}, timeoutMs = 30_000, ...opts } = {}) {
+export function startListening(cmd, args, { onLine = () => {}, timeoutMs = 30_000, pattern = /listening on (http:\/\/\S+)/, ...opts } = {}) {
   const child = spawn(cmd, args, { ...opts, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   const what = `${path.basename(cmd)} ${args.join(" ")}`.slice(0, 200);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} did not listen within ${timeoutMs} ms: ${log}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`${what} did not listen within ${timeoutMs} ms: ${log}`));
+    }, timeoutMs);
     for (const stream of [child.stdout, child.stderr]) {
       readline.createInterface({ input: stream }).on("line", (line) => {
         log = (log + line + "\n").slice(-20_000);
         onLine(line);
-        const m = line.match(/listening on (http:\/\/\S+)/);
+        const m = line.match(pattern);
         if (m) {
           clearTimeout(timer);
           resolve({ child, url: m[1], tail: () => log });
@@ -75,8 +80,10 @@ export function startListening(cmd, args, { onLine = () => {}, timeoutMs = 30_00
 /**
  * `mcp-gen-ui ARGS` (ARGS holding `serve --http 127.0.0.1:0`), once it listens: `{ child, url,
  * tail }` with `url` the `http://…/mcp` endpoint. `env` is added to this process's environment,
- * with `MCP_GEN_UI_LOG=warn` unless it says otherwise.
+ * with `MCP_GEN_UI_LOG=warn` unless it says otherwise; `bin` is another build to start (a
+ * benchmark's release build) instead of `serveBinary()`. Every test or tool that starts `serve
+ * --http` starts it here.
  */
-export function startServeHttp(args, { env = {}, ...opts } = {}) {
-  return startListening(serveBinary(), args, { ...opts, env: { ...process.env, MCP_GEN_UI_LOG: "warn", ...env } });
+export function startServeHttp(args, { env = {}, bin, ...opts } = {}) {
+  return startListening(bin ?? serveBinary(), args, { ...opts, env: { ...process.env, MCP_GEN_UI_LOG: "warn", ...env } });
 }
