@@ -22,7 +22,7 @@ mod plan;
 mod rules;
 mod walk;
 
-pub(super) use plan::plan_repairs;
+pub(super) use plan::{Plan as RepairPlan, plan_repairs};
 pub use rules::Sheet;
 pub use walk::check;
 
