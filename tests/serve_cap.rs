@@ -9,19 +9,16 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 const CAP: usize = 4;
 
 mod support;
 use support::process;
-use support::serve::{Listening, listening};
+use support::serve::{Listening, init, listening, rpc_post};
 
 fn fixture() -> String {
-    format!(
-        "python3 {}/tests/fixtures/servers/slow_exit.py",
-        env!("CARGO_MANIFEST_DIR")
-    )
+    format!("python3 {}", support::fixture_file("servers/slow_exit.py"))
 }
 
 /// `serve --http` in front of the slow-exit fixture (support::serve's `Listening`); killed on
@@ -99,11 +96,6 @@ fn upstreams(parent: i32) -> Vec<i32> {
     out
 }
 
-fn init(id: u64) -> Value {
-    json!({"jsonrpc":"2.0","id":id,"method":"initialize","params":{
-        "protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})
-}
-
 /// POSTs one message; the status and the session header.
 async fn post(
     http: &reqwest::Client,
@@ -111,14 +103,13 @@ async fn post(
     session: Option<&str>,
     body: &Value,
 ) -> (u16, Option<String>) {
-    let mut req = http
-        .post(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(body.to_string());
-    if let Some(s) = session {
-        req = req.header("mcp-session-id", s);
-    }
+    let req = rpc_post(
+        http,
+        url,
+        session,
+        "application/json, text/event-stream",
+        body,
+    );
     let Ok(r) = req.send().await else {
         return (0, None);
     };

@@ -1,7 +1,10 @@
-// Shared helpers for the serve tests: where the binaries are, starting `serve --http` (or any
-// server that says `listening on http://…`) and waiting for it, and the tool_hash ingredients.
+// The Node tests' kit (and bench-host's): where the binaries are, starting `serve --http` (or any
+// server that says `listening on http://…`) and waiting for it, a free port and waiting until a
+// port accepts connections, and the tool_hash ingredients. A new test that starts a server
+// starts it here.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import net from "node:net";
 import readline from "node:readline";
 import { createHash } from "node:crypto";
 import path from "node:path";
@@ -86,4 +89,36 @@ export function startListening(cmd, args, { onLine = () => {}, timeoutMs = 30_00
  */
 export function startServeHttp(args, { env = {}, bin, ...opts } = {}) {
   return startListening(bin ?? serveBinary(), args, { ...opts, env: { ...process.env, MCP_GEN_UI_LOG: "warn", ...env } });
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on (now). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Resolves once `port` on 127.0.0.1 accepts a connection (servers that print no address, such
+ * as nginx); rejects after `timeoutMs` with `what()` (say, the server's log) in the message.
+ */
+export async function waitForPort(port, { timeoutMs = 30_000, what = () => "" } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise((resolve) => {
+      const c = net.connect(port, "127.0.0.1", () => {
+        c.destroy();
+        resolve(true);
+      });
+      c.on("error", () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`nothing listens on ${port}: ${what()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

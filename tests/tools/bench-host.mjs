@@ -23,14 +23,13 @@
 // streams): what the hop costs when the host would parse the same answer either way.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { startListening, startServeHttp } from "../node/serve-helpers.mjs";
+import { freePort, startListening, startServeHttp, waitForPort } from "../node/serve-helpers.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..", "..");
@@ -117,15 +116,8 @@ http {
   fs.writeFileSync(path.join(prefix, "nginx.conf"), conf);
   const child = spawn(exe, ["-p", `${prefix}/`, "-c", path.join(prefix, "nginx.conf"), "-e", "stderr", "-g", "daemon off;"], { stdio: "ignore" });
   started.push(child);
-  for (let i = 0; i < 200; i++) {
-    const ok = await new Promise((res) => {
-      const s = net.connect(port, "127.0.0.1", () => (s.destroy(), res(true)));
-      s.on("error", () => res(false));
-    });
-    if (ok) return { url: `http://127.0.0.1:${port}${up.pathname}`, pid: child.pid };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return null;
+  const ready = await waitForPort(port, { timeoutMs: 10_000 }).then(() => true, () => false);
+  return ready ? { url: `http://127.0.0.1:${port}${up.pathname}`, pid: child.pid } : null;
 }
 
 /** tests/tools/relay.c built into `dir`, or null when there is no C compiler. */
@@ -164,15 +156,6 @@ async function timeCalls(client, n) {
     if (!r.content?.length) throw new Error("echo returned no content");
   }
   return out;
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 const pct = (xs, p) => {
