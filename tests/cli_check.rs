@@ -11,31 +11,24 @@ use support::{Project, fixture};
 
 #[test]
 fn check_reports_each_kind_of_drift_with_exit_1() {
-    let p = Project::new(&two_tools());
-    p.cmd().arg("generate").assert().success();
+    let p = Project::generated(&two_tools());
     assert_eq!(check_json(&p).0, 0);
 
     // A hand edit.
     let path = p.ui().join("get_forecast.html");
     let original = std::fs::read(&path).unwrap();
     std::fs::write(&path, [original.as_slice(), b"<!-- mine -->"].concat()).unwrap();
-    let (code, v) = check_json(&p);
-    assert_eq!(code, 1);
-    assert_eq!(kinds(&v), ["hash-mismatch"]);
+    assert_drift(&p, &["hash-mismatch"]);
     std::fs::write(&path, &original).unwrap();
 
     // A deleted file.
     std::fs::remove_file(p.ui().join("add_note.html")).unwrap();
-    let (code, v) = check_json(&p);
-    assert_eq!(code, 1);
-    assert_eq!(kinds(&v), ["missing-file"]);
-    p.cmd().arg("generate").assert().success();
+    assert_drift(&p, &["missing-file"]);
+    p.ok(&["generate"]);
 
     // A stray file.
     std::fs::write(p.ui().join("notes.txt"), "hello").unwrap();
-    let (code, v) = check_json(&p);
-    assert_eq!(code, 1);
-    assert_eq!(kinds(&v), ["stray-file"]);
+    assert_drift(&p, &["stray-file"]);
     p.cmd()
         .arg("check")
         .assert()
@@ -51,13 +44,8 @@ fn check_reports_each_kind_of_drift_with_exit_1() {
         format!("{text}\n[tools.get_forecast]\nhints = {{ view = \"table\" }}\n"),
     )
     .unwrap();
-    let (code, v) = check_json(&p);
-    assert_eq!(code, 1);
-    assert_eq!(kinds(&v), ["config-drift"]);
-    p.cmd()
-        .arg("generate")
-        .assert()
-        .success()
+    assert_drift(&p, &["config-drift"]);
+    p.ok(&["generate"])
         .stdout(predicate::str::contains("regenerated"));
     assert_eq!(check_json(&p).0, 0);
 
@@ -73,28 +61,21 @@ fn check_reports_each_kind_of_drift_with_exit_1() {
 #[test]
 fn check_without_lock_and_with_broken_lock() {
     let p = Project::new(&two_tools());
-    let (code, v) = check_json(&p);
-    assert_eq!(code, 1);
-    assert_eq!(kinds(&v), ["no-lock"]);
-    p.cmd().arg("generate").assert().success();
+    assert_drift(&p, &["no-lock"]);
+    p.ok(&["generate"]);
     std::fs::write(p.ui().join("mcp-gen-ui.lock"), "version = [").unwrap();
-    p.cmd()
-        .arg("check")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("mcp-gen-ui.lock"));
+    p.exits_saying(&["check"], 2, "mcp-gen-ui.lock");
 }
 
 #[test]
 fn tool_changing_upstream_is_drift_then_regenerated() {
-    let p = Project::new(&two_tools());
-    p.cmd().arg("generate").assert().success();
+    let p = Project::generated(&two_tools());
     let mut tools = two_tools();
     tools[0]["description"] = json!("Daily forecast, now with wind.");
     p.set_tools(&tools);
 
     // Offline check cannot know; online check can.
-    p.cmd().arg("check").assert().success();
+    p.ok(&["check"]);
     let out = p
         .cmd()
         .args(["check", "--server", "--format", "json"])
@@ -105,46 +86,34 @@ fn tool_changing_upstream_is_drift_then_regenerated() {
     assert_eq!(kinds(&v), ["tool-drift"]);
     assert_eq!(v["findings"][0]["tool"], "get_forecast");
 
-    p.cmd()
-        .args(["list", "--online"])
-        .assert()
-        .success()
+    p.ok(&["list", "--online"])
         .stdout(predicate::str::contains("tool changed upstream"));
-    p.cmd().arg("generate").assert().success().stdout(
+    p.ok(&["generate"]).stdout(
         predicate::str::contains("get_forecast")
             .and(predicate::str::contains("tool changed upstream")),
     );
-    p.cmd().args(["check", "--online"]).assert().success();
+    p.ok(&["check", "--online"]);
 
     // A new tool and a removed one.
     let tools = json!([tools[0].clone(), {"name": "brand_new", "inputSchema": {"type": "object"}}]);
     p.set_tools(&tools);
     let (_, _) = check_json(&p);
-    let out = p
-        .cmd()
-        .args(["check", "--online", "--format", "json"])
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = p.json(&["check", "--online", "--format", "json"]);
     let mut k = kinds(&v);
     k.sort();
     assert_eq!(k, ["new-tool", "removed-tool"]);
-    p.cmd()
-        .arg("generate")
-        .assert()
-        .success()
+    p.ok(&["generate"])
         .stdout(predicate::str::contains("removed").and(predicate::str::contains("brand_new")));
     assert!(!p.ui().join("add_note.html").exists());
     assert!(p.ui().join("brand_new.html").exists());
     assert!(!p.read("mcp-gen-ui.lock").contains("add_note"));
-    p.cmd().args(["check", "--online"]).assert().success();
+    p.ok(&["check", "--online"]);
 }
 
 /// `check --server CMD` compares the lock with that server, not the configured one.
 #[test]
 fn check_with_a_server_compares_with_that_server() {
-    let p = Project::new(&two_tools());
-    p.cmd().arg("generate").assert().success();
+    let p = Project::generated(&two_tools());
     p.cmd().arg("check").assert().code(0);
     p.cmd().args(["check", "--online"]).assert().code(0);
     // Another server (one `echo` tool): the configured one's two tools are gone there.

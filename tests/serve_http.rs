@@ -9,7 +9,7 @@ use tokio::io::AsyncWriteExt;
 
 mod support;
 use support::host::*;
-use support::serve::{listening, serve_cmd, serve_http};
+use support::serve::{init, listening, rpc_post, serve_cmd, serve_http};
 use support::{example, python, tokio_bin};
 
 #[tokio::test]
@@ -40,18 +40,15 @@ async fn http_host_refuses_forged_and_oversized_requests() {
             .header("accept", "application/json, text/event-stream")
             .body(body)
     };
-    let r = post(init.to_string())
-        .header("origin", "https://evil.example")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 403);
-    let r = post(init.to_string())
-        .header("host", "evil.example")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 403);
+    // A page elsewhere (its Origin) or a rebound name (its Host) is refused.
+    for (name, value) in [("origin", "https://evil.example"), ("host", "evil.example")] {
+        let r = post(init.to_string())
+            .header(name, value)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 403, "{name}: {value}");
+    }
     let r = post(json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}).to_string())
         .send()
         .await
@@ -209,15 +206,17 @@ async fn http_refuses_from_the_headers_before_reading_a_body() {
     );
 
     // Authorized with the lowercase scheme: works.
-    let r = reqwest::Client::new()
-        .post(&server.url)
-        .header("authorization", "bearer tok-123")
-        .header("content-type", "application/json")
-        .header("accept", "application/json")
-        .body(init_line(1))
-        .send()
-        .await
-        .unwrap();
+    let r = rpc_post(
+        &reqwest::Client::new(),
+        &server.url,
+        None,
+        "application/json",
+        &init(1),
+    )
+    .header("authorization", "bearer tok-123")
+    .send()
+    .await
+    .unwrap();
     assert_eq!(r.status(), 200);
 }
 
@@ -233,11 +232,7 @@ async fn http_same_id_twice_and_empty_batches_are_answered() {
     ])
     .await;
     let http = reqwest::Client::new();
-    let r = http
-        .post(&server.url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json")
-        .body(init_line(1))
+    let r = rpc_post(&http, &server.url, None, "application/json", &init(1))
         .send()
         .await
         .unwrap();
@@ -323,11 +318,7 @@ async fn http_answers_alone_are_json_bodies_and_progress_makes_a_stream() {
     // Opens a session through a serve in front of `upstream`; a POST builder for it.
     let open = async |upstream: &str, out: &Path| {
         let server = serve_http(&["--server", upstream, "--out-dir", out.to_str().unwrap()]).await;
-        let r = http
-            .post(&server.url)
-            .header("content-type", "application/json")
-            .header("accept", BOTH)
-            .body(init_line(1))
+        let r = rpc_post(&http, &server.url, None, BOTH, &init(1))
             .send()
             .await
             .unwrap();

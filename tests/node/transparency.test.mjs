@@ -11,13 +11,7 @@ import path from "node:path";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import {
-  ResultSchema,
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  LoggingMessageNotificationSchema,
-  ProgressNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema, ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 import { serveBinary, everythingBinary, canonicalJson, sha256Hex, startServeHttp } from "./serve-helpers.mjs";
 
@@ -192,12 +186,24 @@ after(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test("without the UI extension, serve answers exactly like the upstream", async () => {
-  const direct = await connect({ through: false, ui: false });
-  const through = await connect({ through: true, ui: false });
+/**
+ * Connects to the upstream direct and through serve (both with the UI extension or both without,
+ * `ui`), snapshots each, and runs `check(direct's, serve's, the client through serve)`; both
+ * clients are closed after, whatever happens.
+ */
+async function withBoth(ui, check) {
+  const direct = await connect({ through: false, ui });
+  const through = await connect({ through: true, ui });
   try {
-    const a = await snapshot(direct);
-    const b = await snapshot(through);
+    await check(await snapshot(direct), await snapshot(through), through);
+  } finally {
+    await direct.close();
+    await through.close();
+  }
+}
+
+test("without the UI extension, serve answers exactly like the upstream", () =>
+  withBoth(false, async (a, b) => {
     assert.deepEqual(b.init, a.init);
     assert.deepEqual(b.tools, a.tools);
     assert.deepEqual(b.resources, a.resources);
@@ -209,18 +215,10 @@ test("without the UI extension, serve answers exactly like the upstream", async 
     assert.deepEqual(b.completion, a.completion);
     assert.ok(a.completion, "server-everything has a prompt with arguments to complete");
     assert.deepEqual(b.calls, a.calls);
-  } finally {
-    await direct.close();
-    await through.close();
-  }
-});
+  }));
 
-test("with the UI extension, only the UI additions differ", async () => {
-  const direct = await connect({ through: false, ui: true });
-  const through = await connect({ through: true, ui: true });
-  try {
-    const a = await snapshot(direct);
-    const b = await snapshot(through);
+test("with the UI extension, only the UI additions differ", () =>
+  withBoth(true, async (a, b, through) => {
     assert.deepEqual(b.init, a.init);
     const sum = b.tools.find((t) => t.name === UI_TOOL);
     assert.equal(sum._meta.ui.resourceUri, UI_URI);
@@ -239,11 +237,7 @@ test("with the UI extension, only the UI additions differ", async () => {
     const html = await raw(through, "resources/read", { uri: UI_URI });
     assert.equal(html.contents[0].text, UI_HTML);
     assert.equal(html.contents[0].mimeType, MCP_APP);
-  } finally {
-    await direct.close();
-    await through.close();
-  }
-});
+  }));
 
 test("progress, logging, sampling and elicitation make the round trip through serve", async () => {
   const through = await connect({ through: true, ui: true });

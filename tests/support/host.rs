@@ -370,9 +370,7 @@ impl Raw {
 }
 
 pub fn init_line(id: u64) -> String {
-    json!({"jsonrpc":"2.0","id":id,"method":"initialize","params":{
-        "protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})
-    .to_string()
+    super::serve::init(id).to_string()
 }
 
 /// `hang` never writes; `garbage` answers every line with JSON that is not JSON-RPC.
