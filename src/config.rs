@@ -97,7 +97,18 @@ pub struct ConfigFile {
     #[serde(default)]
     pub serve: ServeConfig,
     #[serde(default)]
+    pub generate: GenerateConfig,
+    #[serde(default)]
     pub tools: BTreeMap<String, ToolConfig>,
+}
+
+/// `[generate]`: settings of the pages the builtin generator writes.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GenerateConfig {
+    /// The largest file a page's file field reads (book: reference/pages.md, "Files"); 5 MB
+    /// when unset.
+    pub max_file_bytes: Option<u64>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
