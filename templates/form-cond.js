@@ -8,7 +8,7 @@
   var G = window.McpGenUi, h = G.h, S = G.schema, F = G.form, isObj = S.isObj, own = S.own, norm = S.norm;
   var isArr = Array.isArray, toJson = JSON.stringify;
 
-  // Whether a value passes an `if` schema (the validator's verdict; false schemas never pass).
+  // Whether a value passes an "if" schema (the validator's verdict; false schemas never pass).
   var passes = (s, v, root) => s !== false && (s === true || !S.validate || !S.validate(s, v, root).length);
 
   // The branches active for the object's current value: their fields (key -> schema, in order) and

@@ -1,6 +1,6 @@
 // File fields (book: reference/pages.md, "Files"): a string with contentEncoding base64 or the
 // data-url format is a file picker that reads the chosen file into that encoding, up to the page's
-// cap (the `[generate] max_file_bytes` setting, 5 MB unless set). Checks the file's type against
+// cap (the [generate] max_file_bytes setting, 5 MB unless set). Checks the file's type against
 // contentMediaType; shows its name, its size and, for images, a preview through a data: URL (the
 // default CSP allows no blob:). A value written into it (tool-input) is shown as "file, N bytes",
 // never as text, and goes out as it came. Embedded only for input schemas with such fields; it
