@@ -965,6 +965,14 @@ csp = { connect_domains = [], resource_domains = [] }
     }
 
     #[test]
+    fn generate_table_sets_the_file_cap() {
+        let f = parse(&p(), "[generate]\nmax_file_bytes = 1024\n").unwrap();
+        assert_eq!(f.generate.max_file_bytes, Some(1024));
+        assert_eq!(parse(&p(), "").unwrap().generate.max_file_bytes, None);
+        assert!(parse(&p(), "[generate]\nmax_file = 1\n").is_err());
+    }
+
+    #[test]
     fn wrong_type_names_line() {
         let text = "[llm]\nmax_tokens = \"lots\"\n";
         let e = parse(&p(), text).unwrap_err().to_string();
