@@ -196,6 +196,22 @@ describe('conditional fields', () => {
     } finally { await page.close(); }
   });
 
+  test('a tool-input value that makes the call invalid (a card without its address) blocks the Run at the field', async () => {
+    const { page, frame, errors } = await open('card_schema');
+    try {
+      await input(page, { name: 'Bo', credit_card: 5 });
+      await frame.waitForFunction(() => [...document.querySelectorAll('input')].some((i) => i.value === '5'));
+      assert.ok(await shown(frame, 'Billing address'), 'the branch the tool-input activates is shown');
+      assert.equal(await run(page, frame, 'card_schema'), null);
+      const field = frame.locator('.fld', { has: L(frame, 'Billing address') });
+      assert.match(await field.locator('.err').textContent(), /required/);
+      assert.deepEqual(await calls(page), [], 'nothing was sent');
+      await L(frame, 'Billing address').fill('2 Side St');
+      assert.deepEqual(await run(page, frame, 'card_schema'), { name: 'Bo', credit_card: 5, billing_address: '2 Side St' });
+      assert.deepEqual(errors, []);
+    } finally { await page.close(); }
+  });
+
   for (const tool of ['card_list', 'card_2020']) {
     test(`${tool}: a field becomes required (marked) while its trigger is set`, async () => {
       const { page, frame, errors } = await open(tool);
