@@ -222,7 +222,11 @@ fn plain_field(s: &Value, root: &Value, depth: usize, budget: &mut usize) -> boo
             let Some(Value::Object(props)) = m.get("properties") else {
                 return false;
             };
+            // Branch fields (form-cond.js) are not counted here: they may need the editor.
             !props.is_empty()
+                && !["if", "dependentSchemas", "dependencies"]
+                    .iter()
+                    .any(|k| m.contains_key(*k))
                 && !matches!(m.get("additionalProperties"), Some(Value::Object(_)))
                 && !m.contains_key("patternProperties")
                 && props
@@ -384,6 +388,10 @@ mod tests {
             &json!({"properties":{"o":{"type":"object","dependencies":{"a":["b"]}}}})
         ));
         assert!(needs_cond(&json!({"dependentRequired":{"a":["b"]}})));
+        // A branch's fields may need the JSON editor: such a form is not plain.
+        assert!(!plain_form(
+            &json!({"properties":{"a":{"type":"string"}},"if":{},"then":{"properties":{"b":{}}}})
+        ));
         assert!(needs_file(
             &json!({"properties":{"f":{"type":"string","contentEncoding":"base64"}}})
         ));
