@@ -101,7 +101,18 @@ pub struct ConfigFile {
     #[serde(default)]
     pub serve: ServeConfig,
     #[serde(default)]
+    pub generate: GenerateConfig,
+    #[serde(default)]
     pub tools: BTreeMap<String, ToolConfig>,
+}
+
+/// `[generate]`: settings of the pages the builtin generator writes.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GenerateConfig {
+    /// The largest file a page's file field reads (book: reference/pages.md, "Files"); 5 MB
+    /// when unset.
+    pub max_file_bytes: Option<u64>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -955,6 +966,14 @@ csp = { connect_domains = [], resource_domains = [] }
         let e = parse(&p(), text).unwrap_err().to_string();
         assert!(e.contains("line 4"), "{e}");
         assert!(e.contains("comand"), "{e}");
+    }
+
+    #[test]
+    fn generate_table_sets_the_file_cap() {
+        let f = parse(&p(), "[generate]\nmax_file_bytes = 1024\n").unwrap();
+        assert_eq!(f.generate.max_file_bytes, Some(1024));
+        assert_eq!(parse(&p(), "").unwrap().generate.max_file_bytes, None);
+        assert!(parse(&p(), "[generate]\nmax_file = 1\n").is_err());
     }
 
     #[test]

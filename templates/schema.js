@@ -23,11 +23,17 @@
     return cur;
   };
 
+  // Merges an allOf part into a schema. Every part's if/then/else is kept in "__ifs" (the form
+  // shows the fields of each active branch: form-cond.js), and the dependency maps are joined.
+  var DEPS = /^(dependentSchemas|dependentRequired|dependencies|patternProperties)$/;
   var merge = (into, s) => {
+    // (Internal names are renamed by the minifier: never compared as strings.)
+    into.__refs = [...into.__refs || [], ...s.__refs || []];
+    if (s.__ifs) into.__ifs = [...into.__ifs || [], ...s.__ifs];
     for (var k in s) {
       if (k === 'properties') into.properties = { ...into.properties, ...s.properties };
       else if (k === 'required') into.required = (into.required || []).concat(s.required || []);
-      else if (k === '__refs') into.__refs = [...into.__refs || [], ...s.__refs];
+      else if (DEPS.test(k) && isObj(s[k])) into[k] = { ...s[k], ...into[k] };
       else if (!own(into, k)) into[k] = s[k];
     }
     return into;
@@ -46,6 +52,7 @@
     }
     ({ $ref, ...s } = s);
     s.__refs = [...refs, ...s0?.__refs || []];
+    if (own(s, 'if') && !s.__ifs) s.__ifs = [{ if: s.if, then: s.then, else: s.else }];
     if (isArr(s.allOf) && depth < 16) {
       var parts = s.allOf;
       delete s.allOf;

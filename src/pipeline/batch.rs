@@ -719,15 +719,19 @@ fn render_tool(ctx: &ApplyContext<'_>, tp: &ToolPlan) -> anyhow::Result<Rendered
     let refinements = ctx.refinements_for(tp);
     let mut out = Vec::new();
     for w in &tp.widgets {
+        let mut hints = crate::generate::phrases::effective_hints(
+            &w.hints,
+            &refinements,
+            w.widget_name.as_deref(),
+        );
+        hints.max_file_bytes = hints
+            .max_file_bytes
+            .or(ctx.cfg.file.generate.max_file_bytes);
         let req = WidgetRequest {
             tool,
             tool_config: &tp.tool_config,
             widget: w.widget_name.as_deref(),
-            hints: crate::generate::phrases::effective_hints(
-                &w.hints,
-                &refinements,
-                w.widget_name.as_deref(),
-            ),
+            hints,
             refinements: &refinements,
             server_name: ctx.server_name,
         };

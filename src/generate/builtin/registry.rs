@@ -5,7 +5,8 @@
 //! `node tests/tools/minify.mjs`, which minifies every script there).
 
 use super::schema_needs::{
-    needs_checks, needs_choice, needs_form_extra, needs_time, plain_form, takes_no_input,
+    needs_checks, needs_choice, needs_cond, needs_file, needs_form_extra, needs_time, plain_form,
+    takes_no_input,
 };
 use crate::model::Tool;
 use crate::model::confirm;
@@ -74,6 +75,9 @@ pub(super) const PARTS: &[Part] = &[
     part!("form-extra.js", needs: ["form.js", "form-json.js"], when: When::Tool(wants_form_extra), styles: ["form-extra", "choice"]),
     // Drafts that survive the frame, and input streamed as the model writes it.
     part!("drafts.js", needs: ["form.js"], when: When::Tool(has_form), styles: ["drafts"]),
+    // Fields of if/then/else and dependency branches: it asks the validator which branch is active.
+    part!("form-cond.js", needs: ["form.js", "schema-check.js"], when: When::Tool(wants_cond), styles: ["cond"]),
+    part!("form-file.js", needs: ["form.js"], when: When::Tool(wants_file), styles: ["file"]),
     part!("viewtools.js", needs: ["schema.js"], when: When::Always, styles: []),
     // It asks in a panel styled like confirm.js's.
     part!("runner.js", needs: ["viewtools.js"], when: When::NoGlueRunner, styles: ["confirm"]),
@@ -122,6 +126,14 @@ fn has_output_schema(tool: &Tool) -> bool {
 /// A field no control can express, or a form the generator cannot prove within the field budget.
 fn wants_json_editor(tool: &Tool) -> bool {
     form_input(tool).is_some_and(|s| !plain_form(s))
+}
+
+fn wants_cond(tool: &Tool) -> bool {
+    form_input(tool).is_some_and(needs_cond)
+}
+
+fn wants_file(tool: &Tool) -> bool {
+    form_input(tool).is_some_and(needs_file)
 }
 
 fn wants_form_extra(tool: &Tool) -> bool {

@@ -75,6 +75,31 @@ pub(super) fn needs_time(schema: &Value) -> bool {
     )
 }
 
+/// Whether an object's fields can come and go with its values (form-cond.js): if/then/else and
+/// the dependency keywords.
+pub(super) fn needs_cond(schema: &Value) -> bool {
+    any_object(schema, 0, &|m| {
+        [
+            "if",
+            "dependentSchemas",
+            "dependentRequired",
+            "dependencies",
+        ]
+        .iter()
+        .any(|k| m.get(*k).is_some_and(|v| v.is_object() || v.is_boolean()))
+    })
+}
+
+/// Whether a field can be a file (form-file.js): a base64 string or the data-url format.
+pub(super) fn needs_file(schema: &Value) -> bool {
+    any_object(schema, 0, &|m| {
+        m.get("contentEncoding")
+            .and_then(Value::as_str)
+            .is_some_and(|e| e.eq_ignore_ascii_case("base64"))
+            || m.get("format").and_then(Value::as_str) == Some("data-url")
+    })
+}
+
 /// The keywords checks.js checks.
 pub(super) const CHECK_KEYWORDS: [&str; 9] = [
     "minLength",
@@ -117,7 +142,7 @@ pub(super) fn takes_no_input(root: &Value) -> bool {
         .and_then(Value::as_object)
         .is_none_or(|p| p.is_empty());
     let open = matches!(m.get("additionalProperties"), Some(Value::Object(_)))
-        || ["oneOf", "anyOf", "allOf", "$ref"]
+        || ["oneOf", "anyOf", "allOf", "$ref", "patternProperties"]
             .iter()
             .any(|k| m.contains_key(*k));
     no_fields && !open
@@ -197,7 +222,11 @@ fn plain_field(s: &Value, root: &Value, depth: usize, budget: &mut usize) -> boo
             let Some(Value::Object(props)) = m.get("properties") else {
                 return false;
             };
+            // Branch fields (form-cond.js) are not counted here: they may need the editor.
             !props.is_empty()
+                && !["if", "dependentSchemas", "dependencies"]
+                    .iter()
+                    .any(|k| m.contains_key(*k))
                 && !matches!(m.get("additionalProperties"), Some(Value::Object(_)))
                 && !m.contains_key("patternProperties")
                 && props
@@ -224,7 +253,7 @@ fn uses_extra(v: &Value, depth: usize) -> bool {
     }
     match v {
         Value::Object(m) => {
-            let kw = ["items", "prefixItems", "$dynamicRef"]
+            let kw = ["items", "prefixItems", "$dynamicRef", "patternProperties"]
                 .iter()
                 .any(|k| m.contains_key(*k));
             let alts = ["oneOf", "anyOf"].iter().any(|k| match m.get(*k) {
@@ -339,13 +368,36 @@ mod tests {
         assert!(!needs_form_extra(Some(
             &json!({"type":"object","properties":{},"additionalProperties":true})
         )));
-        // Closed or patterned objects are not free maps.
+        // Closed objects are not free maps; patterned ones are maps of their patterns' keys.
         assert!(!needs_form_extra(Some(
             &json!({"type":"object","properties":{"v":{"type":"object","additionalProperties":false}}})
         )));
-        assert!(!needs_form_extra(Some(
+        assert!(needs_form_extra(Some(
             &json!({"type":"object","properties":{"v":{"type":"object","patternProperties":{"^x":{"type":"string"}}}}})
         )));
+    }
+
+    #[test]
+    fn conditional_fields_and_files_only_when_the_schema_has_them() {
+        let plain = json!({"type":"object","properties":{"a":{"type":"string"}}});
+        assert!(!needs_cond(&plain) && !needs_file(&plain));
+        assert!(needs_cond(
+            &json!({"allOf":[{"if":{"properties":{"a":{"const":"x"}}},"then":{"required":["b"]}}]})
+        ));
+        assert!(needs_cond(
+            &json!({"properties":{"o":{"type":"object","dependencies":{"a":["b"]}}}})
+        ));
+        assert!(needs_cond(&json!({"dependentRequired":{"a":["b"]}})));
+        // A branch's fields may need the JSON editor: such a form is not plain.
+        assert!(!plain_form(
+            &json!({"properties":{"a":{"type":"string"}},"if":{},"then":{"properties":{"b":{}}}})
+        ));
+        assert!(needs_file(
+            &json!({"properties":{"f":{"type":"string","contentEncoding":"base64"}}})
+        ));
+        assert!(needs_file(
+            &json!({"properties":{"f":{"type":"array","items":{"type":"string","format":"data-url"}}}})
+        ));
     }
 
     #[test]
