@@ -179,6 +179,40 @@
     return ev(s, v, [], b, st).e.map((e) => ({ path: where(e.at), at: e.at, message: e.message }));
   };
 
+  // The element of a form field named k directly under box (form.js marks each object field's
+  // element with its key, data-key).
+  var child = (box, k) => {
+    for (var d of box.querySelectorAll('[data-key]')) {
+      var p = d.parentElement.closest('[data-key]');
+      if (d.dataset.key === k && (p === box || !p || !box.contains(p))) return d;
+    }
+    return null;
+  };
+  var tops = new WeakMap();
+  // Before any call a page makes (book: reference/pages.md, "What a page checks before a call"):
+  // the arguments against the tool's whole inputSchema. With the page's form, each message goes to
+  // the field its path names (the deepest one the form shows, the rest of the path in the
+  // message), else to the top of the form. Returns [{el, box, message}]; none: the call may go.
+  G.checkArgs = (schema, args, form) => {
+    var found = isObj(schema) || typeof schema === 'boolean' ? validate(schema, args) : [], el = form?.el, top = el && tops.get(form), at = new Map();
+    if (!el?.parentNode) return found.map((e) => ({ message: e.path === '(root)' ? e.message : e.path + ': ' + e.message }));
+    if (!top) { tops.set(form, top = G.h('p.err', { role: 'alert' })); el.before(top); }
+    top.hidden = true;
+    found.forEach((e) => {
+      var box = el, rest = [];
+      e.at.forEach((k) => { var d = !rest.length && typeof k === 'string' && child(box, k); if (d) box = d; else rest.push(k); });
+      while (box && box !== el && !box.__err) box = box.parentElement;
+      var key = box && box !== el ? box : top, m = (rest.length ? where(rest) + ': ' : '') + e.message;
+      var was = at.get(key) || [[], []];
+      at.set(key, [was[0].concat(m), was[1].concat(e.path === '(root)' ? e.message : e.path + ': ' + e.message)]);
+    });
+    // Shown without the path the field already names; returned with it (for run_tool's answer).
+    return [...at].map(([box, [msgs, full]]) => {
+      if (box === top) { top.textContent = msgs.join(' '); top.hidden = false; } else G.form.setErr(box, msgs);
+      return { el: box.__ctl || box, box, message: full.join(' ') };
+    });
+  };
+
   S.validate = validate;
   S.typeOf = typeOf;
   G.validate = (schema, value) => validate(schema, value, schema);
