@@ -88,13 +88,16 @@ function schemas(draft) {
 
 // A schema Ajv and the suite disagree on, by Ajv's known deviations (each a suite case the page
 // answers as the suite does: see schema-suite.test.mjs): unevaluatedItems beside contains, or
-// beside items under anyOf/oneOf.
+// beside items under anyOf/oneOf. And one the suite does not cover, found by this test: Ajv 8
+// passes an empty array for {"prefixItems": [{"type": "string"}], "contains": {"const": 1}} (or
+// draft-07's array items), though no item matches: contains beside a tuple.
 function ajvDeviates(schema) {
   let odd = false;
   const walk = (s, inUneval) => {
     if (Array.isArray(s)) return s.forEach((x) => walk(x, inUneval));
     if (!s || typeof s !== 'object') return;
     if ('unevaluatedItems' in s && JSON.stringify(s).match(/"(contains|items|prefixItems)"/)) odd = true;
+    if ('contains' in s && [s.prefixItems, s.items].some(Array.isArray)) odd = true;
     Object.values(s).forEach((x) => walk(x, inUneval));
   };
   walk(schema, false);
