@@ -65,6 +65,9 @@
   // the result, or with {errors} when the form is not valid, or {cancelled} when the person said no.
   var attempt = (model) => {
     var errs = [], args = form.read(errs), n = errs.length;
+    // Then the tool's whole inputSchema, where the schema needs more than the form checks
+    // (schema-check.js is embedded then): nothing is sent that it rejects.
+    if (!n && G.checkArgs) n = (errs = G.checkArgs(tool.inputSchema, args = G.schema.isObj(args) ? args : {}, form)).length;
     if (n) {
       say('Please fix ' + n + ' field' + (n > 1 ? 's' : '') + ' before running.', 'bad');
       errs[0].el?.focus?.();

@@ -261,6 +261,8 @@
       if (nb && closable) nb.cb.checked = false;
       kids = keys.map((k) => {
         var f = field(props[k], c, { label: norm(props[k], c.root).title || S.words(k), name: k, required: req.includes(k) });
+        // Its key, for messages about it (schema-check.js's checkArgs).
+        f.el.dataset.key = k;
         body.append(f.el);
         return [k, f];
       });

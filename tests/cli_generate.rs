@@ -422,3 +422,33 @@ fn hostile_tool_definitions_each_get_a_valid_page() {
     let (code, _) = check_json(&p);
     assert_eq!(code, 1, "the failed tool is stale");
 }
+
+/// What a page cannot check before a call is a warning naming the tool, the keyword and where it
+/// is (book: reference/pages.md, "Named at generate time"); what it can check is not named.
+#[test]
+fn what_a_page_cannot_check_is_named_at_generate_time() {
+    let tools = json!([
+        {"name": "remote", "inputSchema": {"type": "object", "properties": {
+            "a": {"$ref": "https://example.com/shared.json#/$defs/a"},
+            "site": {"type": "string", "format": "iri"}}}},
+        {"name": "local", "inputSchema": {"type": "object",
+            "$defs": {"pos": {"$id": "urn:positive", "type": "integer", "exclusiveMinimum": 0}},
+            "properties": {"n": {"$ref": "urn:positive"}, "animal": {"enum": ["Cat", "Dog"]}},
+            "if": {"properties": {"animal": {"const": "Cat"}}}, "then": {"required": ["n"]}}}
+    ]);
+    let p = Project::new(&tools);
+    let out = p.run(&["generate"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("warning: tool `remote`: its page cannot check `$ref` to `https://example.com/shared.json#/$defs/a` at /properties/a"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "warning: tool `remote`: its page cannot check format `iri` at /properties/site"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("tool `local`"), "{err}");
+}

@@ -307,7 +307,10 @@ pub fn build(
                 out.rows.push(row(tp, Action::Pinned, Vec::new(), 0));
             }
             Decision::Adopt => out.adopt(&ctx, tp)?,
-            Decision::Render => out.render(&ctx, tp, &mut llm_results)?,
+            Decision::Render => {
+                warn_unchecked(tp, progress);
+                out.render(&ctx, tp, &mut llm_results)?
+            }
         }
     }
     progress.finish();
@@ -319,6 +322,20 @@ pub fn build(
         nothing_to_do,
         plan,
     })
+}
+
+/// What the tool's page cannot check before a call (book: reference/pages.md, "What a page
+/// checks before a call"): named, never passed over silently.
+fn warn_unchecked(tp: &ToolPlan, progress: &dyn Progress) {
+    let Some(schema) = tp.tool.as_ref().and_then(|t| t.input_schema()) else {
+        return;
+    };
+    for what in builtin::unchecked(schema) {
+        progress.warn(&format!(
+            "tool `{}`: its page cannot check {what} before a call; only the server checks it",
+            tp.name
+        ));
+    }
 }
 
 /// What every per-tool step reads.

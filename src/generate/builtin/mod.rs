@@ -8,6 +8,7 @@ mod minify;
 mod page_data;
 mod registry;
 mod schema_needs;
+mod unchecked;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -22,6 +23,7 @@ use minify::{compact_js, minify_css, rename_internal};
 pub use page_data::script_json;
 use page_data::{Prose, display_title, guard_script, page_data};
 use registry::{PAGE_FILES, PARTS};
+pub use unchecked::unchecked;
 
 /// Embedded templates, or a user's override directory (same file names as `templates/`; missing
 /// files fall back to the embedded ones). Scripts are held ready to embed.
@@ -378,6 +380,12 @@ mod tests {
                 "{input}"
             );
         }
+        // An input schema with more than the form checks (a conditional): the validator, and no
+        // JSON editor.
+        let cond = json!({"type":"object","properties":{"animal":{"enum":["Cat","Dog"]}},
+            "if":{"properties":{"animal":{"const":"Cat"}}},"then":{"required":["lives"]}});
+        let p = parts(json!({"name":"a","inputSchema":cond}));
+        assert!(p.wants("schema-check.js") && p.wants("checks.js") && !p.wants("form-json.js"));
         // An outputSchema is checked in the page, without the JSON editor.
         let with_out = json!({"name":"a","inputSchema":plain,"outputSchema":{"type":"object"}});
         let p = parts(with_out);

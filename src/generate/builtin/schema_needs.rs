@@ -120,6 +120,131 @@ pub(super) fn needs_checks(schema: &Value) -> bool {
     })
 }
 
+/// The keywords only the full validator (schema-check.js) checks: the form's controls and
+/// checks.js enforce types, `enum`/`const`, `required`, `properties`, `additionalProperties`,
+/// `minProperties`, `items`, `minItems`/`maxItems`, "T or null" and lists of consts themselves
+/// (book: reference/pages.md, "What a page checks before a call").
+pub(super) const VALIDATOR_KEYWORDS: [&str; 21] = [
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "propertyNames",
+    "patternProperties",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "uniqueItems",
+    "prefixItems",
+    "additionalItems",
+    "maxProperties",
+    "$dynamicRef",
+    "$recursiveRef",
+];
+
+/// The subschemas directly under one schema object, each with its JSON pointer below it
+/// (`/properties/a`): every place a subschema can sit, never inside `const`, `enum`, `default`
+/// or `examples`.
+pub(super) fn subschemas(m: &Map<String, Value>) -> Vec<(String, &Value)> {
+    let esc = |k: &str| k.replace('~', "~0").replace('/', "~1");
+    let mut out = Vec::new();
+    for (k, x) in m {
+        let here = format!("/{}", esc(k));
+        match (k.as_str(), x) {
+            (
+                "additionalProperties"
+                | "additionalItems"
+                | "items"
+                | "contains"
+                | "propertyNames"
+                | "if"
+                | "then"
+                | "else"
+                | "not"
+                | "unevaluatedProperties"
+                | "unevaluatedItems"
+                | "contentSchema",
+                Value::Object(_),
+            ) => out.push((here, x)),
+            ("allOf" | "anyOf" | "oneOf" | "prefixItems" | "items", Value::Array(a)) => {
+                out.extend(
+                    a.iter()
+                        .enumerate()
+                        .map(|(i, y)| (format!("{here}/{i}"), y)),
+                );
+            }
+            (
+                "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas"
+                | "dependencies",
+                Value::Object(o),
+            ) => out.extend(o.iter().map(|(j, y)| (format!("{here}/{}", esc(j)), y))),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Each schema object of a schema (see [`subschemas`]): `visit(object, its JSON pointer)`.
+pub(super) fn each_schema(
+    v: &Value,
+    at: &str,
+    depth: usize,
+    visit: &mut impl FnMut(&Map<String, Value>, &str),
+) {
+    let Value::Object(m) = v else {
+        return;
+    };
+    if depth > 256 {
+        return;
+    }
+    visit(m, at);
+    for (rel, x) in subschemas(m) {
+        each_schema(x, &format!("{at}{rel}"), depth + 1, visit);
+    }
+}
+
+/// Whether the input schema needs more than the form's own checks: a keyword of
+/// [`VALIDATOR_KEYWORDS`], tuple `items`, real `oneOf`/`anyOf` variants (more than "T or null"
+/// and lists of consts: "exactly one" is the validator's), or a `false` subschema.
+pub(super) fn needs_validator(root: &Value) -> bool {
+    fn consts(a: &[Value]) -> bool {
+        a.iter().all(|x| x.get("const").is_some())
+    }
+    fn false_sub(m: &Map<String, Value>) -> bool {
+        m.iter().any(|(k, x)| match x {
+            Value::Bool(false) => k == "items",
+            Value::Object(o) if k == "properties" || k == "$defs" || k == "definitions" => {
+                o.values().any(|y| y == &Value::Bool(false))
+            }
+            Value::Array(a) if matches!(k.as_str(), "allOf" | "anyOf" | "oneOf") => {
+                a.iter().any(|y| y.is_boolean())
+            }
+            _ => false,
+        })
+    }
+    let mut hit = false;
+    each_schema(root, "", 0, &mut |m, _| {
+        hit = hit
+            || VALIDATOR_KEYWORDS.iter().any(|k| m.contains_key(*k))
+            || m.get("items").is_some_and(Value::is_array)
+            || ["oneOf", "anyOf"].iter().any(|k| match m.get(*k) {
+                Some(Value::Array(a)) => {
+                    a.iter().filter(|x| !is_null_schema(x)).count() > 1 && !consts(a)
+                }
+                Some(_) => true,
+                None => false,
+            })
+            || false_sub(m);
+    });
+    hit
+}
+
 /// Whether every input field becomes a control without the JSON editor: scalars, enums, consts,
 /// "T or null", and objects of those, through local `$ref`s (mirroring `pick()` in form.js).
 /// Anything else counts as "may need the editor", to stay on the safe side.
@@ -354,6 +479,37 @@ fn has_ref_cycle(root: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_validator_only_for_what_the_form_does_not_check() {
+        // What the form's controls and checks.js enforce themselves.
+        for plain in [
+            json!({"type":"object","properties":{"a":{"type":"string","minLength":2,"format":"email"}},"required":["a"]}),
+            json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"enum":[1,2]}}}),
+            json!({"type":"object","properties":{"a":{"anyOf":[{"type":"integer"},{"type":"null"}]},
+                "b":{"oneOf":[{"const":"x","title":"X"},{"const":"y"}]},
+                "c":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":3},
+                "d":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"e":{}}}}}),
+            // A keyword's name as a property name, or inside a default, is not that keyword.
+            json!({"type":"object","properties":{"not":{"type":"string"},"if":{"type":"boolean","default":{"allOf":1}}}}),
+        ] {
+            assert!(!needs_validator(&plain), "{plain}");
+        }
+        for needs in [
+            json!({"properties":{"a":{"type":"string"}},"if":{"properties":{"a":{"const":"x"}}},"then":{"required":["b"]}}),
+            json!({"properties":{"card":{"type":"string"}},"dependencies":{"card":["billing"]}}),
+            json!({"properties":{"a":{"type":"object","propertyNames":{"pattern":"^[a-z]+$"}}}}),
+            json!({"properties":{"a":{"not":{"const":0}}}}),
+            json!({"properties":{"a":{"oneOf":[{"type":"integer"},{"type":"number","multipleOf":0.5}]}}}),
+            json!({"properties":{"a":{"type":"array","items":[{"type":"string"}],"additionalItems":false}}}),
+            json!({"properties":{"a":{"type":"array","contains":{"const":1}}}}),
+            json!({"$defs":{"x":{"unevaluatedProperties":false}},"properties":{"a":{"$ref":"#/$defs/x"}}}),
+            json!({"properties":{"a":{"type":"array","items":false}}}),
+            json!({"properties":{"a":{"allOf":[{"minimum":1},{"maximum":5}]}}}),
+        ] {
+            assert!(needs_validator(&needs), "{needs}");
+        }
+    }
 
     #[test]
     fn maps_of_any_values_get_key_value_rows_but_an_empty_root_does_not() {
