@@ -44,38 +44,27 @@ fn run(dir: &Path, args: &[&str]) -> String {
 /// A page URI's `?v=` and 8 hex digits → `?v=[PAGE]`: the version is the page's hash, which
 /// moves with every template change (the URI's form stays pinned).
 fn redact_uri_versions(text: &str) -> String {
-    const KEY: &str = "?v=";
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(at) = rest.find(KEY) {
-        out.push_str(&rest[..at + KEY.len()]);
-        rest = &rest[at + KEY.len()..];
-        let end = rest
-            .find(|c: char| !c.is_ascii_hexdigit())
-            .unwrap_or(rest.len());
-        if end == 8 {
-            out.push_str("[PAGE]");
-            rest = &rest[end..];
-        }
-    }
-    out.push_str(rest);
-    out
+    redact_hex_after(text, "?v=", 8, "[PAGE]")
 }
 
 /// A page's `"sha256": "…"` → `"sha256": "[PAGE-SHA256]"`: it moves with every template change,
 /// which the builtin snapshots pin already (tool and config hashes stay: they are the CLI's).
 fn redact_page_hashes(text: &str) -> String {
-    const KEY: &str = "\"sha256\": \"";
+    redact_hex_after(text, "\"sha256\": \"", 64, "[PAGE-SHA256]")
+}
+
+/// Every run of exactly `len` hex digits right after `key` → `mask`.
+fn redact_hex_after(text: &str, key: &str, len: usize, mask: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
-    while let Some(at) = rest.find(KEY) {
-        out.push_str(&rest[..at + KEY.len()]);
-        rest = &rest[at + KEY.len()..];
+    while let Some(at) = rest.find(key) {
+        out.push_str(&rest[..at + key.len()]);
+        rest = &rest[at + key.len()..];
         let end = rest
             .find(|c: char| !c.is_ascii_hexdigit())
             .unwrap_or(rest.len());
-        if end == 64 {
-            out.push_str("[PAGE-SHA256]");
+        if end == len {
+            out.push_str(mask);
             rest = &rest[end..];
         }
     }

@@ -64,8 +64,16 @@ async function host(file, { ctx = CTX, opts = {}, onCall } = {}) {
   };
   const input = (args) => page.evaluate((a) => window.__bridge.sendToolInput({ arguments: a }), args);
   const raw = (method, params) => page.evaluate(([m, p]) => document.querySelector('iframe').contentWindow.postMessage({ jsonrpc: '2.0', method: m, params: p }, '*'), [method, params]);
+  // The tool-input { title } sent, and shown in the form's first field.
+  const shown = async (f, title) => {
+    await input({ title });
+    await f.waitForFunction((t) => document.querySelector('input').value === t, title);
+    return f;
+  };
+  // A re-created frame given the tool-input { title }.
+  const fresh = async (title) => shown(await start(), title);
   await start();
-  return { page, errors, warnings, frame, start, input, raw };
+  return { page, errors, warnings, frame, start, input, raw, shown, fresh };
 }
 
 const value = (f, label) => f.getByLabel(label, { exact: true }).inputValue();
@@ -76,7 +84,8 @@ const fillNote = async (f) => {
   await f.getByLabel('Api Key').fill('k-secret');
   await f.getByLabel('Pin').fill('1234');
   await f.getByLabel('Hidden').fill('writeonly-secret');
-  await f.getByLabel('Photo').fill('iVBORw0KGgo=');
+  // A file field (form-file.js): its contents must never reach a draft.
+  await f.getByLabel('Photo').setInputFiles({ name: 'p.png', mimeType: 'image/png', buffer: Buffer.from('iVBORw0KGgo=', 'base64') });
 };
 const drafts = (page) => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('mcp-gen-ui/draft/')).map((k) => localStorage.getItem(k)));
 
@@ -86,8 +95,7 @@ describe('drafts survive the frame', () => {
     const h = await host('create_note.html', { opts: { sandbox: STORAGE } });
     try {
       let f = h.frame();
-      await h.input({ title: 'From model' });
-      await f.waitForFunction(() => document.querySelector('input').value === 'From model');
+      await h.shown(f, 'From model');
       await fillNote(f);
       const stored = await drafts(h.page);
       assert.equal(stored.length, 1);
@@ -107,9 +115,7 @@ describe('drafts survive the frame', () => {
       await f.waitForSelector('text=done');
 
       // Another view of the tool (other input) has no draft.
-      f = await h.start();
-      await h.input({ title: 'Other' });
-      await f.waitForFunction(() => document.querySelector('input').value === 'Other');
+      f = await h.fresh('Other');
       assert.equal(await f.getByLabel('Body').inputValue(), '');
       assert.equal(await f.locator('text=Your unsent changes were restored.').count(), 0);
 
@@ -130,9 +136,7 @@ describe('drafts survive the frame', () => {
       await f.waitForSelector('text=ok');
       assert.deepEqual(await h.page.evaluate(() => window.__calls.map((c) => c.arguments)), [{ title: 'From model', body: 'will be sent' }]);
       assert.deepEqual(await drafts(h.page), []);
-      f = await h.start();
-      await h.input({ title: 'From model' });
-      await f.waitForFunction(() => document.querySelector('input').value === 'From model');
+      f = await h.fresh('From model');
       assert.equal(await f.getByLabel('Body').inputValue(), '');
       assert.deepEqual(h.errors, []);
     } finally { await h.page.close(); }
@@ -148,8 +152,7 @@ describe('drafts survive the frame', () => {
       const later = async (days) => {
         f = await h.start();
         await f.evaluate((ms) => { const t0 = Date.now(); window.McpGenUi.now = () => t0 + ms; }, days * 864e5);
-        await h.input({ title: 'T' });
-        await f.waitForFunction(() => document.querySelector('input').value === 'T');
+        await h.shown(f, 'T');
         return f.getByLabel('Body').inputValue();
       };
       assert.equal(await later(6.9), 'kept a while');
@@ -168,16 +171,13 @@ describe('drafts survive the frame', () => {
     try {
       let f = h.frame();
       assert.equal(await f.evaluate(() => { try { return typeof localStorage; } catch (e) { return 'throws'; } }), 'throws');
-      await h.input({ title: 'From model' });
-      await f.waitForFunction(() => document.querySelector('input').value === 'From model');
+      await h.shown(f, 'From model');
       await f.getByLabel('Body').fill('in memory');
       await h.input({ title: 'From model' });
       await f.waitForSelector('text=Your unsent changes were restored.');
       assert.equal(await f.getByLabel('Body').inputValue(), 'in memory');
       // A new frame has nothing to read.
-      f = await h.start();
-      await h.input({ title: 'From model' });
-      await f.waitForFunction(() => document.querySelector('input').value === 'From model');
+      f = await h.fresh('From model');
       assert.equal(await f.getByLabel('Body').inputValue(), '');
       assert.deepEqual(h.errors, []);
     } finally { await h.page.close(); }

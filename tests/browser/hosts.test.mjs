@@ -14,18 +14,28 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { launch, buildRust, exampleServer, generate, connect, BIN, REPO } from './lib.mjs';
+import { buildRust, exampleSuite, BIN, REPO } from './lib.mjs';
 
 buildRust();
 let env, ks, upstream, cmd;
 
 before(async () => {
-  env = await launch();
-  cmd = exampleServer('kitchen-sink');
-  ks = await generate(cmd, 'hosts');
-  upstream = await connect(cmd);
+  ({ env, cmd, gen: ks, client: upstream } = await exampleSuite('kitchen-sink', 'hosts'));
 });
 after(async () => { await upstream?.close(); await env?.close(); });
+
+// A page with MCP-UI's own renderer (the <ui-resource-renderer> web component) loaded; `setup`
+// runs on the page first (e.g. exposing the host's tool call).
+async function rendererPage(setup) {
+  const { page, errors } = await env.newPage();
+  if (setup) await setup(page);
+  await page.goto(`${env.base}/blank.html`);
+  // The renderer bundles React, which reads process.env.NODE_ENV: a host's bundler defines it.
+  await page.evaluate(() => { window.process = { env: { NODE_ENV: 'production' } }; });
+  await page.addScriptTag({ url: '/nm/@mcp-ui/client/dist/ui-resource-renderer.wc.js', type: 'module' });
+  await page.waitForFunction(() => customElements.get('ui-resource-renderer'));
+  return { page, errors };
+}
 
 const forward = async (p) => upstream.callTool({ name: p.name, arguments: p.arguments });
 /** The URI hosts are given for a page: its name plus `?v=` and 8 hex digits of its bytes' sha256. */
@@ -60,14 +70,8 @@ describe('MCP-UI host (@mcp-ui/client renderer) with serve --embed-ui', () => {
     const plain = await upstream.callTool({ name: 'list_users', arguments: { limit: 2 } });
     assert.deepEqual({ ...first, content: texts }, plain);
 
-    const { page, errors } = await env.newPage();
+    const { page, errors } = await rendererPage(async (p) => p.exposeFunction('hostCallTool', async (name, args) => client.callTool({ name, arguments: args })));
     try {
-      await page.exposeFunction('hostCallTool', async (name, args) => client.callTool({ name, arguments: args }));
-      await page.goto(`${env.base}/blank.html`);
-      // The renderer bundles React, which reads process.env.NODE_ENV: a host's bundler defines it.
-      await page.evaluate(() => { window.process = { env: { NODE_ENV: 'production' } }; });
-      await page.addScriptTag({ url: '/nm/@mcp-ui/client/dist/ui-resource-renderer.wc.js', type: 'module' });
-      await page.waitForFunction(() => customElements.get('ui-resource-renderer'));
       await page.evaluate((resource) => {
         window.__actions = [];
         window.show = (res) => {
@@ -112,12 +116,8 @@ describe('MCP-UI host (@mcp-ui/client renderer) with serve --embed-ui', () => {
   });
   test('the ui:// copy (not embedded) turns to MCP-UI after neither MCP Apps nor window.openai answered', async () => {
     const html = fs.readFileSync(path.join(ks.dir, 'list_users.html'), 'utf8');
-    const { page, errors } = await env.newPage();
+    const { page, errors } = await rendererPage();
     try {
-      await page.goto(`${env.base}/blank.html`);
-      await page.evaluate(() => { window.process = { env: { NODE_ENV: 'production' } }; });
-      await page.addScriptTag({ url: '/nm/@mcp-ui/client/dist/ui-resource-renderer.wc.js', type: 'module' });
-      await page.waitForFunction(() => customElements.get('ui-resource-renderer'));
       await page.evaluate((text) => {
         window.__actions = [];
         const el = document.createElement('ui-resource-renderer');
