@@ -27,13 +27,11 @@ buildRust();
 const WORLD = path.join(REPO, 'tests', 'world');
 const ONLY = process.env.MCP_GEN_UI_WORLD ? new RegExp(process.env.MCP_GEN_UI_WORLD) : null;
 
-// Schemas whose failure waits on a form feature another branch is building, by case name, with
-// the feature (branch) it waits on. The case still runs: a failure is a TODO, and a case here
-// that passes says so (the lead removes it from this list after merging that branch).
+// Schemas whose failure waits on a form feature not built yet, by case name, with the feature it
+// waits on. The case still runs: a failure is a TODO, and a case here that passes says so (then
+// remove it from this list).
 const WAITING = {
-  jsonforms_additional_properties: 'forms: patternProperties maps (each key its own control; today every extra key must be a string)',
-  jsonforms_conditional_schema_compositions: 'forms: if/then/else (a root anyOf of conditionals hides the name and recurrence fields)',
-  zod_unions: 'forms: tuple arrays (prefixItems with items: false refuses every row)',
+  jsonforms_conditional_schema_compositions: 'a root anyOf whose branches are if/then/else conditionals: the variant form hides the name and recurrence fields',
 };
 
 // Schemas past the form's field budget (600 fields once expanded, book: builtin.md): the whole
