@@ -380,12 +380,18 @@ mod tests {
                 "{input}"
             );
         }
-        // An input schema with more than the form checks (a conditional): the validator, and no
-        // JSON editor.
+        // An input schema with more than the form checks (a conditional): the validator, the
+        // branches' fields, and the JSON editor for a branch field no control expresses.
         let cond = json!({"type":"object","properties":{"animal":{"enum":["Cat","Dog"]}},
             "if":{"properties":{"animal":{"const":"Cat"}}},"then":{"required":["lives"]}});
         let p = parts(json!({"name":"a","inputSchema":cond}));
-        assert!(p.wants("schema-check.js") && p.wants("checks.js") && !p.wants("form-json.js"));
+        assert!(p.wants("schema-check.js") && p.wants("checks.js") && p.wants("form-cond.js"));
+        assert!(p.wants("form-json.js"));
+        // More than the form checks without a branch (a `not`): the validator alone.
+        let not =
+            json!({"type":"object","properties":{"code":{"type":"string","not":{"const":"FREE"}}}});
+        let p = parts(json!({"name":"a","inputSchema":not}));
+        assert!(p.wants("schema-check.js") && !p.wants("form-cond.js"));
         // An outputSchema is checked in the page, without the JSON editor.
         let with_out = json!({"name":"a","inputSchema":plain,"outputSchema":{"type":"object"}});
         let p = parts(with_out);
