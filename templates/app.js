@@ -65,6 +65,9 @@
   // the result, or with {errors} when the form is not valid, or {cancelled} when the person said no.
   var attempt = (model) => {
     var errs = [], args = form.read(errs), n = errs.length;
+    // The field's key before each of the form's own messages, for run_tool's answer (the page
+    // shows them at their field already; the validator's come with their path).
+    errs.forEach((x) => { var k = x.box?.dataset?.key; if (k) x.message = k + ': ' + x.message; });
     // Then the tool's whole inputSchema, where the schema needs more than the form checks
     // (schema-check.js is embedded then): nothing is sent that it rejects.
     if (!n && G.checkArgs) n = (errs = G.checkArgs(tool.inputSchema, args = G.schema.isObj(args) ? args : {}, form)).length;
