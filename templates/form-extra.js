@@ -274,6 +274,9 @@
         m.required = (base.required || []).concat(a.required || []);
       }
       for (var k in base) if (!(k in m)) m[k] = base[k];
+      // The conditionals of both (form-cond.js shows the fields of each active one).
+      if (base.__ifs && a.__ifs) m.__ifs = base.__ifs.concat(a.__ifs);
+      ['dependentSchemas', 'dependentRequired', 'dependencies'].forEach(function (k) { if (isObj(base[k]) && isObj(a[k])) m[k] = Object.assign({}, base[k], a[k]); });
       return m;
     });
     var fs = group(o, s, 'var');

@@ -347,7 +347,7 @@
     var root = isObj(schema) ? schema : { type: 'object' };
     var ctx = { root, stack: [], depth: 0 };
     var s = norm(root, root);
-    if (!oKeys(isObj(s.properties) ? s.properties : {}).length && !isObj(s.additionalProperties) && !isObj(s.patternProperties) && !s.oneOf && !s.anyOf) return text('This tool takes no input.');
+    if (!oKeys(isObj(s.properties) ? s.properties : {}).length && !isObj(s.additionalProperties) && !isObj(s.patternProperties) && !s.oneOf && !s.anyOf && !s.__ifs && !isObj(s.dependentSchemas) && !isObj(s.dependencies)) return text('This tool takes no input.');
     // Shared $refs can make a small schema an exponentially large form: past a budget of fields
     // (form-json.js counts them) it is one JSON editor. The generator leaves form-json.js out
     // only when it has counted the fields itself and found them within the budget.

@@ -108,11 +108,13 @@
       var nn = s.type.filter((x) => x !== 'null');
       if (nn.length < s.type.length && nn.length) { s.__null = true; s.type = nn.length === 1 ? nn[0] : nn; }
     }
+    // "T or null" is a nullable T; a single branch (with its if/then/else, which form-cond.js
+    // shows) is merged like allOf.
     var key = isArr(s.anyOf) ? 'anyOf' : isArr(s.oneOf) ? 'oneOf' : null;
-    if (key) {
+    if (key && depth < 16) {
       var alts = s[key].filter((a) => !(isObj(a) && a.type === 'null' && Object.keys(a).length <= 2));
-      if (alts.length < s[key].length && alts.length) {
-        s.__null = true;
+      if (alts.length === 1 || (alts.length < s[key].length && alts.length)) {
+        if (alts.length < s[key].length) s.__null = true;
         if (alts.length === 1) {
           delete s[key];
           var one = norm(alts[0], root, depth + 1);

@@ -41,6 +41,28 @@ const TOOLS = {
     required: ['name'], dependentRequired: { credit_card: ['billing_address'] },
     dependentSchemas: { billing_address: { properties: { zip: { type: 'string' } }, required: ['zip'] } },
   }),
+  // JSON Forms' "Conditional Schema Compositions" shape: a root anyOf whose one branch is an
+  // if/then/else (no other variant in the schema).
+  booking: obj({ title: { type: 'string', minLength: 1 }, repeat: { type: 'string', enum: ['Once', 'Weekly'] } }, {
+    required: ['title'],
+    anyOf: [{
+      if: { properties: { repeat: { const: 'Weekly' } }, required: ['repeat'] },
+      then: { properties: { weekday: { enum: ['Mon', 'Tue'] } }, required: ['weekday'] },
+      else: { properties: { date: { type: 'string', format: 'date' } } },
+    }],
+  }),
+  // A root conditional and a root oneOf whose branches hold conditionals of their own.
+  delivery: obj({ gift: { type: 'boolean' } }, {
+    if: { properties: { gift: { const: true } }, required: ['gift'] },
+    then: { properties: { note: { type: 'string' } }, required: ['note'] },
+    oneOf: [
+      {
+        title: 'Ship', properties: { method: { enum: ['post', 'courier'] } }, required: ['method'],
+        if: { properties: { method: { const: 'courier' } } }, then: { properties: { phone: { type: 'string' } }, required: ['phone'] }, else: { properties: { box: { type: 'string' } } },
+      },
+      { title: 'Pickup', properties: { store: { type: 'string' } }, required: ['store'] },
+    ],
+  }),
   headers: obj({
     headers: {
       type: 'object', patternProperties: { '^x-': { type: 'string' }, '^n-': { type: 'integer' } },
@@ -208,6 +230,51 @@ describe('conditional fields', () => {
       assert.deepEqual(await calls(page), [], 'nothing was sent');
       await L(frame, 'Billing address').fill('2 Side St');
       assert.deepEqual(await run(page, frame, 'card_schema'), { name: 'Bo', credit_card: 5, billing_address: '2 Side St' });
+      assert.deepEqual(errors, []);
+    } finally { await page.close(); }
+  });
+
+  test('a root anyOf whose branch is an if/then/else: the active branch\'s fields come and go, only they are sent', async () => {
+    const { page, frame, errors } = await open('booking');
+    try {
+      assert.ok(await shown(frame, 'Title'));
+      assert.ok(await shown(frame, 'Repeat'));
+      assert.equal(await frame.getByLabel(/kind$/).count(), 0, 'one branch: no choice of kind');
+      assert.ok(await shown(frame, 'Date'), 'the else branch: no repeat yet');
+      assert.ok(!(await shown(frame, 'Weekday')));
+      await L(frame, 'Title').fill('Standup');
+      await L(frame, 'Date').fill('2026-12-01');
+      assert.deepEqual(await run(page, frame, 'booking'), { title: 'Standup', date: '2026-12-01' });
+      await L(frame, 'Repeat').selectOption({ label: 'Weekly' });
+      assert.ok(await shown(frame, 'Weekday'), 'the then branch');
+      assert.ok(!(await shown(frame, 'Date')), 'the else branch is gone');
+      assert.equal(await run(page, frame, 'booking', 2), null, 'a weekly booking needs its weekday');
+      assert.match(await frame.locator('.fld', { has: L(frame, 'Weekday') }).locator('.err').textContent(), /required/);
+      await L(frame, 'Weekday').selectOption({ label: 'Tue' });
+      assert.deepEqual(await run(page, frame, 'booking', 2), { title: 'Standup', repeat: 'Weekly', weekday: 'Tue' }, 'the date typed in the inactive branch is not sent');
+      assert.deepEqual(errors, []);
+    } finally { await page.close(); }
+  });
+
+  test('a root conditional beside oneOf branches with conditionals of their own: both apply', async () => {
+    const { page, frame, errors } = await open('delivery');
+    try {
+      await L(frame, 'Value — kind').selectOption({ label: 'Ship' });
+      await L(frame, 'Gift').selectOption({ label: 'Yes' });
+      assert.ok(await shown(frame, 'Note'), 'the root\'s own then branch');
+      await L(frame, 'Note').fill('Happy birthday');
+      await L(frame, 'Method').selectOption({ label: 'courier' });
+      assert.ok(await shown(frame, 'Phone'), 'the Ship branch\'s then branch');
+      assert.ok(!(await shown(frame, 'Box')));
+      assert.equal(await run(page, frame, 'delivery'), null, 'a courier needs a phone');
+      await L(frame, 'Phone').fill('555');
+      assert.deepEqual(await run(page, frame, 'delivery'), { gift: true, note: 'Happy birthday', method: 'courier', phone: '555' });
+      await L(frame, 'Method').selectOption({ label: 'post' });
+      await L(frame, 'Gift').selectOption({ label: 'No' });
+      assert.ok(await shown(frame, 'Box'));
+      assert.ok(!(await shown(frame, 'Phone')));
+      assert.ok(!(await shown(frame, 'Note')));
+      assert.deepEqual(await run(page, frame, 'delivery', 2), { gift: false, method: 'post' });
       assert.deepEqual(errors, []);
     } finally { await page.close(); }
   });

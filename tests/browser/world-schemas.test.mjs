@@ -30,9 +30,7 @@ const ONLY = process.env.MCP_GEN_UI_WORLD ? new RegExp(process.env.MCP_GEN_UI_WO
 // Schemas whose failure waits on a form feature not built yet, by case name, with the feature it
 // waits on. The case still runs: a failure is a TODO, and a case here that passes says so (then
 // remove it from this list).
-const WAITING = {
-  jsonforms_conditional_schema_compositions: 'a root anyOf whose branches are if/then/else conditionals: the variant form hides the name and recurrence fields',
-};
+const WAITING = {};
 
 // Schemas past the form's field budget (600 fields once expanded, book: builtin.md): the whole
 // input is one JSON editor by design, so no property has a control of its own. For these the

@@ -269,7 +269,11 @@ pub(super) fn takes_no_input(root: &Value) -> bool {
     let open = matches!(m.get("additionalProperties"), Some(Value::Object(_)))
         || ["oneOf", "anyOf", "allOf", "$ref", "patternProperties"]
             .iter()
-            .any(|k| m.contains_key(*k));
+            .any(|k| m.contains_key(*k))
+        // Fields of a branch (form-cond.js).
+        || ["then", "else", "dependentSchemas", "dependencies"]
+            .iter()
+            .any(|k| m.get(*k).is_some_and(Value::is_object));
     no_fields && !open
 }
 
