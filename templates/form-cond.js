@@ -65,6 +65,7 @@
           if (own(base, k)) continue;
           var need = !!req[k], id = k + '\u0000' + need + toJson(a.props[k]);
           var f = cache[id] || (cache[id] = F.field(a.props[k], c, { label: norm(a.props[k], c.root).title || S.words(k), name: k, required: need }));
+          f.el.dataset.key = k;
           shown.push([k, f]);
           holder.append(f.el);
         }

@@ -13,6 +13,8 @@
     fs.insertBefore(nb.el, before);
     return nb;
   };
+  // An element's key in the value (data-key), for the validator's messages (schema-check.js); null: none.
+  var keyed = (el, k) => { if (k == null) delete el.dataset.key; else el.dataset.key = k; };
   var wrongType = (fs, errs, v, t) => fail(fs, errs, ['Expected ' + t + ', got ' + toJson(v).slice(0, 40) + '.']);
 
   // A value of any type, typed as text: a JSON literal (42, true, null, [1], {"a": 1}, "quoted")
@@ -94,6 +96,7 @@
           var k = r.key.value.trim();
           var v = r.f.read(errs);
           setErr(r.kbox, []);
+          keyed(r.f.el, k || null);
           if (!k) { if (v !== undefined && v !== '') fail(r.kbox, errs, ['Enter a key.']); return; }
           fail(r.kbox, errs, keyErrors(k));
           if (known.indexOf(k) < 0 && v !== undefined) out[k] = v;
@@ -175,7 +178,8 @@
         if (wrong !== undefined) return wrongType(fs, errs, wrong, 'a list');
         if (nb && nb.cb.checked) return null;
         var out = [];
-        rows.forEach(function (r) { var v = r.f.read(errs); if (v !== undefined) out.push(v); });
+        // Each row's element keyed by its index in what is sent (o.from: a tuple's fixed rows before).
+        rows.forEach(function (r) { var v = r.f.read(errs); keyed(r.f.el, v === undefined ? null : (o.from || 0) + out.length); if (v !== undefined) out.push(v); });
         if (!rows.length && !o.required && !empty) return undefined;
         var m = [];
         if (s.minItems != null && out.length < s.minItems) m.push('Add at least ' + s.minItems + ' item(s).');
@@ -379,10 +383,11 @@
     var fs = group(o, s, 'arr tup'), wrong;
     var fixed = pre.map(function (p, i) {
       var f = field(p, c, { label: S.norm(p, c.root).title || (o.label || 'Item') + ' ' + (i + 1), name: o.name, required: i < min });
+      f.el.dataset.key = i;
       fs.append(f.el);
       return f;
     });
-    var more = rest === false ? null : array({ items: isObj(rest) ? rest : {}, maxItems: s.maxItems != null ? Math.max(0, s.maxItems - pre.length) : undefined }, c, { label: 'More items', name: o.name });
+    var more = rest === false ? null : array({ items: isObj(rest) ? rest : {}, maxItems: s.maxItems != null ? Math.max(0, s.maxItems - pre.length) : undefined }, c, { label: 'More items', name: o.name, from: pre.length });
     if (more) fs.append(more.el);
     fs.append(fs.__tail);
     fs.addEventListener('input', function () { wrong = undefined; });

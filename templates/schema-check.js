@@ -180,7 +180,8 @@
   };
 
   // The element of a form field named k directly under box (form.js marks each object field's
-  // element with its key, data-key).
+  // element with its key, data-key; form-extra.js each array row's with its index as sent and each
+  // map entry's value with its key).
   var child = (box, k) => {
     for (var d of box.querySelectorAll('[data-key]')) {
       var p = d.parentElement.closest('[data-key]');
@@ -200,7 +201,7 @@
     top.hidden = true;
     found.forEach((e) => {
       var box = el, rest = [];
-      e.at.forEach((k) => { var d = !rest.length && typeof k === 'string' && child(box, k); if (d) box = d; else rest.push(k); });
+      e.at.forEach((k) => { var d = !rest.length && child(box, String(k)); if (d) box = d; else rest.push(k); });
       while (box && box !== el && !box.__err) box = box.parentElement;
       var key = box && box !== el ? box : top, m = (rest.length ? where(rest) + ': ' : '') + e.message;
       var was = at.get(key) || [[], []];

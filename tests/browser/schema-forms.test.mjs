@@ -63,6 +63,12 @@ const TOOLS = {
       { title: 'Pickup', properties: { store: { type: 'string' } }, required: ['store'] },
     ],
   }),
+  // Checks only the whole-schema validator makes (not), inside array rows and map entries.
+  order: obj({
+    items: { type: 'array', items: obj({ sku: { type: 'string' }, qty: { type: 'integer', not: { const: 13 } } }, { required: ['sku'] }) },
+    tags: { type: 'array', items: { type: 'string', not: { const: 'x' } } },
+    limits: { type: 'object', patternProperties: { '^[a-z]+$': { type: 'integer', not: { const: 0 } } }, unevaluatedProperties: false },
+  }),
   headers: obj({
     headers: {
       type: 'object', patternProperties: { '^x-': { type: 'string' }, '^n-': { type: 'integer' } },
@@ -349,6 +355,82 @@ describe('maps', () => {
       await frame.getByLabel(/^Key/).fill('Status');
       await frame.getByLabel(/^Value/).fill('Done');
       assert.deepEqual(await run(page, frame, 'page_props'), { parent: 'p1', properties: { Status: 'Done' } });
+      assert.deepEqual(errors, []);
+    } finally { await page.close(); }
+  });
+});
+
+describe('the whole schema\'s messages at their row', () => {
+  // The shown message of the .fld that holds control el, and whether el is marked invalid.
+  const at = (el) => el.evaluate((c) => { const e = c.closest('.fld').querySelector('.err'); return { msg: e.hidden ? '' : e.textContent, invalid: c.getAttribute('aria-invalid') === 'true' }; });
+  const boxMsg = (frame, n) => frame.locator('fieldset.arr').nth(n).evaluate((f) => [...f.children].filter((c) => c.matches('.err:not([hidden])')).map((c) => c.textContent).join(' '));
+
+  test('an error inside an array row is shown at that row\'s own control, follows the row when it moves, and clears when fixed', async () => {
+    const { page, frame, errors } = await open('order');
+    try {
+      const items = frame.locator('fieldset.arr').nth(0), addItem = items.getByRole('button', { name: /^\+ Add/ });
+      for (const [sku, qty] of [['a', '1'], ['b', '2'], ['c', '13']]) {
+        await addItem.click();
+        await items.getByLabel(/^SKU/).last().fill(sku);
+        await items.getByLabel(/^Qty/).last().fill(qty);
+      }
+      assert.equal(await run(page, frame, 'order'), null, 'the validator refuses qty 13');
+      assert.deepEqual(await calls(page), [], 'nothing was sent');
+      const qty = items.getByLabel(/^Qty/);
+      assert.deepEqual(await at(qty.nth(2)), { msg: 'Must not be 13.', invalid: true }, 'at row 3\'s own Qty');
+      assert.deepEqual(await at(qty.nth(0)), { msg: '', invalid: false });
+      assert.equal(await boxMsg(frame, 0), '', 'not at the list\'s box');
+      // Moved up, the row keeps its message: the message names the row by what is sent.
+      await items.getByRole('button', { name: 'Move item 3 up' }).click();
+      assert.equal(await run(page, frame, 'order'), null);
+      assert.equal((await at(qty.nth(1))).msg, 'Must not be 13.', 'the moved row, now second');
+      assert.equal((await at(qty.nth(2))).msg, '');
+      await qty.nth(1).fill('12');
+      assert.deepEqual(await run(page, frame, 'order'), { items: [{ sku: 'a', qty: 1 }, { sku: 'c', qty: 12 }, { sku: 'b', qty: 2 }] });
+      assert.deepEqual(await messages(frame), [], 'cleared once fixed');
+      // A list of plain values: the row's own input.
+      const tags = frame.locator('fieldset.arr').nth(1);
+      for (const t of ['a', 'x']) { await tags.getByRole('button', { name: /^\+ Add/ }).click(); await tags.locator('input').last().fill(t); }
+      assert.equal(await run(page, frame, 'order', 2), null);
+      assert.deepEqual(await at(tags.locator('input').nth(1)), { msg: 'Must not be "x".', invalid: true });
+      assert.equal(await boxMsg(frame, 1), '');
+      await tags.locator('input').nth(1).fill('y');
+      assert.deepEqual((await run(page, frame, 'order', 2)).tags, ['a', 'y']);
+      assert.deepEqual(errors, []);
+    } finally { await page.close(); }
+  });
+
+  test('an error about a map entry is shown at that entry\'s row, its key\'s too', async () => {
+    const { page, frame, errors } = await open('order');
+    try {
+      const add = frame.getByRole('button', { name: '+ Add entry' }), keys = frame.getByLabel(/^Key/), values = frame.getByLabel(/^Value/);
+      await add.click();
+      await keys.nth(0).fill('cpu');
+      await keys.nth(0).dispatchEvent('change');
+      await values.nth(0).fill('2');
+      await add.click();
+      await keys.nth(1).fill('mem');
+      await keys.nth(1).dispatchEvent('change');
+      await values.nth(1).fill('0');
+      assert.equal(await run(page, frame, 'order'), null);
+      assert.deepEqual(await calls(page), []);
+      assert.deepEqual(await at(values.nth(1)), { msg: 'Must not be 0.', invalid: true }, 'at the mem entry\'s value');
+      assert.deepEqual(await at(values.nth(0)), { msg: '', invalid: false });
+      await values.nth(1).fill('4');
+      // A key no pattern takes (unevaluatedProperties: false): at its own row.
+      await add.click();
+      await keys.nth(2).fill('Disk');
+      await keys.nth(2).dispatchEvent('change');
+      await values.nth(2).fill('9');
+      assert.equal(await run(page, frame, 'order'), null);
+      assert.match((await at(values.nth(2))).msg, /Unexpected field/);
+      assert.equal((await at(values.nth(1))).msg, '', 'the fixed entry is clear');
+      assert.equal(await frame.locator('fieldset.obj[data-key=limits]').evaluate((f) => [...f.children].filter((c) => c.matches('.err:not([hidden])')).length), 0, 'not at the object\'s box');
+      await keys.nth(2).fill('disk');
+      await keys.nth(2).dispatchEvent('change');
+      await values.nth(2).fill('9');
+      assert.deepEqual(await run(page, frame, 'order'), { limits: { cpu: 2, mem: 4, disk: 9 } });
+      assert.deepEqual(await messages(frame), []);
       assert.deepEqual(errors, []);
     } finally { await page.close(); }
   });
