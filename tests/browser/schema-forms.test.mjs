@@ -65,7 +65,7 @@ const TOOLS = {
   }),
   // Checks only the whole-schema validator makes (not), inside array rows and map entries.
   order: obj({
-    items: { type: 'array', items: obj({ sku: { type: 'string' }, qty: { type: 'integer', not: { const: 13 } } }, { required: ['sku'] }) },
+    items: { type: 'array', items: obj({ sku: { type: 'string' }, qty: { type: 'integer', not: { const: 13 } } }, { required: ['sku'], unevaluatedProperties: false }) },
     tags: { type: 'array', items: { type: 'string', not: { const: 'x' } } },
     limits: { type: 'object', patternProperties: { '^[a-z]+$': { type: 'integer', not: { const: 0 } } }, unevaluatedProperties: false },
   }),
@@ -396,6 +396,22 @@ describe('the whole schema\'s messages at their row', () => {
       assert.equal(await boxMsg(frame, 1), '');
       await tags.locator('input').nth(1).fill('y');
       assert.deepEqual((await run(page, frame, 'order', 2)).tags, ['a', 'y']);
+      assert.deepEqual(errors, []);
+    } finally { await page.close(); }
+  });
+
+  test('an error inside a row with no control of its own is shown at the nearest one the form shows: the row', async () => {
+    const { page, frame, errors } = await open('order');
+    try {
+      // A key nothing declares, as a host's tool-input gives it (kept as given, then refused).
+      await input(page, { items: [{ sku: 'a' }, { sku: 'b', zz: 1 }] });
+      await frame.waitForFunction(() => [...document.querySelectorAll('input')].some((i) => i.value === 'b'));
+      assert.equal(await run(page, frame, 'order'), null);
+      assert.deepEqual(await calls(page), []);
+      const rowMsg = (n) => frame.locator('fieldset.arr fieldset.obj').nth(n).evaluate((f) => [...f.children].filter((c) => c.matches('.err:not([hidden])')).map((c) => c.textContent).join(' '));
+      assert.equal(await rowMsg(1), 'zz: Unexpected field.', 'at the second row, with the rest of the path');
+      assert.equal(await rowMsg(0), '');
+      assert.equal(await boxMsg(frame, 0), '', 'not at the list\'s box');
       assert.deepEqual(errors, []);
     } finally { await page.close(); }
   });
