@@ -308,6 +308,7 @@ fn page_rules(parsed: &Parsed, seen: &Seen<'_>, ctx: &DocCtx<'_>, out: &mut Vec<
             "<html> has no lang attribute: add lang=\"en\" (or the UI's language)",
         );
     }
+    super::script_flow::finish(&seen.facts.flow, &ctx.prefix, out);
     if !seen.facts.handshake {
         ctx.push(
             out,
@@ -671,10 +672,14 @@ fn scripts(
         origins: ctx.origins,
         prefix: &ctx.prefix,
     };
+    let module = kind == ScriptKind::Module;
     match kind {
         ScriptKind::Json => script::check_json(&text, &sctx, out),
-        ScriptKind::Classic => script::check_js(&text, false, &sctx, facts, out),
-        ScriptKind::Module => script::check_js(&text, true, &sctx, facts, out),
+        ScriptKind::Classic | ScriptKind::Module => {
+            script::check_js(&text, module, &sctx, facts, out);
+            let llm = ctx.opts.llm_output;
+            super::script_flow::scan(&text, module, &sctx, llm, &mut facts.flow, out);
+        }
         ScriptKind::Inert => {}
     }
 }

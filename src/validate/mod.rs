@@ -20,6 +20,7 @@
 //! signs (errors with `llm_output`, else warnings): `prose-not-html`, `injection-phrase`,
 //! `injection-fake-turn`, `markdown-fence`.
 
+pub mod browser;
 mod contrast;
 mod document;
 mod finding;
@@ -29,12 +30,16 @@ mod options;
 mod origin;
 mod parse;
 mod repair;
+mod repair_scope;
 mod script;
+mod script_flow;
 
 pub use finding::{Finding, Severity};
+pub use contrast::nearest_reaching;
 pub use options::Options;
 use options::STACK_BYTES;
 pub use repair::{ContrastRepair, repair_contrast};
+pub use repair_scope::expose_module_names;
 
 /// Bumped whenever a rule changes, so `check` knows to re-validate files that passed before.
 pub const VALIDATOR_VERSION: u32 = 5;
