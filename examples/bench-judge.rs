@@ -21,11 +21,16 @@ fn pct(sorted: &[Duration], p: f64) -> Duration {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(2);
+    let rounds: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(2);
     let exe = mcp_gen_ui::review::visual::find_browser(None)?;
-    let tools: serde_json::Map<String, Value> = serde_json::from_str(&std::fs::read_to_string(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/llm/corpus/tools.json"),
-    )?)?;
+    let tools: serde_json::Map<String, Value> =
+        serde_json::from_str(&std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/llm/corpus/tools.json"
+        ))?)?;
     let templates = Templates::embedded();
     let cfg = ToolConfig::default();
     let mut pages = Vec::new();
@@ -66,7 +71,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     times.sort();
     println!("browser: {}", exe.display());
-    println!("browser start (once per run): {:.0} ms", started.as_secs_f64() * 1e3);
+    println!(
+        "browser start (once per run): {:.0} ms",
+        started.as_secs_f64() * 1e3
+    );
     println!(
         "judgment per tool over {} pages: median {:.0} ms, p90 {:.0} ms, max {:.0} ms ({findings} findings)",
         times.len(),

@@ -93,14 +93,22 @@ fn a_working_page_passes_and_broken_ones_are_seen() {
     assert!(r.contains(&"browser-console"), "{f:#?}");
     assert!(f.iter().any(|x| x.message.contains("JSON")), "{f:#?}");
     assert!(r.contains(&"browser-csp"), "{f:#?}");
-    assert!(f.iter().any(|x| x.rule == "browser-contrast" && x.message.contains("Pale note")), "{f:#?}");
+    assert!(
+        f.iter()
+            .any(|x| x.rule == "browser-contrast" && x.message.contains("Pale note")),
+        "{f:#?}"
+    );
 }
 
 #[test]
 fn a_page_without_the_handshake_or_a_run_is_judged_so() {
     let Some(exe) = browser() else { return };
     let j = Judge::start(&exe).unwrap();
-    let f = judge(&j, "<!doctype html><html><body><p>Hello</p></body></html>", &forecast());
+    let f = judge(
+        &j,
+        "<!doctype html><html><body><p>Hello</p></body></html>",
+        &forecast(),
+    );
     assert_eq!(rules(&f)[0], "browser-handshake", "{f:#?}");
 }
 
@@ -148,7 +156,11 @@ setTimeout(function () {{ location.href = "{o}/self"; }}, 150);
     let j = Judge::start(&exe).unwrap();
     let f = judge(&j, &hostile, &forecast());
     std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(hits.load(Ordering::SeqCst), 0, "a request left the local host: {f:#?}");
+    assert_eq!(
+        hits.load(Ordering::SeqCst),
+        0,
+        "a request left the local host: {f:#?}"
+    );
     assert!(rules(&f).contains(&"browser-csp"), "{f:#?}");
     // The judge is still usable afterwards (the page did not take the browser down).
     let tool = forecast();

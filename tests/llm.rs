@@ -1257,7 +1257,9 @@ async fn corpus_answers_are_kept_or_replaced_as_expected() {
     // expectations that need it cannot hold, and the test says so loudly.
     let browser = mcp_gen_ui::review::visual::find_browser(None).ok();
     if browser.is_none() {
-        eprintln!("\n*** corpus: NO BROWSER FOUND: pages judged statically; the browser's expectations are not checked ***\n");
+        eprintln!(
+            "\n*** corpus: NO BROWSER FOUND: pages judged statically; the browser's expectations are not checked ***\n"
+        );
     }
     // MCP_GEN_UI_CORPUS_PART=dev|held_out: only that part (the held-out third is looked at last).
     let part = std::env::var("MCP_GEN_UI_CORPUS_PART").unwrap_or_default();
@@ -1339,7 +1341,9 @@ async fn corpus_answers_are_kept_or_replaced_as_expected() {
 fn test_browser() -> Option<std::path::PathBuf> {
     let found = mcp_gen_ui::review::visual::find_browser(None).ok();
     if found.is_none() {
-        eprintln!("\n*** SKIPPED: no browser: the llm generator's browser judge is not tested ***\n");
+        eprintln!(
+            "\n*** SKIPPED: no browser: the llm generator's browser judge is not tested ***\n"
+        );
     }
     found
 }
@@ -1351,7 +1355,10 @@ async fn a_minimal_classification_never_starts_the_browser() {
     let g = fake.generator(|_| {}).with_browser(Some(exe));
     let o = generate_one(&g, request(forecast_tool())).await;
     assert_eq!(o.ui_type, UiType::Minimal);
-    assert!(!g.browser_started(), "the builtin path pays nothing for the browser");
+    assert!(
+        !g.browser_started(),
+        "the builtin path pays nothing for the browser"
+    );
     assert!(g.browser_note().is_none());
 }
 
@@ -1387,19 +1394,30 @@ async fn a_page_that_throws_in_the_browser_is_repaired_by_the_model_or_replaced(
     assert!(g.browser_started());
     assert_eq!(o.fallback_reason, None, "{:?}", o.warnings);
     assert!(
-        o.warnings.iter().any(|w| w.contains("the model repaired its page after: the page failed in the browser")),
+        o.warnings.iter().any(
+            |w| w.contains("the model repaired its page after: the page failed in the browser")
+        ),
         "{:?}",
         o.warnings
     );
     // When the model sends the same page again, the builtin page replaces it, and says why.
     let fake = Fake::start(Api::OpenAi, move |r: &Recorded, _| {
-        Reply::Text(if r.is_classify() { "rich".into() } else { bad.clone() })
+        Reply::Text(if r.is_classify() {
+            "rich".into()
+        } else {
+            bad.clone()
+        })
     })
     .await;
-    let g = fake.generator(|c| c.timeout_ms = 120_000).with_browser(Some(exe));
+    let g = fake
+        .generator(|c| c.timeout_ms = 120_000)
+        .with_browser(Some(exe));
     let o = generate_one(&g, request(forecast_tool())).await;
     let reason = o.fallback_reason.unwrap_or_default();
-    assert!(reason.contains("failed in the browser") && reason.contains("boom from the page"), "{reason}");
+    assert!(
+        reason.contains("failed in the browser") && reason.contains("boom from the page"),
+        "{reason}"
+    );
 }
 
 #[tokio::test]
@@ -1407,5 +1425,8 @@ async fn without_a_browser_the_run_says_so_once() {
     let fake = Fake::start(Api::OpenAi, |_, _| Reply::Text("minimal".into())).await;
     let g = fake.generator(|_| {});
     let note = g.browser_note().expect("no browser given");
-    assert!(note.contains("not run in a browser") && note.contains("MCP_GEN_UI_BROWSER"), "{note}");
+    assert!(
+        note.contains("not run in a browser") && note.contains("MCP_GEN_UI_BROWSER"),
+        "{note}"
+    );
 }

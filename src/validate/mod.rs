@@ -34,8 +34,8 @@ mod repair_scope;
 mod script;
 mod script_flow;
 
-pub use finding::{Finding, Severity};
 pub use contrast::nearest_reaching;
+pub use finding::{Finding, Severity};
 pub use options::Options;
 use options::STACK_BYTES;
 pub use repair::{ContrastRepair, repair_contrast};

@@ -119,12 +119,20 @@ mod tests {
             llm_output: true,
             ..Options::default()
         };
-        assert!(validate(html, &opts).iter().any(|f| f.rule == "module-scoped-call"));
+        assert!(
+            validate(html, &opts)
+                .iter()
+                .any(|f| f.rule == "module-scoped-call")
+        );
         let (fixed, changes) = expose_module_names(html);
         assert_eq!(changes.len(), 2, "{changes:?}");
         assert!(fixed.contains("window.convert = convert;"));
         assert!(fixed.contains("window.go = go;"));
         assert!(!fixed.contains("window.other"), "only what is called");
-        assert!(!validate(&fixed, &opts).iter().any(|f| f.rule == "module-scoped-call"));
+        assert!(
+            !validate(&fixed, &opts)
+                .iter()
+                .any(|f| f.rule == "module-scoped-call")
+        );
     }
 }

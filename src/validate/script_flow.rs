@@ -122,9 +122,7 @@ pub(super) fn top_level_names(s: &Statement<'_>) -> Vec<String> {
         Some(Declaration::FunctionDeclaration(f)) => {
             f.id.iter().map(|i| i.name.to_string()).collect()
         }
-        Some(Declaration::ClassDeclaration(c)) => {
-            c.id.iter().map(|i| i.name.to_string()).collect()
-        }
+        Some(Declaration::ClassDeclaration(c)) => c.id.iter().map(|i| i.name.to_string()).collect(),
         Some(Declaration::VariableDeclaration(v)) => v
             .declarations
             .iter()
@@ -147,8 +145,13 @@ struct Scanner<'s> {
 
 impl Scanner<'_> {
     fn line(&self, offset: u32) -> usize {
-        let end = usize::try_from(offset).unwrap_or(usize::MAX).min(self.text.len());
-        let nl = self.text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count();
+        let end = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(self.text.len());
+        let nl = self.text.as_bytes()[..end]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
         self.ctx.line.saturating_add(nl)
     }
 
@@ -157,7 +160,9 @@ impl Scanner<'_> {
         let (Some(head), _) = url_head(value) else {
             return;
         };
-        let head = head.trim_start_matches("url(").trim_start_matches(['"', '\'']);
+        let head = head
+            .trim_start_matches("url(")
+            .trim_start_matches(['"', '\'']);
         let Some(origin) = head_origin(head) else {
             return;
         };
@@ -218,8 +223,11 @@ impl<'a> Visit<'a> for Scanner<'_> {
         }
         if let Some(m) = it.callee.get_member_expr() {
             let name = m.static_property_name();
-            let args: Vec<&Expression<'_>> =
-                it.arguments.iter().filter_map(Argument::as_expression).collect();
+            let args: Vec<&Expression<'_>> = it
+                .arguments
+                .iter()
+                .filter_map(Argument::as_expression)
+                .collect();
             if name == Some("setAttribute")
                 && let [attr, value, ..] = args.as_slice()
                 && let Expression::StringLiteral(a) = attr.without_parentheses()
@@ -272,7 +280,9 @@ mod tests {
     }
 
     fn page(body: &str) -> String {
-        format!("<!doctype html><html lang=en><head><title>t</title></head><body>{body}</body></html>")
+        format!(
+            "<!doctype html><html lang=en><head><title>t</title></head><body>{body}</body></html>"
+        )
     }
 
     #[test]
@@ -281,7 +291,13 @@ mod tests {
             "<script type=module>function convert() {} const go = () => 1;</script>\
              <script>document.body.addEventListener('click', function () { convert(); go(); });</script>",
         );
-        assert_eq!(rules(&bad).iter().filter(|r| **r == "module-scoped-call").count(), 2);
+        assert_eq!(
+            rules(&bad)
+                .iter()
+                .filter(|r| **r == "module-scoped-call")
+                .count(),
+            2
+        );
         // Exposed on window, or declared in a classic script: fine.
         let exposed = page(
             "<script type=module>function convert() {} window.convert = convert;</script>\
@@ -307,7 +323,13 @@ mod tests {
              el.setAttribute('src', `https://picsum.photos/200`);\
              el.style.backgroundImage = 'url(https://images.example.com/a.png)';</script>",
         );
-        assert_eq!(rules(&bad).iter().filter(|r| **r == "remote-image-in-script").count(), 3);
+        assert_eq!(
+            rules(&bad)
+                .iter()
+                .filter(|r| **r == "remote-image-in-script")
+                .count(),
+            3
+        );
         let fine = page(
             "<script>var i = new Image(); i.src = 'https://cdn.ok.example/a.png'; i.src = 'data:image/png;base64,AA==';\
              a.href = 'https://example.com/';</script>",
@@ -327,15 +349,21 @@ mod tests {
         let other = page("<script>var s = JSON.parse(localStorage.getItem('k') || '[]');</script>");
         assert!(!rules(&other).contains(&"unguarded-json-parse"));
         // The catch clause is not a guard.
-        let in_catch = page(
-            "<script>try { x(); } catch (e) { JSON.parse(r.content[0].text); }</script>",
-        );
+        let in_catch =
+            page("<script>try { x(); } catch (e) { JSON.parse(r.content[0].text); }</script>");
         assert!(rules(&in_catch).contains(&"unguarded-json-parse"));
     }
 
     #[test]
     fn bare_module_specifiers_nothing_rewrites_are_errors() {
-        let bad = page("<script type=module>import { marked } from 'marked'; marked.parse('');</script>");
-        assert!(rules(&bad).iter().any(|r| r.contains("import") || r.contains("module")), "{:?}", rules(&bad));
+        let bad =
+            page("<script type=module>import { marked } from 'marked'; marked.parse('');</script>");
+        assert!(
+            rules(&bad)
+                .iter()
+                .any(|r| r.contains("import") || r.contains("module")),
+            "{:?}",
+            rules(&bad)
+        );
     }
 }

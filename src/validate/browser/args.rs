@@ -19,7 +19,9 @@ fn resolve<'a>(root: &'a Value, s: &'a Value) -> &'a Value {
         let Some(r) = s.get("$ref").and_then(Value::as_str) else {
             break;
         };
-        let Some(ptr) = r.strip_prefix('#') else { break };
+        let Some(ptr) = r.strip_prefix('#') else {
+            break;
+        };
         match root.pointer(ptr) {
             Some(t) => s = t,
             None => break,
@@ -100,7 +102,10 @@ fn check(root: &Value, s: &Value, v: &Value, path: &str, out: &mut Vec<String>, 
     if let Some(items) = v.as_array() {
         let n = items.len() as f64;
         if num("minItems").is_some_and(|m| n < m) || num("maxItems").is_some_and(|m| n > m) {
-            err(format!("{} items is outside the schema's bounds", items.len()));
+            err(format!(
+                "{} items is outside the schema's bounds",
+                items.len()
+            ));
         }
         if let Some(item) = s.get("items").filter(|i| i.is_object()) {
             for (i, x) in items.iter().enumerate() {
@@ -162,11 +167,26 @@ mod tests {
                 "days": {"type": "integer", "minimum": 1, "maximum": 7},
                 "units": {"$ref": "#/$defs/u"}, "sym": {"type": "string", "pattern": "^[A-Z]{1,5}$"}},
             "$defs": {"u": {"enum": ["c", "f"]}}});
-        assert!(errors(&s, &json!({"city": "Oslo", "days": 3, "units": "c", "sym": "AB"})).is_empty());
-        assert!(errors(&s, &json!({"city": "Oslo", "days": 3.0})).is_empty(), "3.0 is an integer");
+        assert!(
+            errors(
+                &s,
+                &json!({"city": "Oslo", "days": 3, "units": "c", "sym": "AB"})
+            )
+            .is_empty()
+        );
+        assert!(
+            errors(&s, &json!({"city": "Oslo", "days": 3.0})).is_empty(),
+            "3.0 is an integer"
+        );
         let e = errors(&s, &json!({"days": "3", "units": "k", "x": 1, "sym": "ab"}));
         let all = e.join("\n");
-        for want in ["\"city\" is missing", "/days: expected integer", "/units", "\"x\" is not allowed", "pattern"] {
+        for want in [
+            "\"city\" is missing",
+            "/days: expected integer",
+            "/units",
+            "\"x\" is not allowed",
+            "pattern",
+        ] {
             assert!(all.contains(want), "{want} in {all}");
         }
         assert!(!errors(&s, &json!({"city": "Oslo", "days": 9})).is_empty());

@@ -6,7 +6,10 @@ use super::{BrowserFinding, Theme};
 
 /// The page with a repair rule for every contrast finding that has one; the changes made (one
 /// line each) and the findings that could not be repaired.
-pub fn repair_contrast(html: &str, findings: &[BrowserFinding]) -> (String, Vec<String>, Vec<String>) {
+pub fn repair_contrast(
+    html: &str,
+    findings: &[BrowserFinding],
+) -> (String, Vec<String>, Vec<String>) {
     let mut rules = String::new();
     let (mut changes, mut failed) = (Vec::new(), Vec::new());
     for f in findings {
@@ -17,14 +20,20 @@ pub fn repair_contrast(html: &str, findings: &[BrowserFinding]) -> (String, Vec<
         }
         // A little margin over the bar: the browser rounds what it renders.
         let Some(colour) = crate::validate::nearest_reaching(&c.fg, &c.bg, c.need + 0.05) else {
-            failed.push(format!("{}: no colour of the same hue reaches AA", f.message));
+            failed.push(format!(
+                "{}: no colour of the same hue reaches AA",
+                f.message
+            ));
             continue;
         };
         let scope = match c.theme {
             Theme::Dark => "html[data-theme=\"dark\"]",
             Theme::Light => "html:not([data-theme=\"dark\"])",
         };
-        rules.push_str(&format!("{scope} {} {{ color: {colour} !important; }}\n", c.selector));
+        rules.push_str(&format!(
+            "{scope} {} {{ color: {colour} !important; }}\n",
+            c.selector
+        ));
         changes.push(format!(
             "low contrast in the browser: {} on {} ({} theme, `{}`): text colour → {colour}",
             c.fg,
@@ -68,11 +77,20 @@ mod tests {
                 need: 4.5,
             }),
         };
-        let (html, changes, failed) =
-            repair_contrast("<html><head><title>t</title></head><body></body></html>", &[f]);
+        let (html, changes, failed) = repair_contrast(
+            "<html><head><title>t</title></head><body></body></html>",
+            &[f],
+        );
         assert!(failed.is_empty());
         assert_eq!(changes.len(), 1, "{changes:?}");
-        assert!(html.contains("html:not([data-theme=\"dark\"]) #list > div.issue[style*=\"color\"] { color: #"), "{html}");
-        assert!(html.find("<style data-mcp-gen-ui-repair>").unwrap() < html.find("</head>").unwrap());
+        assert!(
+            html.contains(
+                "html:not([data-theme=\"dark\"]) #list > div.issue[style*=\"color\"] { color: #"
+            ),
+            "{html}"
+        );
+        assert!(
+            html.find("<style data-mcp-gen-ui-repair>").unwrap() < html.find("</head>").unwrap()
+        );
     }
 }

@@ -88,7 +88,8 @@ pub struct Judge {
 impl Judge {
     /// Starts the browser at `exe` and the local host.
     pub fn start(exe: &Path) -> Result<Judge, String> {
-        let host = host::HostServer::start().map_err(|e| format!("cannot start the local host: {e}"))?;
+        let host =
+            host::HostServer::start().map_err(|e| format!("cannot start the local host: {e}"))?;
         let local = host.origin().trim_start_matches("http://").to_string();
         let browser = launch::Browser::start(exe, &local, Duration::from_secs(20))?;
         Ok(Judge {

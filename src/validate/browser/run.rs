@@ -93,7 +93,16 @@ fn finding(rule: &'static str, message: String) -> BrowserFinding {
 /// shapes that does (a ticker, a code, a number, a word) takes its place.
 fn fit_patterns(schema: &Value, input: &mut Value) {
     const SHAPES: [&str; 10] = [
-        "ABC", "abc", "Abc", "A1", "123", "ab-12", "ABC-123", "a@example.com", "2026-01-01", "x",
+        "ABC",
+        "abc",
+        "Abc",
+        "A1",
+        "123",
+        "ab-12",
+        "ABC-123",
+        "a@example.com",
+        "2026-01-01",
+        "x",
     ];
     let (Some(props), Some(obj)) = (
         schema.get("properties").and_then(Value::as_object),
@@ -179,7 +188,11 @@ fn checks(
             format!(
                 "the MCP Apps handshake did not complete within {} s (the page sent: {})",
                 HANDSHAKE.as_secs(),
-                if log.is_empty() { "nothing".to_string() } else { log.join(", ") }
+                if log.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    log.join(", ")
+                }
             ),
         ));
         said(s, &mut out);
@@ -193,7 +206,11 @@ fn checks(
             let _ = s.host("window.__hostTheme('dark'), true");
             let until = soon(p.deadline, Duration::from_millis(1000));
             while Instant::now() < until
-                && probe.run("theme", &Value::Null).as_ref().and_then(Value::as_str) != Some("dark")
+                && probe
+                    .run("theme", &Value::Null)
+                    .as_ref()
+                    .and_then(Value::as_str)
+                    != Some("dark")
             {
                 std::thread::sleep(Duration::from_millis(50));
             }
@@ -201,9 +218,11 @@ fn checks(
         }
         contrast(&mut probe, theme, &mut out);
     }
-    let st = wait_host(s, soon(p.deadline, Duration::from_millis(SIZE_WITHIN_MS)), &|v| {
-        v["sizeAt"].is_number()
-    });
+    let st = wait_host(
+        s,
+        soon(p.deadline, Duration::from_millis(SIZE_WITHIN_MS)),
+        &|v| v["sizeAt"].is_number(),
+    );
     match st["sizeAt"].as_f64() {
         Some(ms) if ms <= SIZE_WITHIN_MS as f64 => {}
         Some(ms) => out.push(finding(
@@ -255,10 +274,13 @@ pub fn shown_values(result: &Value) -> Vec<String> {
             return;
         }
         match v {
-            Value::String(s) if !s.trim().is_empty() && s.chars().count() <= 60 && !s.contains('<') => {
-                if !out.contains(s) {
-                    out.push(s.clone());
-                }
+            Value::String(s)
+                if !s.trim().is_empty()
+                    && s.chars().count() <= 60
+                    && !s.contains('<')
+                    && !out.contains(s) =>
+            {
+                out.push(s.clone());
             }
             Value::Number(n) => {
                 let t = match n.as_f64() {
@@ -311,7 +333,11 @@ fn values(probe: &mut Probe<'_>, deadline: Instant, result: &Value, out: &mut Ve
             "the result's values are not on screen: {} of {} missing ({})",
             missing.len(),
             want.len(),
-            missing.iter().map(|m| format!("{:?}", clip(m, 40))).collect::<Vec<_>>().join(", ")
+            missing
+                .iter()
+                .map(|m| format!("{:?}", clip(m, 40)))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     ));
 }
@@ -356,7 +382,11 @@ fn run_form(
         ));
     }
     let schema = p.tool.get("inputSchema").cloned().unwrap_or(json!({}));
-    let args = if call["arguments"].is_null() { json!({}) } else { call["arguments"].clone() };
+    let args = if call["arguments"].is_null() {
+        json!({})
+    } else {
+        call["arguments"].clone()
+    };
     let errors = super::args::errors(&schema, &args);
     if !errors.is_empty() {
         out.push(finding(
@@ -376,7 +406,10 @@ fn contrast(probe: &mut Probe<'_>, theme: Theme, out: &mut Vec<BrowserFinding>) 
     };
     for f in fails {
         let sel = f["selector"].as_str().unwrap_or("").to_string();
-        let (fg, bg) = (f["fg"].as_str().unwrap_or(""), f["bg"].as_str().unwrap_or(""));
+        let (fg, bg) = (
+            f["fg"].as_str().unwrap_or(""),
+            f["bg"].as_str().unwrap_or(""),
+        );
         let need = f["need"].as_f64().unwrap_or(4.5);
         out.push(BrowserFinding {
             rule: "browser-contrast",

@@ -146,7 +146,13 @@ impl Drop for Session {
 /// The tab's events until it is closed: requests answered (the local host's own origin goes
 /// through, everything else fails as blocked), console errors, exceptions and security messages
 /// kept.
-fn listen(events: &Receiver<Value>, cdp: &Arc<Cdp>, sid: &str, origin: &str, seen: &Arc<Mutex<Seen>>) {
+fn listen(
+    events: &Receiver<Value>,
+    cdp: &Arc<Cdp>,
+    sid: &str,
+    origin: &str,
+    seen: &Arc<Mutex<Seen>>,
+) {
     while let Ok(ev) = events.recv() {
         let method = ev.get("method").and_then(Value::as_str).unwrap_or("");
         let p = ev.get("params").cloned().unwrap_or(Value::Null);
@@ -158,7 +164,11 @@ fn listen(events: &Receiver<Value>, cdp: &Arc<Cdp>, sid: &str, origin: &str, see
                     .and_then(Value::as_str)
                     .unwrap_or("");
                 if url.starts_with(origin) {
-                    cdp.send(Some(sid), "Fetch.continueRequest", json!({"requestId": rid}));
+                    cdp.send(
+                        Some(sid),
+                        "Fetch.continueRequest",
+                        json!({"requestId": rid}),
+                    );
                 } else {
                     lock(seen).blocked.push(clip(url, 160));
                     cdp.send(
@@ -229,10 +239,19 @@ fn listen(events: &Receiver<Value>, cdp: &Arc<Cdp>, sid: &str, origin: &str, see
 /// A frame or worker the page started: intercepted and heard like the page, then let run.
 fn attach_child(cdp: &Arc<Cdp>, child: &str, origin: &str, seen: &Arc<Mutex<Seen>>) {
     let events = cdp.events(child);
-    let (cdp2, seen2, sid, origin2) = (Arc::clone(cdp), Arc::clone(seen), child.to_string(), origin.to_string());
+    let (cdp2, seen2, sid, origin2) = (
+        Arc::clone(cdp),
+        Arc::clone(seen),
+        child.to_string(),
+        origin.to_string(),
+    );
     std::thread::spawn(move || listen(&events, &cdp2, &sid, &origin2, &seen2));
     let c = Some(child);
-    cdp.send(c, "Fetch.enable", json!({"patterns": [{"urlPattern": "*"}]}));
+    cdp.send(
+        c,
+        "Fetch.enable",
+        json!({"patterns": [{"urlPattern": "*"}]}),
+    );
     cdp.send(c, "Runtime.enable", json!({}));
     cdp.send(c, "Log.enable", json!({}));
     cdp.send(

@@ -32,7 +32,10 @@ pub use walk::check;
 pub fn nearest_reaching(fg: &str, bg: &str, need: f64) -> Option<String> {
     let (fg, bg) = (colour::parse_color(fg)?, colour::parse_color(bg)?);
     let bg = bg.over(colour::LIGHT_BG);
-    let fg = colour::Rgba { a: 1.0, ..fg.over(bg) };
+    let fg = colour::Rgba {
+        a: 1.0,
+        ..fg.over(bg)
+    };
     colour::nearest_same_hue(fg, &|c| colour::ratio(c.over(bg), bg) >= need).map(colour::Rgba::hex)
 }
 
