@@ -90,7 +90,7 @@ pub fn host_document(frame: HostFrame<'_>, input: &Value, result: &Value) -> Str
         HostFrame::Src(u) => ("", u),
     };
     let boot = json!({"page": page, "src": src, "input": input, "result": result});
-    let boot = crate::generate::builtin::script_json(&boot);
+    let boot = super::script_json(&boot);
     format!(
         r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8">

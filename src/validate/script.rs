@@ -80,8 +80,6 @@ pub struct Facts {
     pub handshake: bool,
     /// Something handles tool results.
     pub result_handler: bool,
-    /// Names declared and called across the scripts (module-only names called from classic code).
-    pub flow: super::script_flow::Flow,
 }
 
 /// Where a script sits, so findings can name the HTML line and the declared origins.

@@ -5,75 +5,18 @@
 //! pages are judged statically and the run says so once.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use super::browser_slot::BrowserSlot;
 
 use super::generator::{Check, LlmGenerator};
 use super::pipeline::{Problem, Run, locate_findings};
-use crate::validate::browser::{BrowserFinding, Judge, PageToJudge, repair_contrast};
+use crate::validate::browser::{BrowserFinding, PageToJudge, repair_contrast};
 
-/// The variable that names the browser (as for `--visual`); `off` turns the judge off.
-const VAR: &str = "MCP_GEN_UI_BROWSER";
 /// Judging needs at least this much of the tool's budget; with less, the page is judged
 /// statically (and the run says why).
 const MIN_BUDGET: Duration = Duration::from_secs(4);
-
-/// The run's browser: where it is, and the judge once started (or why it could not start).
-#[derive(Default)]
-pub struct BrowserSlot {
-    exe: Option<PathBuf>,
-    judge: Mutex<Option<Result<Arc<Judge>, String>>>,
-}
-
-impl BrowserSlot {
-    /// The browser `--visual` would use (`MCP_GEN_UI_BROWSER`, else the names on the PATH);
-    /// none when `MCP_GEN_UI_BROWSER=off` or nothing is found.
-    pub fn from_env() -> BrowserSlot {
-        let off = std::env::var(VAR).is_ok_and(|v| v.eq_ignore_ascii_case("off"));
-        let exe = if off {
-            None
-        } else {
-            crate::review::visual::find_browser(None).ok()
-        };
-        BrowserSlot {
-            exe,
-            ..BrowserSlot::default()
-        }
-    }
-
-    pub fn at(exe: Option<PathBuf>) -> BrowserSlot {
-        BrowserSlot {
-            exe,
-            ..BrowserSlot::default()
-        }
-    }
-
-    pub fn exe(&self) -> Option<&PathBuf> {
-        self.exe.as_ref()
-    }
-
-    /// The judge, started on first use (blocking).
-    fn judge(&self) -> Option<Result<Arc<Judge>, String>> {
-        let exe = self.exe.as_ref()?;
-        let mut slot = self
-            .judge
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if slot.is_none() {
-            *slot = Some(Judge::start(exe).map(Arc::new));
-        }
-        slot.clone()
-    }
-
-    /// Whether a browser was ever started (the builtin path never starts one).
-    pub fn started(&self) -> bool {
-        self.judge
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .as_ref()
-            .is_some_and(|j| j.is_ok())
-    }
-}
 
 impl LlmGenerator {
     /// Judges pages in the browser at `exe` (`None`: statically only).

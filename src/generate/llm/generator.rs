@@ -52,7 +52,7 @@ pub struct LlmGenerator {
     pub(super) prompts: Prompts,
     pub(super) settings: Settings,
     /// The browser pages run in before they are kept (none: judged statically).
-    pub(super) browser: Arc<super::browser_judge::BrowserSlot>,
+    pub(super) browser: Arc<super::browser_slot::BrowserSlot>,
 }
 
 /// One widget to generate. Owned, so that many can be in flight at once.
@@ -154,7 +154,7 @@ impl LlmGenerator {
     /// one.
     pub fn from_config(cfg: &LlmConfig, prompts_dir: Option<&Path>) -> Result<Self, LlmError> {
         let mut g = Self::from_config_with_env(cfg, prompts_dir, &|k| std::env::var(k).ok())?;
-        g.browser = Arc::new(super::browser_judge::BrowserSlot::from_env());
+        g.browser = Arc::new(super::browser_slot::BrowserSlot::from_env());
         Ok(g)
     }
 

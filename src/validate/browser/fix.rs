@@ -2,7 +2,7 @@
 //! colour, the page's own script included) gets a rule of its own, in the theme it failed in, with
 //! the nearest colour of the same hue that reaches AA on the background it was seen on.
 
-use super::{BrowserFinding, Theme};
+use super::types::{BrowserFinding, Theme};
 
 /// The page with a repair rule for every contrast finding that has one; the changes made (one
 /// line each) and the findings that could not be repaired.
@@ -61,7 +61,7 @@ pub fn repair_contrast(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate::browser::ContrastFix;
+    use crate::validate::browser::types::ContrastFix;
 
     #[test]
     fn script_set_colours_get_a_rule_of_their_own() {

@@ -6,9 +6,46 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use super::session::{Session, clip, lock};
-use super::{BrowserFinding, Judge, PageToJudge, Theme};
+use super::types::{BrowserFinding, ContrastFix, PageToJudge, Theme};
+use super::{host, launch};
 use crate::review::visual::{HostFrame, host_document, input_for, result_for};
+
+/// A browser and a local host, started once per run and shared by every page.
+pub struct Judge {
+    browser: launch::Browser,
+    host: host::HostServer,
+    seq: AtomicU64,
+}
+
+impl Judge {
+    /// Starts the browser at `exe` and the local host.
+    pub fn start(exe: &Path) -> Result<Judge, String> {
+        let host =
+            host::HostServer::start().map_err(|e| format!("cannot start the local host: {e}"))?;
+        let local = host.origin().trim_start_matches("http://").to_string();
+        let browser = launch::Browser::start(exe, &local, Duration::from_secs(20))?;
+        Ok(Judge {
+            browser,
+            host,
+            seq: AtomicU64::new(1),
+        })
+    }
+
+    fn next_id(&self) -> String {
+        let n = self.seq.fetch_add(1, Ordering::Relaxed);
+        let rnd = crate::token::random_hex(6).unwrap_or_default();
+        format!("{n}-{rnd}")
+    }
+
+    /// Judges one page (blocking; at most until its deadline, plus the browser's last answers).
+    pub fn judge(&self, page: &PageToJudge<'_>) -> Vec<BrowserFinding> {
+        judge_page(self, page)
+    }
+}
 
 /// The probes, run in an isolated world of the page's frame.
 const PROBE: &str = include_str!("probe.js");
@@ -423,7 +460,7 @@ fn contrast(probe: &mut Probe<'_>, theme: Theme, out: &mut Vec<BrowserFinding>) 
                 if f["inline"] == true { " (the colour is set by the page's script)" } else { "" }
             ),
             line: None,
-            contrast: Some(super::ContrastFix {
+            contrast: Some(ContrastFix {
                 selector: sel,
                 theme,
                 fg: fg.to_string(),
