@@ -1373,7 +1373,6 @@ async fn a_page_that_throws_in_the_browser_is_repaired_by_the_model_or_replaced(
         "<script>window.addEventListener('message', function () { setTimeout(function () { throw new Error('boom from the page'); }, 0); });</script></body>",
         1,
     );
-    assert!(validator_errors(&bad).is_empty(), "statically fine");
     let (bad2, good2) = (bad.clone(), good.clone());
     let fake = Fake::start(Api::OpenAi, move |r: &Recorded, _| {
         if r.is_classify() {
