@@ -87,6 +87,10 @@ pub struct ConfigFile {
     pub enabled_tools: Vec<String>,
     /// Overrides the slug of the upstream's `serverInfo.name` in `ui://` URIs.
     pub server_name: Option<String>,
+    /// `ui://` URIs without `?v=` (for URIs registered with an app directory); by default a
+    /// page's URI carries the first digits of its hash (book: reference/names.md).
+    #[serde(default)]
+    pub stable_uris: bool,
     /// A directory of template files overriding the embedded ones (relative to this file).
     pub templates_dir: Option<String>,
     /// A directory of prompt files overriding the embedded ones (relative to this file).
@@ -97,7 +101,18 @@ pub struct ConfigFile {
     #[serde(default)]
     pub serve: ServeConfig,
     #[serde(default)]
+    pub generate: GenerateConfig,
+    #[serde(default)]
     pub tools: BTreeMap<String, ToolConfig>,
+}
+
+/// `[generate]`: settings of the pages the builtin generator writes.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GenerateConfig {
+    /// The largest file a page's file field reads (book: reference/pages.md, "Files"); 5 MB
+    /// when unset.
+    pub max_file_bytes: Option<u64>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -951,6 +966,14 @@ csp = { connect_domains = [], resource_domains = [] }
         let e = parse(&p(), text).unwrap_err().to_string();
         assert!(e.contains("line 4"), "{e}");
         assert!(e.contains("comand"), "{e}");
+    }
+
+    #[test]
+    fn generate_table_sets_the_file_cap() {
+        let f = parse(&p(), "[generate]\nmax_file_bytes = 1024\n").unwrap();
+        assert_eq!(f.generate.max_file_bytes, Some(1024));
+        assert_eq!(parse(&p(), "").unwrap().generate.max_file_bytes, None);
+        assert!(parse(&p(), "[generate]\nmax_file = 1\n").is_err());
     }
 
     #[test]

@@ -71,6 +71,11 @@ pub struct WidgetEntry {
     /// Relative to the output directory, with `/` separators.
     pub path: String,
     pub sha256: String,
+    /// The page's URI as hosts see it: `ui://<server>/<path without .html>` plus `?v=` and the
+    /// first 8 hex digits of `sha256`, or without `?v=` under `stable_uris` (book:
+    /// reference/names.md). Empty in a lock written before URIs carried a version.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub uri: String,
     pub generator: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub prompt_version: String,
@@ -146,6 +151,26 @@ impl Lock {
     /// The fingerprint a tool's files were generated with.
     pub fn tool_fingerprint<'a>(&'a self, entry: &'a ToolEntry) -> &'a str {
         entry.fingerprint.as_deref().unwrap_or(&self.fingerprint)
+    }
+
+    /// The authority of the `ui://` URIs: the config's `server_name` (slugged) when it sets one,
+    /// else the one the lock records.
+    pub fn uri_server(&self, configured: Option<&str>) -> String {
+        configured.map_or_else(|| self.server_name.clone(), crate::model::server_slug)
+    }
+
+    /// The URI hosts see for one of the lock's files: its name, plus `?v=` and the first digits
+    /// of its recorded hash unless `stable` (book: reference/names.md, "Page URIs").
+    pub fn page_uri(&self, configured: Option<&str>, w: &WidgetEntry, stable: bool) -> String {
+        crate::model::page_uri(&self.uri_server(configured), &w.path, &w.sha256, stable)
+    }
+
+    /// Records every file's URI, from the lock's own server name and hashes.
+    pub fn fill_uris(&mut self, stable: bool) {
+        let server = self.server_name.clone();
+        for w in self.tools.values_mut().flat_map(|t| t.widgets.iter_mut()) {
+            w.uri = crate::model::page_uri(&server, &w.path, &w.sha256, stable);
+        }
     }
 
     /// Every file path the lock manages, relative to the output directory.
@@ -281,6 +306,32 @@ mod tests {
             Lock::parse(Path::new("x"), "not = [valid"),
             Err(LockError::Invalid { .. })
         ));
+    }
+
+    #[test]
+    fn records_each_page_uri_with_its_version() {
+        let mut l = sample();
+        l.fill_uris(false);
+        let w = &l.tools.values().next().unwrap().widgets[0];
+        assert_eq!(w.uri, "ui://weather/weird-name-x-12345678?v=cccccccc");
+        let text = l.to_toml();
+        assert!(
+            text.contains("uri = \"ui://weather/weird-name-x-12345678?v=cccccccc\""),
+            "{text}"
+        );
+        assert_eq!(Lock::parse(Path::new("x"), &text).unwrap(), l);
+        assert_eq!(l.page_uri(None, w, false), w.uri);
+        assert_eq!(
+            l.page_uri(Some("Other Name"), w, true),
+            "ui://other-name/weird-name-x-12345678"
+        );
+        l.fill_uris(true);
+        let w = &l.tools.values().next().unwrap().widgets[0];
+        assert_eq!(w.uri, "ui://weather/weird-name-x-12345678");
+        // A lock written before URIs carried a version reads, with no URI.
+        let old = sample().to_toml();
+        assert!(!old.contains("uri ="), "{old}");
+        assert_eq!(Lock::parse(Path::new("x"), &old).unwrap(), sample());
     }
 
     #[test]

@@ -17,6 +17,9 @@
   var submit = h('button.btn.primary', { type: 'submit', text: G.asksFirst(ann, false) ? 'Run…' : 'Run' });
   var label = submit.textContent, last = null;
   formEl.append(form.el, h('div.actions', submit));
+  // The description in view.js's Markdown subset; page.html's plain text stays for a page without scripts.
+  var desc = document.querySelector('.head .desc');
+  if (desc && tool.description && G.markdown) desc.replaceWith(G.markdown(h('div.desc'), tool.description));
   var failed = (text) => ({ isError: true, content: [{ type: 'text', text }] });
 
   var say = (msg, kind) => {
@@ -62,6 +65,12 @@
   // the result, or with {errors} when the form is not valid, or {cancelled} when the person said no.
   var attempt = (model) => {
     var errs = [], args = form.read(errs), n = errs.length;
+    // The field's key before each of the form's own messages, for run_tool's answer (the page
+    // shows them at their field already; the validator's come with their path).
+    errs.forEach((x) => { var k = x.box?.dataset?.key; if (k) x.message = k + ': ' + x.message; });
+    // Then the tool's whole inputSchema, where the schema needs more than the form checks
+    // (schema-check.js is embedded then): nothing is sent that it rejects.
+    if (!n && G.checkArgs) n = (errs = G.checkArgs(tool.inputSchema, args = G.schema.isObj(args) ? args : {}, form)).length;
     if (n) {
       say('Please fix ' + n + ' field' + (n > 1 ? 's' : '') + ' before running.', 'bad');
       errs[0].el?.focus?.();
@@ -92,7 +101,13 @@
   submit.addEventListener('click', go);
   formEl.addEventListener('submit', go);
 
-  app.ontoolinput = app.ontoolinputpartial = (p) => { if (p?.arguments) form.write(p.arguments); };
+  app.ontoolinput = (p) => { if (p?.arguments) form.write(p.arguments); };
+  // Arguments as the model writes them (drafts.js locks and marks the form meanwhile): anything
+  // but an object is ignored.
+  app.ontoolinputpartial = (p) => {
+    if (G.schema.isObj(p?.arguments)) form.write(p.arguments);
+    else console.warn('mcp-gen-ui: ignored a tool-input-partial whose arguments are not an object');
+  };
   app.ontoolresult = (r) => show(r);
   app.ontoolcancelled = (p) => say('The tool call was cancelled' + (p?.reason ? ': ' + p.reason : '.'), 'bad');
   app.onteardown = () => ({});

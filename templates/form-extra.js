@@ -33,21 +33,55 @@
   };
   var described = ['type', 'enum', 'const', 'oneOf', 'anyOf', 'allOf', 'not', 'properties', 'additionalProperties', 'items', 'prefixItems', '$ref', 'format', 'pattern'];
 
-  var mapRows = (vs, c, known) => {
-    var wrap = h('div.map'), rows = [];
+  // The regular expression of a patternProperties key (unicode, as JSON Schema reads it), or null.
+  var regex = (p) => { try { return new RegExp(p, 'u'); } catch (e) { return null; } };
+  // Key/value rows of a map: the keys of additionalProperties, and of patternProperties, whose
+  // matching schema gives the value's control; keys are checked against the patterns (when
+  // nothing else is allowed) and against propertyNames.
+  var mapRows = (vs, c, known, os) => {
+    var wrap = h('div.map'), rows = [], os1 = os || {};
+    var pats = S.isObj(os1.patternProperties) ? Object.keys(os1.patternProperties) : [];
+    var closed = os1.additionalProperties === false, names = os1.propertyNames;
     var list = h('div.rows');
     var addBtn = h('button.btn.sm', { text: '+ Add entry', onclick: function () { addRow('', undefined).key.focus(); } });
     wrap.append(list, addBtn);
-    var addRow = (k, v) => {
-      var kid = nid();
-      var key = h('input', { type: 'text', id: kid, value: k });
+    // The value's schema for a key: the first pattern it matches, else additionalProperties.
+    var schemaOf = (k) => {
+      var p = pats.find(function (x) { var re = regex(x); return re && re.test(k); });
+      return p !== undefined ? os1.patternProperties[p] : k === '' && pats.length ? os1.patternProperties[pats[0]] : vs;
+    };
+    var keyErrors = (k) => {
+      var m = [];
+      if (closed && pats.length && !pats.some(function (x) { var re = regex(x); return re && re.test(k); })) m.push('The key must match ' + pats.join(' or ') + '.');
+      // propertyNames: the validator's verdict on the key (schema-check.js comes with this part).
+      var e = names == null ? [] : S.validate(names, k, c.root).map(function (x) { return x.message; });
+      if (e.length) m.push('Key: ' + e.join(' '));
+      return m;
+    };
+    var valueField = (vs1, v) => {
       var opts = { label: 'Value', name: 'value', required: true, noDefault: v !== undefined };
-      var vf = described.some(function (k) { return k in vs; }) ? field(vs, c, opts) : anyValue(opts);
+      var vf = vs1 === true || !S.isObj(vs1) || !described.some(function (k) { return k in vs1; }) ? anyValue(opts) : field(vs1, c, opts);
       if (v !== undefined) vf.write(v);
-      var row = h('div.row',
-        h('div.fld', h('label', { for: kid, text: 'Key' }), key), vf.el,
+      return vf;
+    };
+    var addRow = (k, v) => {
+      var kid = nid(), key = h('input', { type: 'text', value: k });
+      var kbox = F.leaf({ label: 'Key', required: true, desc: pats.length ? 'Keys like ' + pats.join(' or ') : null }, key, kid, {});
+      var vs1 = schemaOf(k), vf = valueField(vs1, v), holder = h('div', vf.el);
+      var row = h('div.row', kbox, holder,
         h('button.btn.sm.ghost', { 'aria-label': 'Remove entry', text: '✕', onclick: function () { list.removeChild(row); rows.splice(rows.indexOf(r), 1); } }));
-      var r = { key: key, f: vf };
+      var r = { key: key, kbox: kbox, f: vf };
+      // A key that matches another pattern changes the value's control.
+      key.addEventListener('change', function () {
+        setErr(kbox, keyErrors(key.value.trim()));
+        var next = schemaOf(key.value.trim());
+        if (next === vs1) return;
+        vs1 = next;
+        // The value typed so far moves to the new control (which checks it).
+        var e = [], was = r.f.read(e);
+        r.f = valueField(vs1, was);
+        holder.replaceChildren(r.f.el);
+      });
       rows.push(r);
       list.append(row);
       return r;
@@ -59,7 +93,9 @@
         rows.forEach(function (r) {
           var k = r.key.value.trim();
           var v = r.f.read(errs);
-          if (!k) { if (v !== undefined && v !== '') errs.push({ el: r.key, message: 'Enter a key.' }); return; }
+          setErr(r.kbox, []);
+          if (!k) { if (v !== undefined && v !== '') fail(r.kbox, errs, ['Enter a key.']); return; }
+          fail(r.kbox, errs, keyErrors(k));
           if (known.indexOf(k) < 0 && v !== undefined) out[k] = v;
         });
         return out;
@@ -74,10 +110,10 @@
 
   var array = (s, c, o) => {
     var items = s.items;
-    if (isArr(items) || isArr(s.prefixItems)) return jsonField(s, c, o);
+    if (isArr(items) || isArr(s.prefixItems)) return tuple(s, c, o);
     var is = S.norm(items, c.root);
     var opts = isArr(is.enum) ? is.enum
-      : isArr(is.oneOf || is.anyOf) && (is.oneOf || is.anyOf).every(function (a) { return isObj(a) && 'const' in a; }) ? (is.oneOf || is.anyOf).map(function (a) { return a.const; }) : null;
+      : isArr(is.oneOf || is.anyOf) && (is.oneOf || is.anyOf).every(function (a) { return isObj(a) && F.one(a); }) ? (is.oneOf || is.anyOf).map(function (a) { return F.one(a)[0]; }) : null;
     var fs = group(o, s, 'arr');
     if (opts) return multi(s, o, fs, opts, is);
     // An optional array is absent until the person adds a row; an empty list written into it (by
@@ -175,7 +211,7 @@
     });
     fs.append(fs.__tail);
     // Like a list of rows: an empty list written into it is kept until someone changes it.
-    var empty = false, wrong, nb = nulled(s, fs, fs.__tail, function () { boxes.forEach(function (b) { b.checked = false; }); });
+    var empty = false, wrong, order = [], nb = nulled(s, fs, fs.__tail, function () { boxes.forEach(function (b) { b.checked = false; }); });
     if (o.required && nb) nb.cb.checked = true;
     fs.addEventListener('change', function (e) { empty = false; wrong = undefined; if (nb && e.target !== nb.cb) nb.cb.checked = false; });
     return {
@@ -184,7 +220,9 @@
         setErr(fs, []);
         if (wrong !== undefined) return wrongType(fs, errs, wrong, 'a list');
         if (nb && nb.cb.checked) return null;
-        var out = opts.filter(function (v, i) { return boxes[i].checked; });
+        // In the order they were written (what a tool-input gave goes out as it came), then the options.
+        var rank = function (v) { var i = order.findIndex(function (y) { return S.same(v, y); }); return i < 0 ? order.length : i; };
+        var out = opts.filter(function (v, i) { return boxes[i].checked; }).sort(function (a, b) { return rank(a) - rank(b); });
         if (!out.length && !o.required && !empty) return undefined;
         var m = [];
         if (s.minItems != null && out.length < s.minItems) m.push('Choose at least ' + s.minItems + '.');
@@ -199,17 +237,30 @@
         if (v === null && s.__null) return;
         if (!isArr(v) || v.some(function (y) { return !opts.some(function (x) { return S.same(x, y); }); })) { wrong = v; return; }
         empty = !v.length;
+        order = v;
         opts.forEach(function (x, i) { boxes[i].checked = v.some(function (y) { return S.same(x, y); }); });
       }
     };
   };
 
-  var altName = (a, i) => {
-    if (a.title) return a.title;
-    var p = isObj(a.properties) ? a.properties : {};
-    for (var k in p) if (isObj(p[k]) && 'const' in p[k]) return k + ': ' + p[k].const;
-    if (typeof a.type === 'string') return a.type;
-    return 'Option ' + (i + 1);
+  // A distinct name for each variant (book: reference/pages.md, "The form renders what the schema says"): its title; else its
+  // const, or the const of a property (a discriminator); else the required properties only it
+  // has; else its type when no other variant has it; else "Option N". Names still equal get
+  // their number.
+  var altNames = (alts, root) => {
+    var show = (v) => typeof v === 'string' ? v : toJson(v);
+    var req = alts.map(function (a) { return isArr(a.required) ? a.required : []; });
+    var names = alts.map(function (a, i) {
+      if (a.title) return Str(a.title);
+      if (F.one(a)) return show(F.one(a)[0]);
+      var p = isObj(a.properties) ? a.properties : {};
+      for (var k in p) { var one = isObj(p[k]) && F.one(S.norm(p[k], root)); if (one) return show(one[0]); }
+      var mine = req[i].filter(function (k) { return !req.some(function (r, j) { return j !== i && r.indexOf(k) >= 0; }); });
+      if (mine.length) return 'With ' + mine.slice(0, 3).map(S.words).join(', ');
+      if (typeof a.type === 'string' && alts.filter(function (b) { return b.type === a.type; }).length === 1) return a.type;
+      return 'Option ' + (i + 1);
+    });
+    return names.map(function (n, i) { return names.indexOf(n) !== i || names.lastIndexOf(n) !== i ? n + ' (' + (i + 1) + ')' : n; });
   };
 
   var variants = (s, alts, c, o) => {
@@ -228,7 +279,8 @@
     var fs = group(o, s, 'var');
     var sid = nid();
     var sel = h('select', { id: sid });
-    merged.forEach(function (a, i) { sel.append(h('option', { value: Str(i), text: altName(a, i) })); });
+    var names = altNames(merged, c.root);
+    merged.forEach(function (a, i) { sel.append(h('option', { value: Str(i), text: names[i] })); });
     if (!o.required) { sel.insertBefore(h('option', { value: '', text: '(not set)' }), sel.firstChild); sel.value = ''; }
     // Nullable: a null choice (a required one starts there: it is what it would send).
     if (s.__null) { sel.append(h('option', { value: 'null', text: 'null' })); if (o.required) sel.value = 'null'; }
@@ -311,6 +363,51 @@
         if (v === undefined) return;
         holder.textContent = ''; inner = null; nul = v === null && !!s.__null;
         if (v !== null) open(v); else { btn.hidden = false; rm.hidden = true; }
+      }
+    };
+  };
+
+  // A tuple (prefixItems, or draft-07 items: [...]): a fixed row per position with its own
+  // control, then rows per items (additionalItems in draft-07) unless those are false. Optional
+  // positions are left empty only at the end; the whole list stays absent until something is set.
+  var tuple = (s, c, o) => {
+    var pre = (isArr(s.prefixItems) ? s.prefixItems : s.items).slice(0, 50);
+    var rest = isArr(s.prefixItems) ? s.items : s.additionalItems, min = s.minItems || 0;
+    var fs = group(o, s, 'arr tup'), wrong;
+    var fixed = pre.map(function (p, i) {
+      var f = field(p, c, { label: S.norm(p, c.root).title || (o.label || 'Item') + ' ' + (i + 1), name: o.name, required: i < min });
+      fs.append(f.el);
+      return f;
+    });
+    var more = rest === false ? null : array({ items: isObj(rest) ? rest : {}, maxItems: s.maxItems != null ? Math.max(0, s.maxItems - pre.length) : undefined }, c, { label: 'More items', name: o.name });
+    if (more) fs.append(more.el);
+    fs.append(fs.__tail);
+    fs.addEventListener('input', function () { wrong = undefined; });
+    return {
+      el: fs,
+      read: function (errs) {
+        setErr(fs, []);
+        if (wrong !== undefined) return wrongType(fs, errs, wrong, 'a list');
+        var out = [], gap = -1, m = [];
+        fixed.forEach(function (f, i) {
+          var v = f.read(errs);
+          if (v === undefined) { if (gap < 0) gap = i; return; }
+          if (gap >= 0) m.push('Fill in item ' + (gap + 1) + ' before item ' + (i + 1) + '.');
+          out.push(v);
+        });
+        var extra = more ? more.read(errs) || [] : [];
+        if (extra.length && gap >= 0) m.push('Fill in item ' + (gap + 1) + ' before more items.');
+        out = out.concat(extra);
+        if (!out.length && !o.required) return undefined;
+        if (out.length < min) m.push('Add at least ' + min + ' item(s).');
+        fail(fs, errs, m);
+        return out;
+      },
+      write: function (v) {
+        if (v === undefined) return;
+        if (!isArr(v)) { wrong = v; return; }
+        fixed.forEach(function (f, i) { if (i < v.length) f.write(v[i]); });
+        if (more && v.length > pre.length) more.write(v.slice(pre.length));
       }
     };
   };

@@ -28,6 +28,8 @@
   // it (time fields to text), which the generator's choice of parts never leaves a tool to reach.
   var json = (s, c, o) => control('json')?.(s, c, o) || { ...text((o.label || 'Value') + ': this field cannot be edited here.'), read: none };
   var part = (name, s, c, o) => control(name) || (() => json(s, c, o));
+  // A field shown as a password (drafts.js never keeps one).
+  var secret = (s, name) => !!s.writeOnly || s.format === 'password' || /^(password|passwd|secret|api[_-]?key|token)$/i.test(name || '');
   var TEXTY = /^(text|body|content|message|prompt|description|notes?|code|query|sql|markdown|html|json|comment|summary)$/i;
 
   var setErr = (box, msgs = []) => {
@@ -55,7 +57,7 @@
   // What is wrong with a value written into a leaf (tool-input, a view tool): its type, its
   // choices, then the checks of a typed value.
   var valueErrors = (s, v) => {
-    var alts = s.oneOf || s.anyOf, consts = isArr(alts) && alts.every((a) => isObj(a) && own(a, 'const')) ? alts.map((a) => a.const) : null;
+    var alts = s.oneOf || s.anyOf, consts = isArr(alts) && alts.every((a) => isObj(a) && one(a)) ? alts.map((a) => one(a)[0]) : null;
     var choices = isArr(s.enum) ? s.enum : own(s, 'const') ? [s.const] : consts;
     if (choices) return choices.some((x) => S.same(x, v)) || (v === null && s.__null) ? [] : ['Not one of the choices: ' + show(v) + '.'];
     if (v === null) return s.__null || s.type === 'null' ? [] : ['Cannot be null.'];
@@ -87,11 +89,13 @@
   };
   var star = (o) => o.required ? h('span.req', { 'aria-hidden': 'true', text: ' *' }) : null;
   var errEl = (id) => h('p.err', { id, hidden: true, role: 'alert' });
+  // Descriptions in view.js's Markdown subset (book: reference/pages.md, "Markdown"); text without it.
+  var md = (el, t) => G.markdown ? G.markdown(el, t) : (el.textContent = t, el);
 
   // A labelled leaf: label, control, help text, inline error; wired for screen readers.
   var leaf = (o, ctl, id, s, extra) => {
     var text = o.desc || s.description, eid = id + '-e', err = errEl(eid);
-    var help = text ? h('p.help', { id: id + '-h', text }) : null;
+    var help = text ? md(h('div.help', { id: id + '-h' }), text) : null;
     ctl.id = id;
     if (extra) extra.id = id + '-z';
     ctl.setAttribute('aria-describedby', (help ? help.id + ' ' : '') + (extra ? extra.id + ' ' : '') + eid);
@@ -106,7 +110,7 @@
 
   var group = (o, s, cls) => {
     var help = o.desc || s.description, id = nid() + '-e', err = errEl(id);
-    var fs = h('fieldset', { class: cls, 'aria-describedby': id }, o.label ? h('legend', o.label, star(o)) : null, help ? h('p.help', help) : null);
+    var fs = h('fieldset', { class: cls, 'aria-describedby': id }, o.label ? h('legend', o.label, star(o)) : null, help ? md(h('div.help'), help) : null);
     fs.__err = fs.__tail = err;
     return fs;
   };
@@ -116,10 +120,24 @@
     if ((s.__refs.some((r) => ctx.stack.includes(r)) || ctx.depth > 24) && !o.eager) return part('lazy', s, ctx, o)(s0, s, ctx, o);
     var f = pick(s, { root: ctx.root, stack: ctx.stack.concat(s.__refs), depth: ctx.depth + 1 }, o);
     if (f.exact) keep(f, s);
+    if (s.readOnly === true) fixed(f);
     // A non-null default is shown, and so sent; a null default leaves the field not set.
     if (s.default != null && !o.noDefault) f.write(s.default, true);
     return f;
   };
+  // readOnly: shown, not edited; sent only as the tool-input or the default gave it.
+  var fixed = (f) => {
+    var given, w = f.write;
+    f.el.classList.add('ro');
+    f.el.querySelectorAll('input,select,textarea,button').forEach((x) => {
+      if (/^(text|email|url|number|date|password|search|tel)$/.test(x.type) || x.tagName === 'TEXTAREA') x.readOnly = true;
+      else x.disabled = true;
+    });
+    f.write = (v, d) => { w(v, d); given = v; };
+    f.read = () => given;
+  };
+  // A value of a choice: a const, or an enum of one value.
+  var one = (a) => own(a, 'const') ? [a.const] : isArr(a.enum) && a.enum.length === 1 ? a.enum : null;
 
   var pick = (s, c, o) => {
     var use = (name) => part(name, s, c, o);
@@ -129,8 +147,12 @@
     if (isArr(s.enum)) return use('choice')(s, o, s.enum, (v, i) => isArr(names) && names[i] != null ? Str(names[i]) : show(v));
     if (isArr(alts) && alts.length) {
       var ns = alts.map((a) => norm(a, c.root));
-      return ns.every((a) => own(a, 'const')) ? use('choice')(s, o, ns.map((a) => a.const), (v, i) => ns[i].title || show(v)) : use('variants')(s, ns, c, o);
+      return ns.every(one) ? use('choice')(s, o, ns.map((a) => one(a)[0]), (v, i) => ns[i].title || show(v)) : use('variants')(s, ns, c, o);
     }
+    // A false schema: no value is allowed (one written into it is kept, and refused).
+    if (isObj(s.not) && !oKeys(s.not).length && !s.type) return refused(o);
+    // A file (form-file.js): its contents in the declared encoding.
+    if (s.type === 'string' && (s.contentEncoding === 'base64' || s.format === 'data-url') && control('file')) return control('file')(s, o);
     var t = s.type || (s.properties || isObj(s.additionalProperties) ? 'object' : s.items ? 'array' : null);
     if (isArr(t)) {
       var { __refs, ...base } = s;
@@ -144,12 +166,17 @@
       : json(s, c, o);
   };
 
+  var refused = (o) => {
+    var given, el = h('p.help', (o.label || 'Value') + ': no value is allowed here.');
+    return { el, read: (errs) => { if (given !== undefined) fail(el, errs, [(o.label || 'Value') + ': no value is allowed here.']); return given; }, write(v) { given = v; } };
+  };
+
   var input = (s, o, t) => {
     var f = s.format, name = o.name || '', tm = control('time'), str = t === 'string';
     // A time or date-time field (form-time.js): its control, and a note naming the time zone.
     var timed = str && tm?.type(f);
     var type = !str ? 'number'
-      : s.writeOnly || f === 'password' || /^(password|passwd|secret|api[_-]?key|token)$/i.test(name) ? 'password'
+      : secret(s, name) ? 'password'
       : f === 'date' ? f
       : timed || (f === 'email' ? f : f === 'uri' || f === 'url' ? 'url' : 'text');
     // A pattern or format means a one-line value, whatever the field is called.
@@ -168,8 +195,14 @@
     if (number('maxLength')) ctl.maxLength = s.maxLength;
     if (ph) ctl.placeholder = ph;
     if (type === 'password') ctl.autocomplete = 'off';
-    var zone = type === timed ? h('p.help.tz') : null;
-    var box = leaf(o, ctl, nid(), s, zone);
+    var zone = type === timed ? h('p.help.tz') : null, id = nid();
+    var box = leaf(o, ctl, id, s, zone);
+    // Examples are suggestions: the browser's list of them under the field.
+    var ex = isArr(s.examples) ? s.examples.filter((x) => typeof x === 'string' || typeof x === 'number').slice(0, 30) : [];
+    if (ex.length && !area && type !== 'password') {
+      ctl.setAttribute('list', id + '-x');
+      ctl.after(h('datalist', { id: id + '-x' }, ex.map((x) => h('option', { value: Str(x) }))));
+    }
     if (zone) tm.note(zone, type);
     // Nullable: a required one starts as null (what it would send), an optional one as not set.
     var nb = s.__null ? nullBox((on) => { if (on) ctl.value = ''; setErr(box); }) : null;
@@ -213,9 +246,11 @@
     var props = isObj(s.properties) ? s.properties : {}, req = isArr(s.required) ? s.required : [];
     var keys = oKeys(props), ap = s.additionalProperties, rows = control('mapRows');
     // An object with nothing declared (dict[str, Any]) is a map of any values: key/value rows.
-    var anyMap = !keys.length && !isObj(ap) && ap !== false && !s.patternProperties && o.label;
+    var anyMap = !keys.length && !isObj(ap) && ap !== false && !s.patternProperties && !o.top, pp = isObj(s.patternProperties);
     if (anyMap && !rows) return json(s, c, o);
-    var fs = group(o, s, 'obj'), body = h('div.objb'), kids = null, map = null, extra = {}, wrong, blank = false;
+    var fs = group(o, s, 'obj'), body = h('div.objb'), kids = null, map = null, cond = null, extra = {}, wrong, blank = false;
+    // Fields that come and go with the values (if/then/else, dependencies): form-cond.js.
+    var branchy = s.__ifs || ['dependentSchemas', 'dependentRequired', 'dependencies'].some((k) => isObj(s[k]));
     var closable = keys.length > 0 && (!o.required || s.__null), what = o.label || 'fields';
     var add = closable ? h('button.btn.sm', { type: 'button', text: '+ Add ' + what }) : null;
     var rm = closable ? h('button.btn.sm.ghost', { type: 'button', text: 'Remove ' + what }) : null;
@@ -226,16 +261,19 @@
       if (nb && closable) nb.cb.checked = false;
       kids = keys.map((k) => {
         var f = field(props[k], c, { label: norm(props[k], c.root).title || S.words(k), name: k, required: req.includes(k) });
+        // Its key, for messages about it (schema-check.js's checkArgs).
+        f.el.dataset.key = k;
         body.append(f.el);
         return [k, f];
       });
-      map = rows && (isObj(ap) || (ap === true && keys.length) || anyMap) ? rows(isObj(ap) ? ap : {}, c, keys) : null;
+      cond = branchy ? control('cond')?.(s, c, body, kids, fs, peek) : null;
+      map = rows && (isObj(ap) || (ap === true && keys.length) || anyMap || pp) ? rows(isObj(ap) ? ap : {}, c, keys, s) : null;
       if (map) body.append(map.el);
       if (add) { add.hidden = true; rm.hidden = false; if (nb) nb.el.hidden = true; }
     };
     var close = () => {
       body.textContent = '';
-      kids = map = null;
+      kids = map = cond = null;
       extra = {};
       wrong = undefined;
       setErr(fs);
@@ -256,6 +294,22 @@
     // A written non-object is shown as an error until the person changes anything here.
     ['input', 'change'].forEach((t) => fs.addEventListener(t, () => { wrong = undefined; }));
     fs.append(fs.__tail);
+    // The fields' values (quiet: without the checks of required branch fields).
+    function collect(errs, quiet) {
+      var out = {};
+      kids.forEach(([k, f]) => { var v = f.read(errs); if (v !== undefined) out[k] = v; });
+      cond?.read(out, errs, quiet);
+      var m = map ? map.read(errs) : {};
+      for (var k in m) out[k] = m[k];
+      return out;
+    }
+    // The value now, for the conditions of form-cond.js: read without leaving messages.
+    function peek() {
+      var e = [], v = kids ? collect(e, true) : {};
+      e.forEach((x) => x.box && setErr(x.box));
+      for (var k in extra) if (!own(v, k)) v[k] = extra[k];
+      return v;
+    }
     return {
       el: fs,
       read(errs) {
@@ -263,11 +317,8 @@
         if (wrong !== undefined) return fail(fs, errs, ['Expected an object, got ' + show(wrong) + '.']);
         if (nb?.cb.checked) return null;
         if (!kids) return o.required ? need(fs, errs, 'Add ' + what + '.') : undefined;
-        var out = {}, bad = [];
-        kids.forEach(([k, f]) => { var v = f.read(errs); if (v !== undefined) out[k] = v; });
-        var m = map ? map.read(errs) : {};
-        for (var k in m) out[k] = m[k];
-        for (k in extra) if (ap === false) bad.push('Unexpected field ' + k + '.'); else if (!own(out, k)) out[k] = extra[k];
+        var out = collect(errs), bad = [];
+        for (var k in extra) if (ap === false) bad.push('Unexpected field ' + k + '.'); else if (!own(out, k)) out[k] = extra[k];
         if (s.minProperties != null && oKeys(out).length < s.minProperties) bad.push('Fill in at least ' + s.minProperties + ' field(s).');
         fail(fs, errs, bad);
         return closable || o.required || blank || oKeys(out).length ? out : undefined;
@@ -280,27 +331,29 @@
         if (nb) nb.cb.checked = false;
         blank = !oKeys(v).length;
         kids.forEach(([k, f]) => { if (own(v, k)) f.write(v[k]); });
-        if (map) map.write(v);
-        else for (var k in v) if (!own(props, k)) extra[k] = v[k];
+        var done = cond ? cond.write(v) : {}, rest = {};
+        for (var k in v) if (!own(done, k)) rest[k] = v[k];
+        if (map) map.write(rest);
+        else for (k in rest) if (!own(props, k)) extra[k] = rest[k];
       }
     };
   };
 
   // What the form's other parts build their controls from (they never write into it).
-  G.form = { field, group, leaf, setErr, fail, need, nullBox, nid, placeholder, json, control };
+  G.form = { field, group, leaf, setErr, fail, need, nullBox, nid, placeholder, json, control, secret, one };
   // The form of a schema, as McpGenUi.buildForm builds it without telling the 'form' extension
   // point (viewtools.js's scratch forms).
   G.form._build = (schema) => {
     var root = isObj(schema) ? schema : { type: 'object' };
     var ctx = { root, stack: [], depth: 0 };
     var s = norm(root, root);
-    if (!oKeys(isObj(s.properties) ? s.properties : {}).length && !isObj(s.additionalProperties) && !s.oneOf && !s.anyOf) return text('This tool takes no input.');
+    if (!oKeys(isObj(s.properties) ? s.properties : {}).length && !isObj(s.additionalProperties) && !isObj(s.patternProperties) && !s.oneOf && !s.anyOf) return text('This tool takes no input.');
     // Shared $refs can make a small schema an exponentially large form: past a budget of fields
     // (form-json.js counts them) it is one JSON editor. The generator leaves form-json.js out
     // only when it has counted the fields itself and found them within the budget.
     var over = control('overBudget')?.(root);
     if (over) return json(s, ctx, { label: 'Input (JSON)', required: true, desc: 'This input has more than ' + over + ' fields, too many for a form: write it as JSON.' });
-    return field(root, ctx, { label: '', required: true, eager: true });
+    return field(root, ctx, { label: '', required: true, eager: true, top: true });
   };
   G.buildForm = (schema) => {
     var form = G.form._build(schema);

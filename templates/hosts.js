@@ -15,7 +15,7 @@
   var G = window.McpGenUi, S = G.schema, isObj = S.isObj, same = S.same;
   // Short local names for the globals this file calls most (the minifier keeps member names).
   var isArr = Array.isArray, toJson = JSON.stringify;
-  var EMBED_KEY = 'mcp-gen-ui/embedded';
+  var EMBED_KEY = 'mcp-gen-ui/embedded', DRAFT = 'mcp-gen-ui/draft';
   var post = (msg) => window.parent.postMessage(msg, '*');
   var unsupported = (method) => Promise.reject(new Error(method + ' is not supported by this host'));
   var empty = () => ({});
@@ -37,6 +37,8 @@
     function sync(g) {
       var ctx = app._ctx;
       ['theme', 'displayMode', 'locale'].forEach((k) => { var v = read(g, k); if (v != null) ctx[k] = v; });
+      // The Apps SDK's display modes, where it can change them.
+      if (typeof window.openai?.requestDisplayMode === 'function') ctx.availableDisplayModes = ['inline', 'pip', 'fullscreen'];
       G.applyContext(ctx);
       var input = read(g, 'toolInput');
       if (isObj(input) && !same(input, lastIn)) app._emit('toolinput', { arguments: lastIn = input });
@@ -73,7 +75,11 @@
     if (method === 'ui/open-link' && oa.openExternal) return call(oa.openExternal, { href: p.url }).then(empty);
     if (method === 'ui/message' && oa.sendFollowUpMessage) return call(oa.sendFollowUpMessage, { prompt: text(p.content) }).then(empty);
     if (method === 'ui/request-display-mode' && oa.requestDisplayMode) return call(oa.requestDisplayMode, { mode: p.mode });
-    if (method === 'ui/update-model-context' && oa.setWidgetState) return call(oa.setWidgetState, p.structuredContent || p).then(empty);
+    // The widget state also holds the form's draft (drafts.js), which this keeps.
+    if (method === 'ui/update-model-context' && oa.setWidgetState) {
+      var draft = isObj(oa.widgetState) && oa.widgetState[DRAFT];
+      return call(oa.setWidgetState, draft ? { ...p.structuredContent || p, [DRAFT]: draft } : p.structuredContent || p).then(empty);
+    }
     return unsupported(method);
   };
 

@@ -219,6 +219,8 @@
     var t = currentTool(app);
     if (t && params && typeof params === 'object' && params.name === t.name) {
       var r = G.coerceArguments(params.arguments, t.inputSchema);
+      // Then the whole inputSchema (schema-check.js): what it rejects is not sent either.
+      if (!r.errors.length && G.checkArgs) r.errors = G.checkArgs(t.inputSchema, r.value).map(function (x) { return x.message; });
       if (r.errors.length) {
         var msg = 'Not sent: ' + r.errors.slice(0, 3).join('; ') + (r.errors.length > 3 ? ' (and ' + (r.errors.length - 3) + ' more)' : '');
         notice(msg, 'error');

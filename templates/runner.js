@@ -56,6 +56,10 @@
       if (f.errors.length) return failure('The form is not valid yet: ' + f.errors.join('; '));
       args = f.values;
     }
+    // The tool's whole inputSchema first (schema-check.js, which these pages embed): nothing it
+    // rejects is sent.
+    var t = embedded(), bad = G.checkArgs && t && t.name === name ? G.checkArgs(t.inputSchema, args || {}) : [];
+    if (bad.length) return failure('Not run: the arguments do not match the tool\'s input schema: ' + bad.map(function (x) { return x.message; }).join('; '));
     return (G.asksFirst(annotations(name), true) ? ask(name) : Promise.resolve(true)).then(function (yes) {
       if (!yes) return failure('The person chose not to run ' + name + '.');
       return app.callServerTool({ name: name, arguments: args || {} }).then(function (r) {

@@ -15,7 +15,7 @@
 //     callServerTool({name, arguments}, {timeout ms}?) -> Promise<CallToolResult>
 //     readServerResource({uri}), listServerResources(), sendMessage({role, content}),
 //     sendLog({level, data}), updateModelContext({content?, structuredContent?}),
-//     openLink({url}) (alias sendOpenLink), requestDisplayMode({mode}),
+//     openLink({url}) (alias sendOpenLink), requestDisplayMode({mode}), downloadFile({contents}),
 //     sendSizeChanged({width, height}), setupSizeChangedNotifications(),
 //     getHostContext(), getHostCapabilities(), getHostVersion(),
 //     hostKind ("mcp"|"openai"|"mcpui"|null: hosts.js has the last two)
@@ -50,6 +50,15 @@
 //                                  (form-json.js); array, variants, mapRows, lazy (form-extra.js)
 //   'zone'     ()                  the host's time zone may have changed (app.js runs it after
 //                                  connecting and on hostcontextchanged; form-time.js's notes)
+//   'result'   (result) -> [node]  controls for a shown result's tool row (view.js's renderResult
+//                                  runs it; export.js: fullscreen, CSV and JSON downloads)
+//   'handled'  (app, name, params) an event has reached its handlers (drafts.js: streamed input,
+//                                  drafts restored over the tool-input the glue wrote)
+//
+// Host context beyond theme and styles (book: reference/pages.md, "Living in the host"):
+// displayMode is mirrored as <html data-mode>, containerDimensions cap or fix the page's height
+// (the page scrolls inside), safeAreaInsets pad it (--safe-top/right/bottom/left), and
+// deviceCapabilities.touch sets <html class="touch"> (44 px controls).
 (function () {
   'use strict';
   var PROTOCOL = '2026-01-26';
@@ -121,11 +130,21 @@
     if (!s) document.head.append(s = h('style', { id: 'mcp-host-fonts' }));
     s.textContent = css;
   };
+  var px = (v) => typeof v === 'number' && isFinite(v) && v >= 0 ? M.round(v) + 'px' : '';
   var applyContext = (ctx) => {
     if (!ctx) return;
     applyDocumentTheme(G.forcedTheme || ctx.theme);
     applyHostStyleVariables(ctx.styles?.variables);
     applyHostFonts(ctx.styles?.css?.fonts);
+    var cd = ctx.containerDimensions, sa = ctx.safeAreaInsets, dc = ctx.deviceCapabilities, st = html.style;
+    if (typeof ctx.displayMode === 'string') html.setAttribute('data-mode', ctx.displayMode);
+    if (cd && typeof cd === 'object') {
+      st.maxHeight = px(cd.maxHeight);
+      st.height = px(cd.height);
+      st.overflowY = st.maxHeight || st.height ? 'auto' : '';
+    }
+    if (sa && typeof sa === 'object') ['top', 'right', 'bottom', 'left'].forEach((k) => st.setProperty('--safe-' + k, px(sa[k]) || '0px'));
+    if (dc && typeof dc === 'object') html.classList.toggle('touch', dc.touch === true);
   };
 
   var NOT_CONNECTED = 'Not connected to an MCP host';
@@ -173,6 +192,7 @@
         }
       });
       if (failed) run('failed', params, failed);
+      run('handled', this, name, params);
       return out;
     }
     _post(msg) {
@@ -339,7 +359,8 @@
     readServerResource: 'resources/read',
     listServerResources: 'resources/list', sendMessage: 'ui/message',
     updateModelContext: 'ui/update-model-context', openLink: 'ui/open-link',
-    sendOpenLink: 'ui/open-link', requestDisplayMode: 'ui/request-display-mode'
+    sendOpenLink: 'ui/open-link', requestDisplayMode: 'ui/request-display-mode',
+    downloadFile: 'ui/download-file'
   }).forEach(([name, method]) => { App.prototype[name] = function (p, o) { return this._request(method, p, o); }; });
 
   G.App = App;

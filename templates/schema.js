@@ -11,23 +11,74 @@
   var isObj = (v) => v !== null && typeof v === 'object' && !isArr(v);
   var same = (a, b) => toJson(a) === toJson(b);
 
-  var pointer = (root, ref) => {
-    if (typeof ref !== 'string' || ref[0] !== '#') return null;
-    var cur = root;
-    for (var p of ref.slice(1).split('/').slice(1)) {
+  // Which schema a $ref names (book: reference/pages.md, "Which $ref a page follows"), for the
+  // form and the validator alike: an index of the root's resources built once per root: each
+  // $id (resolved against its parent's base URI), $anchor and $dynamicAnchor (draft-07's "#name"
+  // $id too) as an absolute URI, and the base URI of every schema object. A $ref is resolved
+  // against the base of the schema it sits in, then looked up (an $id, an anchor), or its JSON
+  // pointer (~0, ~1 and %-escapes) followed from the resource it names. Refs outside the
+  // document resolve to nothing.
+  var BASE = 'https://mcp-gen-ui.invalid/input.json';
+  var SUB1 = /^(additionalProperties|additionalItems|items|contains|propertyNames|if|then|else|not|unevaluatedProperties|unevaluatedItems|contentSchema)$/;
+  var SUBN = /^(allOf|anyOf|oneOf|prefixItems|items)$/, SUBM = /^(properties|patternProperties|\$defs|definitions|dependentSchemas|dependencies)$/;
+  var url = (r, b) => { try { return new URL(r, b).href; } catch (e) { return null; } };
+  var indexes = new WeakMap();
+  var index = (root) => {
+    var x = isObj(root) && indexes.get(root);
+    if (x) return x;
+    x = { ids: { [BASE]: root }, dyn: {}, base: new WeakMap(), d7: /draft-0\d\//.test(root?.$schema) };
+    var walk = (s, b, depth) => {
+      if (!isObj(s) || depth > 256 || x.base.has(s)) return;
+      var id = s.$id;
+      if (typeof id === 'string' && !(x.d7 && s.$ref != null)) {
+        var u = url(id, b);
+        if (u && id[0] === '#') x.ids[u] = s;
+        else if (u) x.ids[b = u.replace(/#$/, '')] = s;
+      }
+      if (typeof s.$anchor === 'string') x.ids[b + '#' + s.$anchor] = s;
+      if (typeof s.$dynamicAnchor === 'string') x.ids[b + '#' + s.$dynamicAnchor] = x.dyn[b + '#' + s.$dynamicAnchor] = s;
+      x.base.set(s, b);
+      for (var k in s) {
+        var v = s[k];
+        if (SUB1.test(k)) walk(v, b, depth + 1);
+        if (SUBN.test(k) && isArr(v)) v.forEach((y) => walk(y, b, depth + 1));
+        if (SUBM.test(k) && isObj(v)) for (var j in v) walk(v[j], b, depth + 1);
+      }
+    };
+    walk(root, BASE, 0);
+    if (isObj(root)) indexes.set(root, x);
+    return x;
+  };
+  // The target of ref written in schema "from" under root: {s, b} (the schema and its base URI),
+  // or null when it is not in the document.
+  var resolve = (root, ref, from) => {
+    var x = index(root), u = typeof ref === 'string' && url(ref, (isObj(from) && x.base.get(from)) || BASE);
+    if (!u) return null;
+    var at = (t, b) => ({ s: t, b: (isObj(t) && x.base.get(t)) || b });
+    if (own(x.ids, u)) return at(x.ids[u], u.replace(/#.*/, ''));
+    var hash = u.indexOf('#'), doc = hash < 0 ? u : u.slice(0, hash), cur = own(x.ids, doc) ? x.ids[doc] : undefined, frag = u.slice(doc.length + 1);
+    if (cur === undefined || (frag && frag[0] !== '/')) return null;
+    for (var p of frag ? frag.split('/').slice(1) : []) {
       try { p = decodeURIComponent(p); } catch (e) { return null; }
       p = p.replace(/~1/g, '/').replace(/~0/g, '~');
       if (cur === null || typeof cur !== 'object' || !own(cur, p)) return null;
       cur = cur[p];
     }
-    return cur;
+    return at(cur, doc);
   };
+  var pointer = (root, ref, from) => resolve(root, ref, from)?.s ?? null;
 
+  // Merges an allOf part into a schema. Every part's if/then/else is kept in "__ifs" (the form
+  // shows the fields of each active branch: form-cond.js), and the dependency maps are joined.
+  var DEPS = /^(dependentSchemas|dependentRequired|dependencies|patternProperties)$/;
   var merge = (into, s) => {
+    // (Internal names are renamed by the minifier: never compared as strings.)
+    into.__refs = [...into.__refs || [], ...s.__refs || []];
+    if (s.__ifs) into.__ifs = [...into.__ifs || [], ...s.__ifs];
     for (var k in s) {
       if (k === 'properties') into.properties = { ...into.properties, ...s.properties };
       else if (k === 'required') into.required = (into.required || []).concat(s.required || []);
-      else if (k === '__refs') into.__refs = [...into.__refs || [], ...s.__refs];
+      else if (DEPS.test(k) && isObj(s[k])) into[k] = { ...s[k], ...into[k] };
       else if (!own(into, k)) into[k] = s[k];
     }
     return into;
@@ -37,15 +88,17 @@
   // and nullability in "__null"; "__refs" lists the refs crossed, for cycle detection by callers.
   var norm = (s0, root, depth = 0) => {
     var s = s0 === true || s0 == null ? {} : s0 === false ? { not: {} } : isObj(s0) ? s0 : {};
-    var refs = [], $ref;
+    var refs = [], $ref, from = s0;
     for (var g = 0; typeof s.$ref === 'string' && g < 32 && !refs.includes(s.$ref); g++) {
-      var t = pointer(root, s.$ref);
+      var t = pointer(root, s.$ref, from);
       refs.push(s.$ref);
       ({ $ref, ...s } = s);
-      s = { ...isObj(t) ? t : {}, ...s };
+      s = { ...isObj(t) ? t : t === false ? { not: {} } : {}, ...s };
+      from = t;
     }
     ({ $ref, ...s } = s);
     s.__refs = [...refs, ...s0?.__refs || []];
+    if (own(s, 'if') && !s.__ifs) s.__ifs = [{ if: s.if, then: s.then, else: s.else }];
     if (isArr(s.allOf) && depth < 16) {
       var parts = s.allOf;
       delete s.allOf;
@@ -104,5 +157,5 @@
 
   // scalarErrors: the messages of every 'check' registered (checks.js, for schemas with
   // constraints: the generator embeds it then); none without it.
-  G.schema = { words, where, fmtNum, fmtDate, norm, scalarErrors: (s, v) => G._run('check', s, v).flat(), pointer, isObj, same, own, _dateTime: ISO_DT };
+  G.schema = { words, where, fmtNum, fmtDate, norm, scalarErrors: (s, v) => G._run('check', s, v).flat(), pointer, resolve, index, isObj, same, own, _dateTime: ISO_DT };
 })();

@@ -58,38 +58,70 @@
     return h('span', { class: typeof v, text: Str(v) });
   };
 
-  // Light markdown: headings, lists, code fences, **bold**, inline code, [links](url) and bare URLs.
+  // A safe Markdown subset (book: reference/pages.md, "Markdown"), for results and for the form's
+  // descriptions: paragraphs, headings, lists (nested by indentation), quotes, code fences,
+  // **strong**, *emphasis*, inline code, [links](url), <autolinks> and bare URLs. Only http,
+  // https and mailto links become links (opened through the host); any other link, an image
+  // (its alt text) and raw HTML stay text: nothing here ever becomes markup.
+  var INL = /\x60([^\x60]+)\x60|!\[([^\]]*)\]\(([^()\s]*)(?:\s+"[^"]*")?\)|\[([^\]]+)\]\(([^()\s]+)(?:\s+"[^"]*")?\)|<((?:https?:\/\/|mailto:)[^\s<>]+)>|(\*\*|__)(?=\S)([\s\S]*?\S)\7|(^|[^\w*\\])([*_])(?=[^\s*_])([^*_]*?[^\s*_\\])\10(?!\w)|\\([\\\x60*_[\]()#+\-.!<>])|https?:\/\/[^\s<>()"]*[^\s<>()".,;:!?'*_]/;
   var inline = (text) => {
-    var out = [], re = /(\*\*([^*]+)\*\*|\x60([^\x60]+)\x60|\[([^\]]+)\]\(([^)\s]+)\)|https?:\/\/[^\s<>()"]+)/g, last = 0, m;
+    var out = [], last = 0, m, re = new RegExp(INL.source, 'g');
     while ((m = re.exec(text))) {
-      if (m.index > last) out.push(text.slice(last, m.index));
-      out.push(m[2] ? h('strong', m[2]) : m[3] ? h('code', m[3]) : m[4] ? URL_RE.test(m[5]) ? link(m[5], m[4]) : m[0] : link(m[0]));
+      var at = m.index + (m[9] || '').length;
+      if (at > last) out.push(text.slice(last, at));
+      var n = m[1] ? h('code', m[1])
+        : m[3] !== undefined ? m[2] || m[0]
+        : m[4] ? URL_RE.test(m[5]) ? link(m[5], m[4]) : m[0]
+        : m[6] ? link(m[6])
+        : m[8] ? h('strong', inline(m[8]))
+        : m[11] ? h('em', inline(m[11]))
+        : m[12] ? m[12] : link(m[0]);
+      out.push(n);
       last = re.lastIndex;
     }
     out.push(text.slice(last));
     return out;
   };
-  var markdown = (text) => {
-    var box = h('div.md'), lines = text.split(/\r?\n/), i = 0, para = [], list = null, LI = /^\s*([-*]|\d+\.)\s+/;
-    var flush = () => { if (para.length) box.append(h('p', inline(para.join('\n')))); para = []; list = null; };
-    for (; i < lines.length; i++) {
-      var l = lines[i];
-      if (/^\x60{3}/.test(l)) {
-        flush();
-        var code = [];
-        for (i++; i < lines.length && !/^\x60{3}/.test(lines[i]); i++) code.push(lines[i]);
+  var markdown = (text, box) => {
+    box = box || h('div.md');
+    var lines = text.split(/\r?\n/), para = [], lists = [], i, l, m, LI = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
+    var flush = () => { if (para.length) box.append(h('p', inline(para.join('\n')))); para = []; };
+    var close = () => { flush(); lists = []; };
+    for (i = 0; i < lines.length; i++) {
+      l = lines[i];
+      if ((m = /^\s*(\x60{3,}|~{3,})/.exec(l))) {
+        close();
+        var code = [], fence = m[1];
+        for (i++; i < lines.length && lines[i].trim().indexOf(fence) !== 0; i++) code.push(lines[i]);
         box.append(h('pre', h('code', code.join('\n'))));
-      } else if (/^#{1,6}\s/.test(l)) {
+      } else if (/^\s{0,3}#{1,6}\s/.test(l)) {
+        close();
+        box.append(h('p.mdh', h('strong', inline(l.replace(/^\s*#+\s*/, '').replace(/\s#+\s*$/, '')))));
+      } else if (/^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(l)) {
+        close();
+        box.append(h('hr'));
+      } else if ((m = LI.exec(l))) {
         flush();
-        box.append(h('p.mdh', h('strong', inline(l.replace(/^#+\s*/, '')))));
-      } else if (LI.test(l)) {
-        if (para.length) flush();
-        if (!list) box.append(list = h(/^\s*\d/.test(l) ? 'ol' : 'ul'));
-        list.append(h('li', inline(l.replace(LI, ''))));
-      } else if (!l.trim()) flush();
-      else { list = null; para.push(l); }
+        var ind = m[1].replace(/\t/g, '    ').length, tag = /\d/.test(m[2]) ? 'ol' : 'ul';
+        var top = lists[lists.length - 1];
+        while (top && (ind < top.ind || (ind === top.ind && tag !== top.tag))) { lists.pop(); top = lists[lists.length - 1]; }
+        if (!top || ind > top.ind) {
+          var list = h(tag), from = parseInt(m[2], 10);
+          if (from > 1) list.start = from;
+          (top ? top.li : box).append(list);
+          lists.push(top = { el: list, ind, tag });
+        }
+        top.el.append(top.li = h('li', inline(m[3])));
+      } else if (!l.trim()) close();
+      else if (lists.length && /^\s/.test(l)) lists[lists.length - 1].li.append('\n', ...inline(l.trim()));
+      else if ((m = /^\s{0,3}>\s?(.*)$/.exec(l))) {
+        close();
+        var quote = [m[1]];
+        while (i + 1 < lines.length && (m = /^\s{0,3}>\s?(.*)$/.exec(lines[i + 1]))) { quote.push(m[1]); i++; }
+        box.append(h('blockquote', markdown(quote.join('\n'))));
+      } else { lists = []; para.push(l); }
     }
-    flush();
+    close();
     return box;
   };
   var text = (t) => more(t, TEXT, markdown);
@@ -410,7 +442,8 @@
       if (!raw.hidden && !raw.firstChild) renderJson(raw, r);
     }, '.ghost');
     rawBtn.setAttribute('aria-expanded', 'false');
-    body.append(h('div.tools.end', rawBtn, btn('Copy JSON', () => copy(rawText, status), '.ghost'), status), raw);
+    // The host's controls for this result (export.js: fullscreen, downloads), via the 'result' point.
+    body.append(h('div.tools.end', G._run('result', r, body), rawBtn, btn('Copy JSON', () => copy(rawText, status), '.ghost'), status), raw);
     el.append(body);
     return el;
   };
@@ -426,4 +459,6 @@
   G.renderCards = (el, obj, o) => isObj(obj) ? renderCards(el, obj, o || {}, 0) : render(el, obj, o);
   G.renderJson = renderJson;
   G.renderText = (el, t) => { el.append(text(Str(t))); return el; };
+  // The same renderer for the form's descriptions (form.js, app.js): el gets the blocks.
+  G.markdown = (el, t) => { el.classList.add('md'); markdown(Str(t), el); return el; };
 })();

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 mod support;
 use support::cli::*;
-use support::{Project, bin, example, fixture, process, toml_str};
+use support::{Project, bin, example, exits_saying, fixture, process, toml_str};
 
 #[test]
 fn broken_upstreams_are_exit_2_with_a_clear_message() {
@@ -37,12 +37,12 @@ fn broken_upstreams_are_exit_2_with_a_clear_message() {
     )
     .unwrap();
     let start = std::time::Instant::now();
-    bin()
-        .current_dir(dir.path())
-        .args(["--config", "hang.toml", "generate"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("timed out"));
+    exits_saying(
+        dir.path(),
+        &["--config", "hang.toml", "generate"],
+        2,
+        "timed out",
+    );
     assert!(start.elapsed() < std::time::Duration::from_secs(30));
     assert!(
         !dir.path().join("ui").exists(),
@@ -78,18 +78,13 @@ fn bad_configs_are_exit_2_naming_line_and_key() {
 
     // No config and no --server: say how to name an upstream.
     let empty = tempfile::tempdir().unwrap();
-    bin()
-        .current_dir(empty.path())
-        .arg("generate")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--server"));
-    bin()
-        .current_dir(empty.path())
-        .args(["--config", "missing.toml", "list"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("missing.toml"));
+    exits_saying(empty.path(), &["generate"], 2, "--server");
+    exits_saying(
+        empty.path(),
+        &["--config", "missing.toml", "list"],
+        2,
+        "missing.toml",
+    );
     // Usage errors.
     bin().arg("--no-such-flag").assert().code(2);
     bin()
@@ -103,46 +98,28 @@ fn bad_configs_are_exit_2_naming_line_and_key() {
 
 #[test]
 fn list_and_inspect_in_text_and_json() {
-    let p = Project::new(&two_tools());
-    p.cmd().arg("generate").assert().success();
+    let p = Project::generated(&two_tools());
     let out = p.cmd().args(["list", "--format", "json"]).output().unwrap();
     assert!(out.status.success());
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v.as_array().unwrap().len(), 2);
     assert!(v.as_array().unwrap().iter().all(|t| t["status"] == "fresh"));
 
-    p.cmd()
-        .args(["inspect", "get_forecast"])
-        .assert()
-        .success()
-        .stdout(
-            predicate::str::contains("ui://fixture-changing/get_forecast")
-                .and(predicate::str::contains("city"))
-                .and(predicate::str::contains("fresh")),
-        );
-    let out = p
-        .cmd()
-        .args(["inspect", "get_forecast", "--format", "json"])
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    p.ok(&["inspect", "get_forecast"]).stdout(
+        predicate::str::contains("ui://fixture-changing/get_forecast?v=")
+            .and(predicate::str::contains("city"))
+            .and(predicate::str::contains("fresh")),
+    );
+    let v = p.json(&["inspect", "get_forecast", "--format", "json"]);
     assert_eq!(v["widgets"][0]["path"], "get_forecast.html");
     assert_eq!(v["definition"]["title"], "Forecast");
-    p.cmd()
-        .args(["inspect", "nope"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("get_forecast"));
+    p.exits_saying(&["inspect", "nope"], 2, "get_forecast");
 }
 
 #[test]
 fn validate_command_exit_codes() {
-    let p = Project::new(&two_tools());
-    p.cmd().arg("generate").assert().success();
-    p.cmd()
-        .args(["validate", "ui/get_forecast.html"])
-        .assert()
-        .success();
+    let p = Project::generated(&two_tools());
+    p.ok(&["validate", "ui/get_forecast.html"]);
     let bad = p.path().join("bad.html");
     std::fs::write(
         &bad,
@@ -166,8 +143,7 @@ fn refine_reads_feedback_in_quotes_of_any_kind() {
          "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}},
          "annotations": {"readOnlyHint": true}}
     ]);
-    let p = Project::new(&tools);
-    p.cmd().arg("generate").assert().success();
+    let p = Project::generated(&tools);
     let plain = p.read("get_forecast.html");
     for (feedback, view) in [
         ("“bar chart”", "bar"),
@@ -199,10 +175,7 @@ fn refine_reads_feedback_in_quotes_of_any_kind() {
     let lock = p.read("mcp-gen-ui.lock");
     assert!(lock.contains("“bar chart”"), "{lock}");
     // Quoted field names inside the feedback keep working, wrapped or not.
-    p.cmd()
-        .args(["refine", "get_forecast", "“hide \"city\"”."])
-        .assert()
-        .success()
+    p.ok(&["refine", "get_forecast", "“hide \"city\"”."])
         .stdout(predicate::str::contains("cannot interpret").not())
         .stderr(predicate::str::contains("cannot interpret").not());
     assert!(
@@ -224,8 +197,7 @@ fn refine_reads_feedback_in_quotes_of_any_kind() {
 
 #[test]
 fn refine_feedback_with_typographic_quotes_and_accents_never_panics() {
-    let p = Project::new(&two_tools());
-    p.cmd().arg("generate").assert().success();
+    let p = Project::generated(&two_tools());
     for feedback in [
         "“line” chart",
         "é",

@@ -14,10 +14,7 @@ use support::{Project, bin, fixture};
 #[test]
 fn generate_writes_then_second_run_touches_nothing() {
     let p = Project::new(&two_tools());
-    p.cmd()
-        .arg("generate")
-        .assert()
-        .success()
+    p.ok(&["generate"])
         .stdout(predicate::str::contains("2 generated"));
     let html = p.read("get_forecast.html");
     assert!(
@@ -32,25 +29,21 @@ fn generate_writes_then_second_run_touches_nothing() {
     assert_eq!(tools.as_array().unwrap().len(), 2);
 
     let before = snapshot_dir(&p.ui());
-    p.cmd()
-        .arg("generate")
-        .assert()
-        .success()
+    p.ok(&["generate"])
         .stdout(predicate::str::contains("Up to date: 2 tools"));
     assert_eq!(
         before,
         snapshot_dir(&p.ui()),
         "a no-op run must not touch any file"
     );
-    p.cmd().arg("check").assert().success();
+    p.ok(&["check"]);
 }
 
 /// No tool can break a run: a tool that cannot get a page keeps its previous page and lock entry, is named, every
 /// other tool is written, and the run ends with exit 1 (`check` then reports the tool stale).
 #[test]
 fn a_tool_without_a_new_page_does_not_stop_the_run() {
-    let p = Project::new(&two_tools());
-    p.cmd().arg("generate").assert().success();
+    let p = Project::generated(&two_tools());
     let old_note = p.read("add_note.html");
     let old_lock = p.read("mcp-gen-ui.lock");
 
@@ -106,10 +99,8 @@ fn a_tool_without_a_new_page_does_not_stop_the_run() {
 
 #[test]
 fn output_is_deterministic_across_directories() {
-    let a = Project::new(&two_tools());
-    let b = Project::new(&two_tools());
-    a.cmd().arg("generate").assert().success();
-    b.cmd().arg("generate").assert().success();
+    let a = Project::generated(&two_tools());
+    let b = Project::generated(&two_tools());
     for f in [
         "get_forecast.html",
         "add_note.html",
@@ -122,8 +113,7 @@ fn output_is_deterministic_across_directories() {
 
 #[test]
 fn hand_edits_are_kept_forced_or_adopted() {
-    let p = Project::new(&two_tools());
-    p.cmd().arg("generate").assert().success();
+    let p = Project::generated(&two_tools());
     let path = p.ui().join("get_forecast.html");
     let edited = format!("{}\n<!-- tweaked -->\n", p.read("get_forecast.html"));
     std::fs::write(&path, &edited).unwrap();
@@ -132,42 +122,27 @@ fn hand_edits_are_kept_forced_or_adopted() {
     let mut tools = two_tools();
     tools[0]["title"] = json!("Forecast v2");
     p.set_tools(&tools);
-    p.cmd()
-        .arg("generate")
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("edited by hand"));
+    p.exits_saying(&["generate"], 0, "edited by hand");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
-    p.cmd()
-        .arg("list")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("edited"));
+    p.ok(&["list"]).stdout(predicate::str::contains("edited"));
 
     // Adopted: pinned, check clean, never regenerated.
-    p.cmd()
-        .args(["generate", "--adopt", "get_forecast"])
-        .assert()
-        .success();
+    p.ok(&["generate", "--adopt", "get_forecast"]);
     assert!(p.read("mcp-gen-ui.lock").contains("pinned = true"));
-    p.cmd().arg("check").assert().success();
-    p.cmd().arg("generate").assert().success();
+    p.ok(&["check"]);
+    p.ok(&["generate"]);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
 
     // Forced: overwritten and unpinned.
-    p.cmd()
-        .args(["generate", "--force", "get_forecast"])
-        .assert()
-        .success();
+    p.ok(&["generate", "--force", "get_forecast"]);
     assert_ne!(std::fs::read_to_string(&path).unwrap(), edited);
     assert!(!p.read("mcp-gen-ui.lock").contains("pinned"));
-    p.cmd().arg("check").assert().success();
+    p.ok(&["check"]);
 }
 
 #[test]
 fn a_file_equal_to_fresh_output_is_not_edited() {
-    let p = Project::new(&two_tools());
-    p.cmd().arg("generate").assert().success();
+    let p = Project::generated(&two_tools());
     // Corrupt the recorded hash: the bytes on disk still equal what generate writes.
     let lock_path = p.ui().join("mcp-gen-ui.lock");
     let lock = p.read("mcp-gen-ui.lock");
@@ -181,24 +156,19 @@ fn a_file_equal_to_fresh_output_is_not_edited() {
         lock.replacen(&sha_line, &format!("sha256 = \"{}\"", "0".repeat(64)), 1),
     )
     .unwrap();
-    p.cmd()
-        .arg("generate")
-        .assert()
-        .success()
+    p.ok(&["generate"])
         .stderr(predicate::str::contains("edited by hand").not());
-    p.cmd().arg("check").assert().success();
+    p.ok(&["check"]);
 }
 
 #[test]
 fn an_interrupted_run_is_recovered_without_false_edits() {
     // The state a run leaves when killed after renaming one file but before writing the lock:
     // the new file, the old lock, and the pending lock that describes the new file.
-    let old = Project::new(&two_tools());
-    old.cmd().arg("generate").assert().success();
+    let old = Project::generated(&two_tools());
     let mut tools = two_tools();
     tools[0]["description"] = json!("Changed.");
-    let new = Project::new(&tools);
-    new.cmd().arg("generate").assert().success();
+    let new = Project::generated(&tools);
 
     std::fs::copy(
         new.ui().join("get_forecast.html"),
@@ -225,10 +195,7 @@ fn an_interrupted_run_is_recovered_without_false_edits() {
         "temp files are not stray: {v}"
     );
 
-    old.cmd()
-        .arg("generate")
-        .assert()
-        .success()
+    old.ok(&["generate"])
         .stderr(predicate::str::contains("edited by hand").not());
     assert!(!old.ui().join(".mcp-gen-ui.lock.pending").exists());
     assert!(
@@ -243,7 +210,7 @@ fn an_interrupted_run_is_recovered_without_false_edits() {
     ] {
         assert_eq!(old.read(f), new.read(f), "{f}");
     }
-    old.cmd().args(["check", "--online"]).assert().success();
+    old.ok(&["check", "--online"]);
 }
 
 #[test]
@@ -252,22 +219,15 @@ fn a_concurrent_run_is_refused() {
     std::fs::create_dir_all(p.ui()).unwrap();
     let f = std::fs::File::create(p.ui().join(".mcp-gen-ui.run-lock")).unwrap();
     f.lock().unwrap();
-    p.cmd()
-        .arg("generate")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("another mcp-gen-ui run"));
+    p.exits_saying(&["generate"], 2, "another mcp-gen-ui run");
     drop(f);
-    p.cmd().arg("generate").assert().success();
+    p.ok(&["generate"]);
 }
 
 #[test]
 fn dry_run_writes_nothing() {
     let p = Project::new(&two_tools());
-    p.cmd()
-        .args(["generate", "--dry-run"])
-        .assert()
-        .success()
+    p.ok(&["generate", "--dry-run"])
         .stdout(predicate::str::contains("would write"));
     assert!(!p.ui().exists());
 }
@@ -275,7 +235,7 @@ fn dry_run_writes_nothing() {
 #[test]
 fn selected_tools_only_and_unknown_tool_is_an_error() {
     let p = Project::new(&two_tools());
-    p.cmd().args(["generate", "add_note"]).assert().success();
+    p.ok(&["generate", "add_note"]);
     assert!(p.ui().join("add_note.html").exists());
     assert!(!p.ui().join("get_forecast.html").exists());
     p.cmd().args(["generate", "nope"]).assert().code(2).stderr(
@@ -286,18 +246,14 @@ fn selected_tools_only_and_unknown_tool_is_an_error() {
 
 #[test]
 fn disabled_tools_get_no_ui() {
-    let p = Project::new(&two_tools());
-    p.cmd().arg("generate").assert().success();
+    let p = Project::generated(&two_tools());
     let cfg = p.path().join("mcp-gen-ui.toml");
     let text = std::fs::read_to_string(&cfg).unwrap();
     std::fs::write(&cfg, format!("enabled_tools = [\"get_forecast\"]\n{text}")).unwrap();
-    p.cmd()
-        .arg("generate")
-        .assert()
-        .success()
+    p.ok(&["generate"])
         .stdout(predicate::str::contains("removed"));
     assert!(!p.ui().join("add_note.html").exists());
-    p.cmd().arg("check").assert().success();
+    p.ok(&["check"]);
 }
 
 #[test]
@@ -441,12 +397,9 @@ fn hostile_tool_definitions_each_get_a_valid_page() {
     );
     for t in ["nul", "long", "deep", "enumerated", "fine"] {
         let file = lock["tools"][t]["widgets"][0]["path"].as_str().unwrap();
-        p.cmd()
-            .args(["validate", &format!("ui/{file}")])
-            .assert()
-            .success();
+        p.ok(&["validate", &format!("ui/{file}")]);
     }
-    p.cmd().arg("check").assert().success();
+    p.ok(&["check"]);
 
     // Now one tool's definition is too large for any page (its enum values are kept exactly).
     let old_enum_page = p.read("enumerated.html");
@@ -468,4 +421,34 @@ fn hostile_tool_definitions_each_get_a_valid_page() {
     assert!(p.read("fine.html").contains("Fine, and changed."));
     let (code, _) = check_json(&p);
     assert_eq!(code, 1, "the failed tool is stale");
+}
+
+/// What a page cannot check before a call is a warning naming the tool, the keyword and where it
+/// is (book: reference/pages.md, "Named at generate time"); what it can check is not named.
+#[test]
+fn what_a_page_cannot_check_is_named_at_generate_time() {
+    let tools = json!([
+        {"name": "remote", "inputSchema": {"type": "object", "properties": {
+            "a": {"$ref": "https://example.com/shared.json#/$defs/a"},
+            "site": {"type": "string", "format": "iri"}}}},
+        {"name": "local", "inputSchema": {"type": "object",
+            "$defs": {"pos": {"$id": "urn:positive", "type": "integer", "exclusiveMinimum": 0}},
+            "properties": {"n": {"$ref": "urn:positive"}, "animal": {"enum": ["Cat", "Dog"]}},
+            "if": {"properties": {"animal": {"const": "Cat"}}}, "then": {"required": ["n"]}}}
+    ]);
+    let p = Project::new(&tools);
+    let out = p.run(&["generate"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("warning: tool `remote`: its page cannot check `$ref` to `https://example.com/shared.json#/$defs/a` at /properties/a"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "warning: tool `remote`: its page cannot check format `iri` at /properties/site"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("tool `local`"), "{err}");
 }

@@ -1,8 +1,8 @@
 //! The CLI's output pinned by snapshots (uv-style): `--help` of every command, the generate
 //! summary, `check` in text, JSON and JUnit, `diff`, `list` and `inspect`, run as a user would
 //! against the real fixture server. Temporary paths are replaced by `[TMP]`, the example
-//! server's path by `[FIXTURE]`, page sizes by `[SIZE]`, template versions by `[VERSION]` and page
-//! hashes by `[PAGE-SHA256]`, so the snapshots pin what the CLI says, not the bytes of the pages
+//! server's path by `[FIXTURE]`, page sizes by `[SIZE]`, template versions by `[VERSION]`, page
+//! URIs' versions by `[PAGE]` and page hashes by `[PAGE-SHA256]`, so the snapshots pin what the CLI says, not the bytes of the pages
 //! (the builtin snapshots do that). Review changes with `cargo insta review` (or accept them with
 //! `INSTA_UPDATE=always`).
 
@@ -38,23 +38,33 @@ fn run(dir: &Path, args: &[&str]) -> String {
             &example("fixture-server").display().to_string(),
             "[FIXTURE]",
         );
-    redact_page_hashes(&redact_versions(&redact_sizes(&text)))
+    redact_uri_versions(&redact_page_hashes(&redact_versions(&redact_sizes(&text))))
+}
+
+/// A page URI's `?v=` and 8 hex digits → `?v=[PAGE]`: the version is the page's hash, which
+/// moves with every template change (the URI's form stays pinned).
+fn redact_uri_versions(text: &str) -> String {
+    redact_hex_after(text, "?v=", 8, "[PAGE]")
 }
 
 /// A page's `"sha256": "…"` → `"sha256": "[PAGE-SHA256]"`: it moves with every template change,
 /// which the builtin snapshots pin already (tool and config hashes stay: they are the CLI's).
 fn redact_page_hashes(text: &str) -> String {
-    const KEY: &str = "\"sha256\": \"";
+    redact_hex_after(text, "\"sha256\": \"", 64, "[PAGE-SHA256]")
+}
+
+/// Every run of exactly `len` hex digits right after `key` → `mask`.
+fn redact_hex_after(text: &str, key: &str, len: usize, mask: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
-    while let Some(at) = rest.find(KEY) {
-        out.push_str(&rest[..at + KEY.len()]);
-        rest = &rest[at + KEY.len()..];
+    while let Some(at) = rest.find(key) {
+        out.push_str(&rest[..at + key.len()]);
+        rest = &rest[at + key.len()..];
         let end = rest
             .find(|c: char| !c.is_ascii_hexdigit())
             .unwrap_or(rest.len());
-        if end == 64 {
-            out.push_str("[PAGE-SHA256]");
+        if end == len {
+            out.push_str(mask);
             rest = &rest[end..];
         }
     }

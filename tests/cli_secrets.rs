@@ -6,27 +6,19 @@ use serde_json::{Value, json};
 
 mod support;
 use support::cli::*;
-use support::{bin, example, fixture, toml_str};
+use support::{bin, fixture};
 
 #[test]
 fn upstream_children_never_inherit_our_secrets() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::write(
-        d.join("mcp-gen-ui.toml"),
-        format!(
-            "[upstream]\ncommand = {}\nargs = [\"--mode\", \"ok\", \"--report-env\", \"env.json\"]\n\
-             cwd = \".\"\nenv = {{ PASSED_KEY = \"${{MY_UPSTREAM_SECRET}}\", PLAIN = \"plain\" }}\n\
-             env_inherit = [\"EXTRA_*\"]\n",
-            toml_str(&example("fixture-server").display().to_string())
-        ),
-    )
-    .unwrap();
-    let out = bin_with_secrets()
-        .current_dir(d)
-        .arg("generate")
-        .output()
-        .unwrap();
+    fixture_server_config(
+        d,
+        "args = [\"--mode\", \"ok\", \"--report-env\", \"env.json\"]\n\
+         cwd = \".\"\nenv = { PASSED_KEY = \"${MY_UPSTREAM_SECRET}\", PLAIN = \"plain\" }\n\
+         env_inherit = [\"EXTRA_*\"]\n",
+    );
+    let out = run_with_secrets(d, &["generate"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}\n{stderr}");
@@ -124,11 +116,7 @@ fn env_references_in_headers_are_never_refused_and_secrets_are_never_printed() {
         write(&format!(
             "[upstream]\nurl = \"http://127.0.0.1:9/mcp\"\nheaders = {{ {header:?} = \"${{MY_UPSTREAM_SECRET}}\" }}\n"
         ));
-        let out = bin_with_secrets()
-            .current_dir(d)
-            .arg("list")
-            .output()
-            .unwrap();
+        let out = run_with_secrets(d, &["list"]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
             !stderr.contains("looks like an API key"),
@@ -416,14 +404,7 @@ fn env_name_value_is_set_and_redacted_and_our_secrets_are_refused() {
         assert!(!text.contains("literal-SECRET"), "{text}");
     }
     // A variable the config reads through `${VAR}` is a secret too: only `env` passes it.
-    std::fs::write(
-        d.join("mcp-gen-ui.toml"),
-        format!(
-            "[upstream]\ncommand = {}\nenv = {{ KEY = \"${{MY_SERVICE_KEY}}\" }}\n",
-            toml_str(&example("fixture-server").display().to_string())
-        ),
-    )
-    .unwrap();
+    fixture_server_config(d, "env = { KEY = \"${MY_SERVICE_KEY}\" }\n");
     let text = bin()
         .current_dir(d)
         .env("MY_SERVICE_KEY", "service-key-SECRET-31")

@@ -7,7 +7,7 @@ use std::path::Path;
 
 mod support;
 use support::cli::*;
-use support::{bin, example, fixture, python, toml_str};
+use support::{bin, fixture, python, toml_str};
 
 /// A server whose stateless (2026-07-28) path fails with -32603 while its handshake works (a
 /// Python SDK 2.3 low-level server returning plain dicts): the error says so and names the
@@ -51,14 +51,10 @@ fn a_broken_stateless_path_is_named_and_protocol_pins_the_era() {
     assert!(text.contains("--protocol handshake"), "{text}");
 
     // The same from the config file; --protocol on the command line wins over it.
-    std::fs::write(
-        d.join("mcp-gen-ui.toml"),
-        format!(
-            "[upstream]\ncommand = {}\nargs = [\"--mode\", \"stateless-broken\"]\nprotocol = \"handshake\"\n",
-            toml_str(&example("fixture-server").display().to_string())
-        ),
-    )
-    .unwrap();
+    fixture_server_config(
+        d,
+        "args = [\"--mode\", \"stateless-broken\"]\nprotocol = \"handshake\"\n",
+    );
     bin().current_dir(d).arg("generate").assert().success();
     bin()
         .current_dir(d)
@@ -85,14 +81,10 @@ fn a_broken_stateless_path_is_named_and_protocol_pins_the_era() {
     // A server slow to start answers `server/discover` after the probe gave up, then refuses
     // `initialize` on that connection (-32022, like the Python SDK): still the stateless path,
     // and still the error that names the setting.
-    std::fs::write(
-        d.join("mcp-gen-ui.toml"),
-        format!(
-            "[upstream]\ncommand = {}\nargs = [\"--mode\", \"stateless-broken\", \"--discover-delay\", \"4000\"]\ntimeout_ms = 6000\n",
-            toml_str(&example("fixture-server").display().to_string())
-        ),
-    )
-    .unwrap();
+    fixture_server_config(
+        d,
+        "args = [\"--mode\", \"stateless-broken\", \"--discover-delay\", \"4000\"]\ntimeout_ms = 6000\n",
+    );
     let text = bin()
         .current_dir(d)
         .args(["list", "--online"])

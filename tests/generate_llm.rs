@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use assert_cmd::prelude::*;
-use predicates::prelude::*;
 use serde_json::json;
 
 mod support;
@@ -63,6 +62,19 @@ async fn run_blocking(dir: &Path, args: &[&str], with_key: bool) -> std::process
         .unwrap()
 }
 
+/// A project whose llm provider (the fake one) answers with the fixture page `answer`, after a
+/// first `generate` that succeeded: the provider, the folder, and what that run printed (stdout,
+/// stderr).
+async fn generated_with(answer: &str) -> (MockServer, tempfile::TempDir, String, String) {
+    let server = provider(&page(answer)).await;
+    let dir = project(&format!("{}/v1", server.uri()));
+    let out = run_blocking(dir.path(), &["generate"], true).await;
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    (server, dir, stdout, stderr)
+}
+
 fn all_text_under(dir: &Path) -> String {
     let mut s = String::new();
     for e in walkdir::WalkDir::new(dir)
@@ -78,14 +90,8 @@ fn all_text_under(dir: &Path) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn llm_generation_is_recorded_incremental_and_keeps_the_key_secret() {
-    let server = provider(&page("good_ui.html")).await;
-    let dir = project(&format!("{}/v1", server.uri()));
+    let (server, dir, stdout, stderr) = generated_with("good_ui.html").await;
     let d = dir.path().to_path_buf();
-
-    let out = run_blocking(&d, &["generate"], true).await;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(
         stdout.contains("tokens"),
         "token usage in the summary: {stdout}"
@@ -127,12 +133,8 @@ async fn llm_generation_is_recorded_incremental_and_keeps_the_key_secret() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn invalid_llm_output_falls_back_to_the_builtin_ui() {
-    let server = provider(&page("external_script.html")).await;
-    let dir = project(&format!("{}/v1", server.uri()));
+    let (_server, dir, _, stderr) = generated_with("external_script.html").await;
     let d = dir.path().to_path_buf();
-    let out = run_blocking(&d, &["generate"], true).await;
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("replaced by the builtin UI"), "{stderr}");
     let lock = std::fs::read_to_string(d.join("ui/mcp-gen-ui.lock")).unwrap();
     assert!(lock.contains("fallback_reason"), "{lock}");
@@ -155,12 +157,7 @@ fn a_missing_key_is_exit_2_naming_the_variable() {
         ),
     )
     .unwrap();
-    support::bin()
-        .current_dir(dir.path())
-        .arg("generate")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("ANTHROPIC_API_KEY"));
+    support::exits_saying(dir.path(), &["generate"], 2, "ANTHROPIC_API_KEY");
 }
 
 /// A wrong key (or an unknown model, a wrong base_url) is an error of the run, exit 2
@@ -168,15 +165,8 @@ fn a_missing_key_is_exit_2_naming_the_variable() {
 /// success. Nothing is written and the lock stays as it was.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_key_or_model_is_exit_2_and_writes_nothing() {
-    let good = provider(&page("good_ui.html")).await;
-    let dir = project(&format!("{}/v1", good.uri()));
+    let (good, dir, _, _) = generated_with("good_ui.html").await;
     let d = dir.path().to_path_buf();
-    let out = run_blocking(&d, &["generate"], true).await;
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let lock_before = std::fs::read(d.join("ui/mcp-gen-ui.lock")).unwrap();
     let page_before = std::fs::read(d.join("ui/echo.html")).unwrap();
 

@@ -152,15 +152,12 @@ fn diff_base_reviews_a_branch_offline() {
     );
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
-    assert!(
-        stdout.contains("  get_forecast: view: automatic → bar chart (x: date, y: high)"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("  get_forecast: added: field units (choice, optional)"),
-        "{stdout}"
-    );
-    assert!(stdout.contains("--- a/get_forecast.html"), "{stdout}");
+    let said = [
+        "  get_forecast: view: automatic → bar chart (x: date, y: high)",
+        "  get_forecast: added: field units (choice, optional)",
+        "--- a/get_forecast.html",
+    ];
+    support::assert_holds(&stdout, &said);
     assert!(longest_line(&stdout) <= 400, "{stdout}");
 
     // The same records in JSON.
@@ -449,13 +446,7 @@ fn visual_pictures_changed_pages_before_and_after() {
 /// A server that is not in this repository: npm `@modelcontextprotocol/server-everything`.
 #[test]
 fn review_of_server_everything_in_words_and_pictures() {
-    let everything =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node_modules/.bin/mcp-server-everything");
-    assert!(
-        everything.exists(),
-        "{} is missing: run `npm ci` in tests/ first",
-        everything.display()
-    );
+    let everything = support::host::everything();
     let server = format!("{} stdio", everything.display());
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

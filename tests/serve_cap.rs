@@ -5,71 +5,42 @@
 //! its stdin closes, so an upstream still going is counted.
 #![cfg(target_os = "linux")]
 
-use std::process::Stdio;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, BufReader};
+use serde_json::Value;
 
 const CAP: usize = 4;
 
 mod support;
 use support::process;
+use support::serve::{Listening, init, listening, rpc_post};
 
 fn fixture() -> String {
-    format!(
-        "python3 {}/tests/fixtures/servers/slow_exit.py",
-        env!("CARGO_MANIFEST_DIR")
-    )
+    format!("python3 {}", support::fixture_file("servers/slow_exit.py"))
 }
 
-/// `serve --http` in front of the slow-exit fixture; killed on drop.
+/// `serve --http` in front of the slow-exit fixture (support::serve's `Listening`); killed on
+/// drop.
 struct Serve {
-    child: tokio::process::Child,
+    serving: Listening,
     url: String,
-    log: Arc<Mutex<Vec<String>>>,
     _out: tempfile::TempDir,
 }
 
 impl Serve {
     async fn start(args: &[&str]) -> Serve {
         let out = tempfile::tempdir().unwrap();
-        let mut child = support::tokio_bin()
-            .args(["serve", "--http", "127.0.0.1:0", "--server", &fixture()])
+        let mut cmd = support::tokio_bin();
+        cmd.args(["serve", "--http", "127.0.0.1:0", "--server", &fixture()])
             .args(["--out-dir", out.path().to_str().unwrap()])
             .args(args)
-            .env("MCP_GEN_UI_LOG", "info")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let url = tokio::time::timeout(Duration::from_secs(60), async {
-            while let Some(line) = lines.next_line().await.unwrap() {
-                log.lock().unwrap().push(line.clone());
-                if let Some(i) = line.find("listening on http://") {
-                    return line[i + "listening on ".len()..].trim().to_string();
-                }
-            }
-            panic!("serve exited without listening: {:?}", log.lock().unwrap());
-        })
-        .await
-        .unwrap();
-        let keep = Arc::clone(&log);
-        tokio::spawn(async move {
-            while let Ok(Some(l)) = lines.next_line().await {
-                keep.lock().unwrap().push(l);
-            }
-        });
+            .env("MCP_GEN_UI_LOG", "info");
+        let serving = listening(cmd, "listening on http://").await;
         let serve = Serve {
-            child,
-            url,
-            log,
+            url: serving.url.clone(),
+            serving,
             _out: out,
         };
         // The readiness probe starts an upstream of its own: wait until it has been and gone.
@@ -90,12 +61,7 @@ impl Serve {
     }
 
     fn pid(&self) -> i32 {
-        self.child.id().unwrap() as i32
-    }
-
-    fn log_count(&self, needle: &str) -> usize {
-        let log = self.log.lock().unwrap();
-        log.iter().filter(|l| l.contains(needle)).count()
+        self.serving.child.id().unwrap() as i32
     }
 }
 
@@ -130,11 +96,6 @@ fn upstreams(parent: i32) -> Vec<i32> {
     out
 }
 
-fn init(id: u64) -> Value {
-    json!({"jsonrpc":"2.0","id":id,"method":"initialize","params":{
-        "protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})
-}
-
 /// POSTs one message; the status and the session header.
 async fn post(
     http: &reqwest::Client,
@@ -142,14 +103,13 @@ async fn post(
     session: Option<&str>,
     body: &Value,
 ) -> (u16, Option<String>) {
-    let mut req = http
-        .post(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(body.to_string());
-    if let Some(s) = session {
-        req = req.header("mcp-session-id", s);
-    }
+    let req = rpc_post(
+        http,
+        url,
+        session,
+        "application/json, text/event-stream",
+        body,
+    );
     let Ok(r) = req.send().await else {
         return (0, None);
     };
@@ -212,8 +172,11 @@ async fn a_burst_of_initialize_never_exceeds_the_cap() {
     stop.store(true, Ordering::SeqCst);
     let most = sampler.join().unwrap();
     let admitted = statuses.iter().filter(|s| **s == 200).count();
-    let log = serve.log.lock().unwrap().clone();
-    let evictions = serve.log_count("closed the least recently used idle host session");
+    let log = serve.serving.log.0.lock().unwrap().clone();
+    let evictions = serve
+        .serving
+        .log
+        .count("closed the least recently used idle host session");
     assert!(
         admitted >= CAP && evictions > 0,
         "the burst should fill the cap and evict: {admitted} admitted, {evictions} evicted, \

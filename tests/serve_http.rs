@@ -9,7 +9,7 @@ use tokio::io::AsyncWriteExt;
 
 mod support;
 use support::host::*;
-use support::serve::{listening, serve_cmd, serve_http};
+use support::serve::{init, listening, rpc_post, serve_cmd, serve_http};
 use support::{example, python, tokio_bin};
 
 #[tokio::test]
@@ -40,18 +40,15 @@ async fn http_host_refuses_forged_and_oversized_requests() {
             .header("accept", "application/json, text/event-stream")
             .body(body)
     };
-    let r = post(init.to_string())
-        .header("origin", "https://evil.example")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 403);
-    let r = post(init.to_string())
-        .header("host", "evil.example")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 403);
+    // A page elsewhere (its Origin) or a rebound name (its Host) is refused.
+    for (name, value) in [("origin", "https://evil.example"), ("host", "evil.example")] {
+        let r = post(init.to_string())
+            .header(name, value)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 403, "{name}: {value}");
+    }
     let r = post(json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}).to_string())
         .send()
         .await
@@ -209,15 +206,17 @@ async fn http_refuses_from_the_headers_before_reading_a_body() {
     );
 
     // Authorized with the lowercase scheme: works.
-    let r = reqwest::Client::new()
-        .post(&server.url)
-        .header("authorization", "bearer tok-123")
-        .header("content-type", "application/json")
-        .header("accept", "application/json")
-        .body(init_line(1))
-        .send()
-        .await
-        .unwrap();
+    let r = rpc_post(
+        &reqwest::Client::new(),
+        &server.url,
+        None,
+        "application/json",
+        &init(1),
+    )
+    .header("authorization", "bearer tok-123")
+    .send()
+    .await
+    .unwrap();
     assert_eq!(r.status(), 200);
 }
 
@@ -233,11 +232,7 @@ async fn http_same_id_twice_and_empty_batches_are_answered() {
     ])
     .await;
     let http = reqwest::Client::new();
-    let r = http
-        .post(&server.url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json")
-        .body(init_line(1))
+    let r = rpc_post(&http, &server.url, None, "application/json", &init(1))
         .send()
         .await
         .unwrap();
@@ -323,11 +318,7 @@ async fn http_answers_alone_are_json_bodies_and_progress_makes_a_stream() {
     // Opens a session through a serve in front of `upstream`; a POST builder for it.
     let open = async |upstream: &str, out: &Path| {
         let server = serve_http(&["--server", upstream, "--out-dir", out.to_str().unwrap()]).await;
-        let r = http
-            .post(&server.url)
-            .header("content-type", "application/json")
-            .header("accept", BOTH)
-            .body(init_line(1))
+        let r = rpc_post(&http, &server.url, None, BOTH, &init(1))
             .send()
             .await
             .unwrap();
@@ -492,7 +483,7 @@ async fn host_options_are_applied_per_client() {
     assert_eq!(fc["description"], upstream_description("get_forecast"));
     assert_eq!(
         fc["_meta"]["openai/outputTemplate"],
-        "ui://weather/get_forecast/table"
+        ui.uri("get_forecast/table").as_str()
     );
     assert_eq!(fc["_meta"]["openai/widgetAccessible"], true);
     assert!(fc["_meta"].get("ui").is_none());
@@ -503,7 +494,7 @@ async fn host_options_are_applied_per_client() {
             .iter()
             .all(|r| r["mimeType"] == "text/html+skybridge")
     );
-    let read = read_of(&plain, "ui://weather/get_current_conditions").await;
+    let read = read_of(&plain, &ui.uri("get_current_conditions")).await;
     assert_eq!(read["contents"][0]["mimeType"], "text/html+skybridge");
     assert_eq!(
         read["contents"][0]["_meta"]["openai/widgetCSP"]["connect_domains"],
@@ -517,7 +508,7 @@ async fn host_options_are_applied_per_client() {
     assert_eq!(embedded.len(), 1, "{wrapped}");
     assert_eq!(
         embedded[0]["resource"]["uri"],
-        "ui://weather/get_forecast/table"
+        ui.uri("get_forecast/table").as_str()
     );
     assert_eq!(embedded[0]["resource"]["mimeType"], "text/html");
     let html = embedded[0]["resource"]["text"].as_str().unwrap();
@@ -621,7 +612,10 @@ async fn a_python_sdk_host_works_through_serve_http_in_both_eras() {
                 "{what}"
             );
             let uri = seen["ui_meta"]["resourceUri"].as_str().expect(&what);
+            let page = std::fs::read(ui.join(format!("{tool}.html"))).unwrap();
+            let version = &mcp_gen_ui::model::sha256_hex(&page)[..8];
             assert!(uri.starts_with("ui://"), "{what}");
+            assert!(uri.ends_with(&format!("?v={version}")), "{what}");
             assert!(
                 seen["ui_resources"]
                     .as_array()
@@ -630,7 +624,6 @@ async fn a_python_sdk_host_works_through_serve_http_in_both_eras() {
                 "{what}"
             );
             assert_eq!(seen["ui_read"]["mime"], MCP_APP, "{what}");
-            let page = std::fs::read(ui.join(format!("{tool}.html"))).unwrap();
             assert_eq!(seen["ui_read"]["bytes"], page.len(), "{what}");
             assert_eq!(seen["call"]["is_error"], false, "{what}");
             let text = seen["call"]["text"][0].as_str().expect(&what);

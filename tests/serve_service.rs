@@ -12,7 +12,7 @@ mod support;
 #[cfg(unix)]
 use support::process;
 use support::serve::SpawnWith;
-use support::serve::{Listening, Log, listening};
+use support::serve::{Listening, Log, init, listening, rpc_post};
 use support::{example, tokio_bin};
 
 /// `serve --http 127.0.0.1:0` in front of fixture-server in `mode`; killed on drop.
@@ -58,11 +58,6 @@ impl Serve {
     }
 }
 
-fn init(id: u64) -> Value {
-    json!({"jsonrpc":"2.0","id":id,"method":"initialize","params":{
-        "protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})
-}
-
 fn call(id: u64, name: &str, args: Value) -> Value {
     json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":name,"arguments":args}})
 }
@@ -74,14 +69,7 @@ async fn post(
     session: Option<&str>,
     body: &Value,
 ) -> (u16, Option<String>, Value) {
-    let mut req = http
-        .post(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json")
-        .body(body.to_string());
-    if let Some(s) = session {
-        req = req.header("mcp-session-id", s);
-    }
+    let req = rpc_post(http, url, session, "application/json", body);
     let r = req.send().await.unwrap();
     let status = r.status().as_u16();
     let sid = r
@@ -206,11 +194,8 @@ async fn an_upstream_that_crashes_on_one_call_serves_the_next_one_every_time() {
 async fn an_upstream_that_fails_at_every_start_backs_off() {
     let out = tempfile::tempdir().unwrap();
     let starts = out.path().join("starts");
-    let fixture = format!(
-        "{} --mode die-at-start --log-starts {}",
-        example("fixture-server").display(),
-        shell_words::quote(&starts.display().to_string())
-    );
+    let quoted = shell_words::quote(&starts.display().to_string()).into_owned();
+    let fixture = support::fixture(&format!("die-at-start --log-starts {quoted}"));
     let mut child = tokio_bin()
         .args(["serve", "--server", &fixture, "--out-dir"])
         .arg(out.path().join("ui"))

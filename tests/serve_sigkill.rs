@@ -33,10 +33,7 @@ fn alive(pid: i32) -> bool {
 fn an_upstream_and_its_stubborn_grandchild_die_with_a_killed_serve() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let fixture = format!(
-        "{}/tests/fixtures/servers/slow_exit.py",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let fixture = support::fixture_file("servers/slow_exit.py");
     // The upstream: a child that ignores SIGTERM (sleep, started with TERM ignored), then the
     // MCP server itself in the shell's place.
     let script = format!(

@@ -2,6 +2,7 @@
 //! `@modelcontextprotocol/server-everything`, with and without the UI extension, and its faults
 //! (killed upstream, silent upstream, junk and huge messages, stale files, `--watch`).
 
+use mcp_gen_ui::model::sha256_hex;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
@@ -26,6 +27,72 @@ async fn stdio_host_adds_uis_for_ui_clients() {
     // weather-server has no resources: the wrapper declares the capability for its own.
     assert!(info["capabilities"]["resources"].is_object(), "{info}");
     check_ui_client(&client, &ui).await;
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn any_version_of_a_page_reads_the_current_page_and_stable_uris_drop_the_version() {
+    let ui = WeatherUi::new().await;
+    let client = over_stdio(ui_client(), serve_cmd(&["--config", &ui.config()])).await;
+    let current = ui.uri("get_current_conditions");
+    assert!(current.starts_with("ui://weather/get_current_conditions?v="));
+    let on_disk =
+        std::fs::read_to_string(ui.out_dir().join("get_current_conditions.html")).unwrap();
+    for uri in [
+        current.as_str(),
+        "ui://weather/get_current_conditions?v=00000000",
+        "ui://weather/get_current_conditions",
+    ] {
+        let read = read_of(&client, uri).await;
+        assert_eq!(read["contents"][0]["uri"], uri);
+        assert_eq!(read["contents"][0]["text"], on_disk.as_str());
+    }
+    // Not a URI we hand out: the upstream answers, as for any unknown resource (weather-server
+    // has no resources, so an error).
+    for bad in [
+        "ui://weather/get_current_conditions?v=0000000",
+        "ui://weather/get_current_conditions?v=00000000&x=1",
+        "ui://weather/no_such_tool?v=00000000",
+    ] {
+        let got = client
+            .read_resource(rmcp::model::ReadResourceRequestParams::new(bad))
+            .await;
+        assert!(got.is_err(), "{bad}: {got:?}");
+    }
+    client.cancel().await.unwrap();
+
+    // A project whose URIs are registered with an app directory: the names alone.
+    let config = ui.dir.path().join("mcp-gen-ui.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, format!("stable_uris = true\n{text}")).unwrap();
+    let client = over_stdio(ui_client(), serve_cmd(&["--config", &ui.config()])).await;
+    let tools: Vec<Value> = tools_of(&client).await;
+    let fc = meta_of(&tools, "get_forecast");
+    assert_eq!(fc["ui"]["resourceUri"], "ui://weather/get_forecast/table");
+    assert_eq!(
+        fc["ui"]["resourceUris"],
+        json!([
+            "ui://weather/get_forecast/chart",
+            "ui://weather/get_forecast/table"
+        ])
+    );
+    let mut listed: Vec<String> = resources_of(&client)
+        .await
+        .iter()
+        .filter_map(|r| r["uri"].as_str().map(str::to_string))
+        .collect();
+    listed.sort();
+    assert_eq!(
+        listed,
+        [
+            "ui://weather/get_current_conditions",
+            "ui://weather/get_forecast/chart",
+            "ui://weather/get_forecast/table"
+        ]
+    );
+    // A host that kept a versioned URI from before still gets the page.
+    let read = read_of(&client, &current).await;
+    assert_eq!(read["contents"][0]["text"], on_disk.as_str());
     client.cancel().await.unwrap();
 }
 
@@ -178,6 +245,7 @@ async fn upstream_that_never_answers_gets_a_clear_error() {
 #[tokio::test]
 async fn files_that_do_not_match_the_lock_stop_start_up_unless_allowed() {
     let ui = WeatherUi::new().await;
+    let lock_uri = ui.uri("get_forecast/chart");
     std::fs::write(ui.out_dir().join("get_forecast/chart.html"), "hand edit").unwrap();
     let out = tokio_bin()
         .args(["serve", "--config", &ui.config()])
@@ -197,8 +265,18 @@ async fn files_that_do_not_match_the_lock_stop_start_up_unless_allowed() {
         serve_cmd(&["--config", &ui.config(), "--allow-stale"]),
     )
     .await;
-    let read = read_of(&client, "ui://weather/get_forecast/chart").await;
-    assert_eq!(read["contents"][0]["text"], "hand edit");
+    // The page served anyway has the URI of its own bytes; the lock's URI reads it too.
+    let edited = ui.uri("get_forecast/chart");
+    assert!(edited.ends_with(&format!("?v={}", &sha256_hex("hand edit")[..8])));
+    let tools: Vec<Value> = tools_of(&client).await;
+    assert_eq!(
+        meta_of(&tools, "get_forecast")["ui"]["resourceUris"][0],
+        edited.as_str()
+    );
+    for uri in [edited.as_str(), lock_uri.as_str()] {
+        let read = read_of(&client, uri).await;
+        assert_eq!(read["contents"][0]["text"], "hand edit");
+    }
     client.cancel().await.unwrap();
 }
 
@@ -233,20 +311,41 @@ async fn watch_reloads_changed_files_and_notifies() {
         .await;
     // Let the watcher take its first look before the edit.
     tokio::time::sleep(Duration::from_millis(800)).await;
+    let before = ui.uri("get_current_conditions");
     std::fs::write(
         ui.out_dir().join("get_current_conditions.html"),
         "<p>edited live</p>",
     )
     .unwrap();
-    let note = raw.recv().await;
-    assert_eq!(note["method"], "notifications/resources/updated", "{note}");
-    assert_eq!(note["params"]["uri"], "ui://weather/get_current_conditions");
-    raw.send(
-        &json!({"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"ui://weather/get_current_conditions"}})
-            .to_string(),
-    )
-    .await;
-    let read = raw.recv().await;
-    assert_eq!(read["result"]["contents"][0]["text"], "<p>edited live</p>");
+    // The page has a new URI: both lists changed, and the old URI's content did.
+    let mut methods = Vec::new();
+    while methods.len() < 3 {
+        let note = raw.recv().await;
+        if note["method"] == "notifications/resources/updated" {
+            assert_eq!(note["params"]["uri"], before.as_str(), "{note}");
+        }
+        methods.push(note["method"].as_str().unwrap_or_default().to_string());
+    }
+    methods.sort();
+    assert_eq!(
+        methods,
+        [
+            "notifications/resources/list_changed",
+            "notifications/resources/updated",
+            "notifications/tools/list_changed"
+        ]
+    );
+    let after = ui.uri("get_current_conditions");
+    assert_ne!(after, before);
+    for (id, uri) in [(2, &before), (3, &after)] {
+        raw.send(
+            &json!({"jsonrpc":"2.0","id":id,"method":"resources/read","params":{"uri":uri}})
+                .to_string(),
+        )
+        .await;
+        let read = raw.recv().await;
+        assert_eq!(read["result"]["contents"][0]["text"], "<p>edited live</p>");
+        assert_eq!(read["result"]["contents"][0]["uri"], uri.as_str());
+    }
     assert!(raw.close().await.success());
 }

@@ -35,7 +35,7 @@ async fn upstream_over_streamable_http() {
     let tools: Vec<Value> = tools_of(&client).await;
     assert_eq!(
         meta_of(&tools, "get_forecast")["ui"]["resourceUri"],
-        "ui://weather/get_forecast/table"
+        ui.uri("get_forecast/table").as_str()
     );
     client.cancel().await.unwrap();
 }

@@ -1,7 +1,7 @@
 //! The developer loop against a real server: refine (builtin phrase grammar), diff, init, and the
 //! pre-commit hook blocking a tampered UI in a real git repository.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use assert_cmd::prelude::*;
@@ -11,11 +11,7 @@ use serde_json::{Value, json};
 mod support;
 use support::cli::all_output;
 use support::context::forecast_tools as tools;
-use support::{BIN, Project, bin, cleared, example, lock_toml};
-
-fn fixture_path() -> PathBuf {
-    example("fixture-server")
-}
+use support::{BIN, Project, bin, cleared, exits_saying, lock_toml};
 
 fn project() -> Project {
     Project::generated(&tools())
@@ -65,12 +61,12 @@ fn refine_records_history_regenerates_and_prints_the_diff() {
         .stdout(predicate::str::contains("Up to date"));
 
     // Unreadable feedback is kept and reported, exit 0.
-    bin()
-        .current_dir(d)
-        .args(["refine", "get_forecast", "make it sparkle like a unicorn"])
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("llm"));
+    exits_saying(
+        d,
+        &["refine", "get_forecast", "make it sparkle like a unicorn"],
+        0,
+        "llm",
+    );
     assert_eq!(refinements(d).len(), 2);
 
     bin()
@@ -93,35 +89,25 @@ fn refine_records_history_regenerates_and_prints_the_diff() {
     bin().current_dir(d).arg("check").assert().success();
 
     // Errors.
-    bin()
-        .current_dir(d)
-        .args(["refine", "nope", "table"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("get_forecast"));
+    exits_saying(d, &["refine", "nope", "table"], 2, "get_forecast");
     bin()
         .current_dir(d)
         .args(["refine", "get_forecast"])
         .assert()
         .code(2);
-    bin()
-        .current_dir(d)
-        .args(["refine", "get_forecast", "--undo"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("no refinements"));
+    exits_saying(
+        d,
+        &["refine", "get_forecast", "--undo"],
+        2,
+        "no refinements",
+    );
 }
 
 #[test]
 fn diff_shows_upstream_drift_and_file_changes() {
     let dir = project();
     let d = dir.path();
-    bin()
-        .current_dir(d)
-        .args(["diff", "--exit-code"])
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("No differences"));
+    exits_saying(d, &["diff", "--exit-code"], 0, "No differences");
 
     let mut t = tools();
     t[0]["description"] = json!("Daily forecast, with wind.");
@@ -167,10 +153,7 @@ fn diff_shows_upstream_drift_and_file_changes() {
 fn init_non_interactive_writes_config_and_gitattributes() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let server = format!(
-        "{} --mode ok",
-        shell_words::quote(&fixture_path().display().to_string())
-    );
+    let server = support::fixture("ok");
     bin()
         .current_dir(d)
         .args(["init", "--server", &server, "--out-dir", "gen ui"])
@@ -186,12 +169,7 @@ fn init_non_interactive_writes_config_and_gitattributes() {
     assert!(d.join("gen ui/echo.html").exists());
     bin().current_dir(d).arg("check").assert().success();
     // Never clobbered without --force; the attribute line is not duplicated.
-    bin()
-        .current_dir(d)
-        .args(["init", "--server", &server])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("already exists"));
+    exits_saying(d, &["init", "--server", &server], 2, "already exists");
     bin()
         .current_dir(d)
         .args([
@@ -210,12 +188,7 @@ fn init_non_interactive_writes_config_and_gitattributes() {
     );
     // Not a terminal and no upstream: say what to pass.
     let empty = tempfile::tempdir().unwrap();
-    bin()
-        .current_dir(empty.path())
-        .arg("init")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--server"));
+    exits_saying(empty.path(), &["init"], 2, "--server");
 }
 
 fn git(dir: &Path, args: &[&str]) -> std::process::Output {
@@ -261,24 +234,14 @@ fn the_hook_blocks_a_commit_with_a_tampered_ui() {
         .assert()
         .success();
     std::fs::write(d.join(".git/hooks/pre-commit"), "#!/bin/sh\necho mine\n").unwrap();
-    bin()
-        .current_dir(d)
-        .args(["hook", "install"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("not written by mcp-gen-ui"));
+    exits_saying(d, &["hook", "install"], 2, "not written by mcp-gen-ui");
     assert_eq!(
         std::fs::read_to_string(d.join(".git/hooks/pre-commit")).unwrap(),
         "#!/bin/sh\necho mine\n"
     );
     // Outside a repository: a clear error.
     let nogit = tempfile::tempdir().unwrap();
-    bin()
-        .current_dir(nogit.path())
-        .args(["hook", "install"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("git"));
+    exits_saying(nogit.path(), &["hook", "install"], 2, "git");
 }
 
 #[test]
@@ -286,7 +249,7 @@ fn init_interactive_under_a_pseudo_terminal() {
     // A person at a terminal: the upstream is tried live and its tools listed, the defaults taken.
     let dir = tempfile::tempdir().unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/init_pty.py");
-    let server = format!("{} --mode ok", fixture_path().display());
+    let server = support::fixture("ok");
     // The kit's cleared environment without `CI`: init asks only outside CI.
     let out = cleared(Command::new("python3"))
         .arg(&script)

@@ -88,6 +88,7 @@ fn report_renames(
         Ok(Some(l)) if !dry_run => l,
         _ => return,
     };
+    let (configured, stable) = (cfg.file.server_name.as_deref(), cfg.file.stable_uris);
     let mut n = 0;
     for (name, old) in &before.tools {
         let Some(new) = after.tools.get(name) else {
@@ -103,8 +104,8 @@ fn report_renames(
                     "renamed {} → {}: its URI is now {} (was {})",
                     w.path,
                     nw.path,
-                    crate::model::uri_for_path(&after.server_name, &nw.path),
-                    crate::model::uri_for_path(&before.server_name, &w.path),
+                    after.page_uri(configured, nw, stable),
+                    before.page_uri(configured, w, stable),
                 ));
             }
         }

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::Reporter;
 use crate::config::Config;
 use crate::context::{Context, Outcome};
-use crate::model::uri_for_path;
+use crate::lock::{Lock, WidgetEntry};
 use crate::pipeline::{self, UnknownTool};
 use crate::plan::{StaleReason, ToolPlan};
 use crate::report::{self, Format, Printer, Render};
@@ -36,12 +36,7 @@ pub fn run(ctx: &Context, args: &InspectArgs) -> anyhow::Result<Outcome> {
         UnknownTool::check(&args.tool, online, known)?;
         anyhow::bail!("no tool named `{}`", report::display_name(&args.tool));
     };
-    let server = state
-        .lock
-        .as_ref()
-        .map(|l| l.server_name.clone())
-        .unwrap_or_default();
-    let inspected = Inspected::new(&cfg, &server, tp);
+    let inspected = Inspected::new(&cfg, state.lock.as_ref(), tp);
     ctx.printer.render(&inspected, args.format.into())?;
     Ok(Outcome::Success)
 }
@@ -94,7 +89,12 @@ struct WidgetInfo {
 }
 
 impl Inspected {
-    fn new(cfg: &Config, server: &str, tp: &ToolPlan) -> Inspected {
+    fn new(cfg: &Config, lock: Option<&Lock>, tp: &ToolPlan) -> Inspected {
+        // The URI serve hands out for the file the lock records (book: reference/names.md).
+        let uri = |w: &WidgetEntry| {
+            lock.map(|l| l.page_uri(cfg.file.server_name.as_deref(), w, cfg.file.stable_uris))
+                .unwrap_or_default()
+        };
         let row = pipeline::tool_row(cfg, tp);
         let widgets = tp
             .entry
@@ -103,7 +103,7 @@ impl Inspected {
             .map(|w| WidgetInfo {
                 name: w.name.clone(),
                 path: w.path.clone(),
-                uri: uri_for_path(server, &w.path),
+                uri: uri(w),
                 sha256: w.sha256.clone(),
                 generator: w.generator.clone(),
                 template_version: w.template_version.clone(),

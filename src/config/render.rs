@@ -33,7 +33,10 @@ pub fn render(a: &NewConfig<'_>) -> String {
     );
     t.push_str(&format!("out_dir = {}\n", q(&a.out_dir)));
     t.push_str(&format!("generator = \"{}\"\n", a.generator));
-    t.push_str("enabled_tools = []                  # empty = all tools\n\n[upstream]\n");
+    t.push_str("enabled_tools = []                  # empty = all tools\n");
+    t.push_str(
+        "# stable_uris = true                # ui:// URIs without ?v= (registered with an app directory)\n\n[upstream]\n",
+    );
     match a.upstream {
         Some(UpstreamSpec::Stdio(s)) => render_stdio(&mut t, s, a.env, a.cwd.as_deref()),
         Some(UpstreamSpec::Http(h)) => {

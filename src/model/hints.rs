@@ -30,6 +30,10 @@ pub struct Hints {
     pub theme: Option<ThemeHint>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub density: Option<Density>,
+    /// The largest file the page's file fields read, in bytes (`[generate] max_file_bytes`
+    /// unless the tool sets its own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_file_bytes: Option<u64>,
 }
 
 impl Hints {
@@ -64,6 +68,9 @@ impl Hints {
         }
         if over.density.is_some() {
             h.density = over.density;
+        }
+        if over.max_file_bytes.is_some() {
+            h.max_file_bytes = over.max_file_bytes;
         }
         h
     }

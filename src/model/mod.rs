@@ -6,6 +6,7 @@ pub mod confirm;
 mod hints;
 mod layout;
 mod naming;
+mod page_uri;
 pub mod text;
 mod tool;
 
@@ -18,4 +19,5 @@ pub use naming::{
     assign_stems, file_stem, hashed_stem, header_comment, server_slug, stem_of_path, ui_uri,
     uri_for_path, valid_widget_name, widget_path,
 };
+pub use page_uri::{VERSION_DIGITS, page_uri, split_page_uri, uri_version, versioned_uri};
 pub use tool::{HASHED_FIELDS, Tool, ToolError, tools_from_raw};

@@ -310,7 +310,10 @@ pub fn build(
                 out.rows.push(row(tp, Action::Pinned, Vec::new(), 0));
             }
             Decision::Adopt => out.adopt(&ctx, tp)?,
-            Decision::Render => out.render(&ctx, tp, &mut llm_results)?,
+            Decision::Render => {
+                warn_unchecked(tp, progress);
+                out.render(&ctx, tp, &mut llm_results)?
+            }
         }
     }
     progress.finish();
@@ -322,6 +325,20 @@ pub fn build(
         nothing_to_do,
         plan,
     })
+}
+
+/// What the tool's page cannot check before a call (book: reference/pages.md, "What a page
+/// checks before a call"): named, never passed over silently.
+fn warn_unchecked(tp: &ToolPlan, progress: &dyn Progress) {
+    let Some(schema) = tp.tool.as_ref().and_then(|t| t.input_schema()) else {
+        return;
+    };
+    for what in builtin::unchecked(schema) {
+        progress.warn(&format!(
+            "tool `{}`: its page cannot check {what} before a call; only the server checks it",
+            tp.name
+        ));
+    }
 }
 
 /// What every per-tool step reads.
@@ -338,6 +355,12 @@ struct ApplyContext<'a> {
 }
 
 impl ApplyContext<'_> {
+    /// The URI of a page written to `path` with these bytes.
+    fn page_uri(&self, path: &str, bytes: &[u8]) -> String {
+        let sha = sha256_hex(bytes);
+        crate::model::page_uri(self.server_name, path, &sha, self.cfg.file.stable_uris)
+    }
+
     fn refinements_for(&self, tp: &ToolPlan) -> Vec<String> {
         match &self.opts.history {
             Some((name, h)) if name == &tp.name => h.clone(),
@@ -513,7 +536,16 @@ impl<'a> Assembly<'a> {
             .into_iter()
             .filter(|(w, b)| on_disk(w).as_ref() != Some(b))
             .collect();
-        let action = if tp.entry.as_ref() == Some(&entry) && changed.is_empty() {
+        // A URI that changed with a setting alone (`stable_uris`, or a lock written before
+        // URIs carried a version) is not a regenerated page: `finish` rewrites the lock.
+        let same_entry = tp.entry.as_ref().is_some_and(|old| {
+            let mut old = old.clone();
+            for (o, n) in old.widgets.iter_mut().zip(&entry.widgets) {
+                o.uri.clone_from(&n.uri);
+            }
+            old == entry
+        });
+        let action = if same_entry && changed.is_empty() {
             Action::Unchanged
         } else if tp.entry.is_none() {
             Action::Generated
@@ -545,7 +577,7 @@ impl<'a> Assembly<'a> {
     /// The new lock, the file changes (with the snapshot when it changed), the rows, and
     /// whether anything would change on disk.
     fn finish(mut self, ctx: &ApplyContext<'_>) -> (Lock, Update, Vec<Row>, bool) {
-        let lock = Lock {
+        let mut lock = Lock {
             version: LOCK_VERSION,
             generator: ctx.generator.id(),
             fingerprint: ctx.fingerprint.to_string(),
@@ -553,6 +585,8 @@ impl<'a> Assembly<'a> {
             server_name: ctx.server_name.to_string(),
             tools: self.tools,
         };
+        // A setting that changes URIs (`stable_uris`, `server_name`) changes the lock alone.
+        lock.fill_uris(ctx.cfg.file.stable_uris);
         let lock_changed = ctx.state.lock.as_ref() != Some(&lock);
         let same_tools = ctx.state.snapshot.is_some()
             && self.snapshot.len() == ctx.committed.len()
@@ -673,6 +707,7 @@ fn run_llm(
             WidgetEntry {
                 name: w.name.clone(),
                 path: w.path.clone(),
+                uri: ctx.page_uri(&w.path, &bytes),
                 sha256: sha256_hex(&bytes),
                 generator: ctx.generator.id(),
                 prompt_version: ctx.generator.prompt_version(),
@@ -704,15 +739,19 @@ fn render_tool(ctx: &ApplyContext<'_>, tp: &ToolPlan) -> anyhow::Result<Rendered
     let refinements = ctx.refinements_for(tp);
     let mut out = Vec::new();
     for w in &tp.widgets {
+        let mut hints = crate::generate::phrases::effective_hints(
+            &w.hints,
+            &refinements,
+            w.widget_name.as_deref(),
+        );
+        hints.max_file_bytes = hints
+            .max_file_bytes
+            .or(ctx.cfg.file.generate.max_file_bytes);
         let req = WidgetRequest {
             tool,
             tool_config: &tp.tool_config,
             widget: w.widget_name.as_deref(),
-            hints: crate::generate::phrases::effective_hints(
-                &w.hints,
-                &refinements,
-                w.widget_name.as_deref(),
-            ),
+            hints,
             refinements: &refinements,
             server_name: ctx.server_name,
         };
@@ -750,6 +789,7 @@ fn render_tool(ctx: &ApplyContext<'_>, tp: &ToolPlan) -> anyhow::Result<Rendered
             WidgetEntry {
                 name: w.name.clone(),
                 path: w.path.clone(),
+                uri: ctx.page_uri(&w.path, &bytes),
                 sha256: sha256_hex(&bytes),
                 generator: ctx.generator.id(),
                 prompt_version: String::new(),

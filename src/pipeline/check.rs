@@ -113,6 +113,7 @@ pub fn findings(cfg: &Config, state: &State, plan: &Plan, revalidate: bool) -> V
         });
     }
     snapshot_findings(cfg, state, lock, &mut findings);
+    uri_findings(cfg, lock, &mut findings);
     for tp in &plan.tools {
         status_findings(tp, &mut findings);
     }
@@ -189,6 +190,29 @@ fn snapshot_findings(cfg: &Config, state: &State, lock: &Lock, findings: &mut Ve
                     "{out}/{} does not hold the definition tool `{}` was generated from: run `mcp-gen-ui generate`",
                     crate::model::TOOLS_FILE,
                     report::display_name(name)
+                ),
+            });
+        }
+    }
+}
+
+/// Each page URI the lock records must be the one hosts are given now: from the page's recorded
+/// hash, `server_name` and `stable_uris` (a lock without URIs predates them and is not judged).
+fn uri_findings(cfg: &Config, lock: &Lock, findings: &mut Vec<Finding>) {
+    let out = cfg.out_dir.display().to_string();
+    let (configured, stable) = (cfg.file.server_name.as_deref(), cfg.file.stable_uris);
+    for (name, w) in lock.files() {
+        let now = lock.page_uri(configured, w, stable);
+        if !w.uri.is_empty() && w.uri != now {
+            findings.push(Finding {
+                kind: "stale-uri",
+                tool: Some(name.to_string()),
+                path: Some(crate::model::LOCK_FILE.into()),
+                message: format!(
+                    "{out}/{} records the URI {} for {}, but serve gives hosts {now} (from its hash, `server_name` and `stable_uris`): run `mcp-gen-ui generate` to update the lock",
+                    crate::model::LOCK_FILE,
+                    w.uri,
+                    w.path
                 ),
             });
         }

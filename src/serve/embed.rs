@@ -25,17 +25,17 @@ pub fn embed_result(msg: &mut Value, tool: &str, ui: &ToolUi, arguments: Option<
     let Some(result) = msg.get_mut("result").and_then(Value::as_object_mut) else {
         return;
     };
-    let uri = result
+    let chosen = result
         .get("_meta")
         .and_then(|m| m.get("ui"))
         .and_then(|u| u.get("resourceUri"))
         .and_then(Value::as_str)
-        .filter(|u| ui.declares(u))
-        .unwrap_or_else(|| ui.default_uri())
-        .to_string();
-    let Some(widget) = ui.widgets.iter().find(|w| w.uri == uri) else {
+        .and_then(|u| ui.widget_for(u));
+    let Some(widget) = chosen.or_else(|| ui.widget_for(ui.default_uri())) else {
         return;
     };
+    // The copy is named by the page's current URI, as `tools/list` gives it.
+    let uri = widget.uri.clone();
     let data = json!({
         "result": Value::Object(result.clone()),
         "arguments": arguments.cloned().unwrap_or(Value::Null),
@@ -133,12 +133,13 @@ mod tests {
     use crate::serve::ui_resources::Widget;
 
     fn ui() -> ToolUi {
-        let widget = |name: &str, uri: &str, html: &str| Widget {
+        let widget = |name: &str, base: &str, html: &str| Widget {
             name: name.into(),
-            uri: uri.into(),
+            uri: format!("{base}?v=0123abcd"),
+            base: base.into(),
             path: PathBuf::from("x.html"),
             html: Arc::from(html),
-            sha256: String::new(),
+            sha256: "0123abcd".repeat(8),
         };
         ToolUi {
             tool: "t".into(),
@@ -186,7 +187,7 @@ mod tests {
         assert_eq!(content.len(), 2);
         assert_eq!(content[0]["text"], "</script><script>alert(1)</script>");
         let (uri, html) = page(&msg);
-        assert_eq!(uri, "ui://s/t/main");
+        assert_eq!(uri, "ui://s/t/main?v=0123abcd");
         let html = html.as_str().unwrap_or_default().to_string();
         assert!(html.starts_with("<!-- hdr --><html><head><script type=\"application/json\" id=\"mcp-gen-ui-embedded\">"), "{html}");
         // The hostile text is data: it cannot close the block.
@@ -215,8 +216,9 @@ mod tests {
             content[0],
             json!({"type": "text", "text": "t returned: {\"temp\":21}"})
         );
+        // Chosen by its name alone, the copy is named by the page's current URI.
         let (uri, html) = page(&msg);
-        assert_eq!(uri, "ui://s/t/table");
+        assert_eq!(uri, "ui://s/t/table?v=0123abcd");
         assert!(
             html.as_str()
                 .unwrap_or_default()
@@ -226,7 +228,12 @@ mod tests {
         let mut msg =
             json!({"result": {"content": [], "_meta": {"ui": {"resourceUri": "ui://evil"}}}});
         embed_result(&mut msg, "t", &ui(), None);
-        assert_eq!(page(&msg).0, "ui://s/t/main");
+        assert_eq!(page(&msg).0, "ui://s/t/main?v=0123abcd");
+        // An old version of a declared widget is that widget.
+        let mut msg = json!({"result": {"content": [],
+            "_meta": {"ui": {"resourceUri": "ui://s/t/table?v=ffffffff"}}}});
+        embed_result(&mut msg, "t", &ui(), None);
+        assert_eq!(page(&msg).0, "ui://s/t/table?v=0123abcd");
         assert_eq!(msg["result"]["content"][0]["text"], "t returned no text.");
     }
 

@@ -9,10 +9,15 @@ use serde_json::{Map, Value, json};
 
 use crate::config::{Config, CspConfig};
 use crate::lock::{Lock, LockError};
-use crate::model::{server_slug, sha256_hex, uri_for_path};
+use crate::model::{sha256_hex, split_page_uri, uri_for_path, uri_version, versioned_uri};
 
 /// The MIME type hosts look for on an MCP App resource.
 pub const MCP_APP_MIME: &str = "text/html;profile=mcp-app";
+
+/// How long (ms) a 2026-07-28 host may keep a page read by its current versioned URI: a year,
+/// HTTP's customary "immutable" lifetime. A changed page has a new URI, so the old one is never
+/// asked for again by a host that re-lists (book: reference/serve.md, "Caching pages").
+pub const PAGE_TTL_MS: u64 = 365 * 24 * 60 * 60 * 1000;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CatalogError {
@@ -34,7 +39,11 @@ pub enum CatalogError {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Widget {
     pub name: String,
+    /// The URI hosts are given: `base` plus `?v=` and the first digits of `sha256` (of the bytes
+    /// served), or `base` alone under `stable_uris`.
     pub uri: String,
+    /// Section 12's `ui://<server>/<tool-file>[/<widget>]`.
+    pub base: String,
     pub path: PathBuf,
     pub html: Arc<str>,
     pub sha256: String,
@@ -62,8 +71,15 @@ impl ToolUi {
             .unwrap_or("")
     }
 
+    /// The widget a URI names: its current URI, its name alone, or its name with any well-formed
+    /// `?v=` (hosts keep the URIs they were given; book: reference/serve.md).
+    pub fn widget_for(&self, uri: &str) -> Option<&Widget> {
+        let (base, _) = split_page_uri(uri)?;
+        self.widgets.iter().find(|w| w.base == base)
+    }
+
     pub fn declares(&self, uri: &str) -> bool {
-        self.widgets.iter().any(|w| w.uri == uri)
+        self.widget_for(uri).is_some()
     }
 }
 
@@ -72,7 +88,7 @@ impl ToolUi {
 pub struct Catalog {
     pub server: String,
     pub tools: BTreeMap<String, ToolUi>,
-    /// URI → (tool, widget index).
+    /// A page's `ui://` name (without `?v=`) → (tool, widget index).
     by_uri: BTreeMap<String, (String, usize)>,
     /// Problems accepted because of `--allow-stale` (or `--watch` reloads), for the log.
     pub warnings: Vec<String>,
@@ -100,10 +116,8 @@ impl Catalog {
                 ..Catalog::default()
             });
         };
-        let server = match &cfg.file.server_name {
-            Some(s) => server_slug(s),
-            None => lock.server_name.clone(),
-        };
+        let server = lock.uri_server(cfg.file.server_name.as_deref());
+        let stable = cfg.file.stable_uris;
         let mut cat = Catalog {
             server: server.clone(),
             ..Catalog::default()
@@ -140,10 +154,13 @@ impl Catalog {
                     default = widgets.len();
                 }
                 // The URI follows the file the lock records: `<stem>.html` has the bare URI,
-                // a configured widget's `<stem>/<widget>.html` the widget's.
+                // a configured widget's `<stem>/<widget>.html` the widget's; its version follows
+                // the bytes served (a stale file served anyway gets its own).
+                let base = uri_for_path(&server, &w.path);
                 widgets.push(Widget {
                     name: w.name.clone(),
-                    uri: uri_for_path(&server, &w.path),
+                    uri: versioned_uri(&base, &sha, stable),
+                    base,
                     path,
                     html,
                     sha256: sha,
@@ -183,7 +200,7 @@ impl Catalog {
         self.by_uri.clear();
         for (name, t) in &self.tools {
             for (i, w) in t.widgets.iter().enumerate() {
-                self.by_uri.insert(w.uri.clone(), (name.clone(), i));
+                self.by_uri.insert(w.base.clone(), (name.clone(), i));
             }
         }
     }
@@ -192,8 +209,30 @@ impl Catalog {
         self.tools.is_empty()
     }
 
+    /// Whether a URI names one of our pages, with or without a well-formed `?v=`.
     pub fn owns(&self, uri: &str) -> bool {
-        self.by_uri.contains_key(uri)
+        self.widget(uri).is_some()
+    }
+
+    fn widget(&self, uri: &str) -> Option<(&ToolUi, &Widget)> {
+        let (base, _) = split_page_uri(uri)?;
+        let (tool, i) = self.by_uri.get(base)?;
+        let t = self.tools.get(tool)?;
+        Some((t, t.widgets.get(*i)?))
+    }
+
+    /// How long a 2026-07-28 host may keep what `read(uri)` returns: [`PAGE_TTL_MS`] when `uri`
+    /// names the page's current version, else 0 (a name without `?v=` changes content in place;
+    /// an old `?v=` must not keep the current page under a version that could come back).
+    pub fn ttl_ms(&self, uri: &str) -> u64 {
+        let current = |(_, w): (&ToolUi, &Widget)| {
+            split_page_uri(uri).and_then(|(_, v)| v) == Some(uri_version(&w.sha256))
+        };
+        if self.widget(uri).is_some_and(current) {
+            PAGE_TTL_MS
+        } else {
+            0
+        }
     }
 
     /// The `resources/list` entries for every widget, optionally leaving out some tools.
@@ -227,13 +266,12 @@ impl Catalog {
         out
     }
 
-    /// The `resources/read` result for one of our URIs, or `None` when it is not ours.
+    /// The `resources/read` result for one of our URIs, or `None` when it is not ours: the
+    /// current page for any version, under the URI the host asked for (nothing old is kept).
     pub fn read(&self, uri: &str) -> Option<Value> {
-        let (tool, i) = self.by_uri.get(uri)?;
-        let t = self.tools.get(tool)?;
-        let w = t.widgets.get(*i)?;
+        let (t, w) = self.widget(uri)?;
         let mut content = Map::new();
-        content.insert("uri".into(), json!(w.uri));
+        content.insert("uri".into(), json!(uri));
         content.insert("mimeType".into(), json!(MCP_APP_MIME));
         content.insert("text".into(), Value::String(w.html.to_string()));
         if let Some(meta) = &t.resource_meta {
@@ -242,30 +280,32 @@ impl Catalog {
         Some(json!({ "contents": [Value::Object(content)] }))
     }
 
-    /// URIs whose content differs between two catalogs (for `notifications/resources/updated`).
+    /// Pages whose content differs between two catalogs, by the URI hosts were given before
+    /// (for `notifications/resources/updated`: what a host subscribed to).
     pub fn changed_uris(&self, newer: &Catalog) -> Vec<String> {
         let mut out = Vec::new();
-        for (uri, (tool, i)) in &newer.by_uri {
-            let new_sha = newer
-                .tools
-                .get(tool)
-                .and_then(|t| t.widgets.get(*i))
-                .map(|w| w.sha256.as_str());
-            let old_sha = self
-                .by_uri
-                .get(uri)
-                .and_then(|(t, j)| self.tools.get(t).and_then(|t| t.widgets.get(*j)))
-                .map(|w| w.sha256.as_str());
-            if old_sha.is_some() && new_sha != old_sha {
-                out.push(uri.clone());
+        for base in newer.by_uri.keys() {
+            let new_sha = newer.widget(base).map(|(_, w)| w.sha256.as_str());
+            if let Some((_, old)) = self.widget(base)
+                && new_sha != Some(old.sha256.as_str())
+            {
+                out.push(old.uri.clone());
             }
         }
         out
     }
 
-    /// Whether the set of URIs (or their metadata) changed, i.e. lists should be re-fetched.
+    /// The URIs hosts are given, in order.
+    fn advertised(&self) -> impl Iterator<Item = &str> {
+        self.tools
+            .values()
+            .flat_map(|t| t.widgets.iter().map(|w| w.uri.as_str()))
+    }
+
+    /// Whether the set of URIs (or their metadata) changed, i.e. lists should be re-fetched (a
+    /// changed page has a new `?v=`).
     pub fn list_differs(&self, newer: &Catalog) -> bool {
-        self.by_uri.keys().ne(newer.by_uri.keys())
+        self.advertised().ne(newer.advertised())
             || self
                 .tools
                 .iter()
@@ -353,6 +393,12 @@ pub(crate) mod tests {
     use crate::config::{Overrides, ToolConfig};
     use crate::lock::{LOCK_VERSION, ToolEntry, WidgetEntry};
 
+    /// The URIs of the fixture's pages: their names plus the first 8 hex digits of the sha256 of
+    /// their bytes (`sha256sum` of `<!doctype html><p>single</p>` starts with 2bc4d6a1).
+    pub(crate) const SINGLE: &str = "ui://demo/single?v=2bc4d6a1";
+    pub(crate) const CHART: &str = "ui://demo/multi/chart?v=5a793444";
+    pub(crate) const TABLE: &str = "ui://demo/multi/table?v=5b84d6b5";
+
     /// Writes a `ui/` with one single-widget tool and one two-widget tool; returns the config.
     pub(crate) fn fixture(dir: &Path) -> Config {
         let out = dir.join("ui");
@@ -434,12 +480,20 @@ pub(crate) mod tests {
         let cat = Catalog::load(&cfg, Strictness::Strict).unwrap();
         assert_eq!(cat.server, "demo");
         let multi = &cat.tools["multi"];
-        assert_eq!(multi.default_uri(), "ui://demo/multi/table");
-        assert!(multi.declares("ui://demo/multi/chart"));
-        assert_eq!(cat.tools["single"].default_uri(), "ui://demo/single");
+        assert_eq!(multi.default_uri(), TABLE);
+        for chart in [
+            CHART,
+            "ui://demo/multi/chart",
+            "ui://demo/multi/chart?v=00000000",
+        ] {
+            assert!(multi.declares(chart), "{chart}");
+        }
+        assert!(!multi.declares("ui://demo/multi/chart?v=zz"));
+        assert_eq!(cat.tools["single"].default_uri(), SINGLE);
 
-        let read = cat.read("ui://demo/single").unwrap();
+        let read = cat.read(SINGLE).unwrap();
         let c = &read["contents"][0];
+        assert_eq!(c["uri"], SINGLE);
         assert_eq!(c["mimeType"], MCP_APP_MIME);
         assert_eq!(c["text"], "<!doctype html><p>single</p>");
         assert_eq!(
@@ -448,9 +502,32 @@ pub(crate) mod tests {
         );
         assert_eq!(c["_meta"]["ui"]["prefersBorder"], true);
         assert!(cat.read("ui://demo/other").is_none());
+        assert!(cat.read("ui://demo/other?v=2bc4d6a1").is_none());
+
+        // Any version of a known page, or its name alone, reads the current page under the URI
+        // asked for; only the current version may be kept long.
+        for (uri, ttl) in [
+            (SINGLE, PAGE_TTL_MS),
+            ("ui://demo/single?v=0badc0de", 0),
+            ("ui://demo/single", 0),
+        ] {
+            let read = cat.read(uri).unwrap();
+            assert_eq!(read["contents"][0]["uri"], uri);
+            assert_eq!(read["contents"][0]["text"], "<!doctype html><p>single</p>");
+            assert_eq!(cat.ttl_ms(uri), ttl, "{uri}");
+        }
+        // A malformed query is not ours (the upstream answers it, as any unknown URI).
+        for bad in [
+            "ui://demo/single?v=2BC4D6A1",
+            "ui://demo/single?v=2bc4d6a1&x=1",
+        ] {
+            assert!(!cat.owns(bad) && cat.read(bad).is_none(), "{bad}");
+        }
 
         let list = cat.list_entries(&|_| false);
         assert_eq!(list.len(), 3);
+        let uris: Vec<&str> = list.iter().filter_map(|e| e["uri"].as_str()).collect();
+        assert_eq!(uris, [CHART, TABLE, SINGLE]);
         assert!(list.iter().all(|e| e["mimeType"] == MCP_APP_MIME));
         assert_eq!(cat.list_entries(&|t| t == "multi").len(), 1);
     }
@@ -467,9 +544,11 @@ pub(crate) mod tests {
         assert!(e.contains("--allow-stale"), "{e}");
         let cat = Catalog::load(&cfg, Strictness::AllowStale).unwrap();
         assert_eq!(cat.warnings.len(), 1);
+        assert_eq!(cat.read(CHART).unwrap()["contents"][0]["text"], "edited");
+        // The page served gets the URI of its own bytes, not the lock's.
         assert_eq!(
-            cat.read("ui://demo/multi/chart").unwrap()["contents"][0]["text"],
-            "edited"
+            cat.tools["multi"].widgets[0].uri,
+            format!("ui://demo/multi/chart?v={}", &sha256_hex("edited")[..8])
         );
 
         std::fs::remove_file(cfg.out_dir.join("single.html")).unwrap();
@@ -499,8 +578,26 @@ pub(crate) mod tests {
         let a = Catalog::load(&cfg, Strictness::Strict).unwrap();
         std::fs::write(cfg.out_dir.join("single.html"), "new").unwrap();
         let b = Catalog::load(&cfg, Strictness::AllowStale).unwrap();
+        // Hosts are told about the URI they had; the page's URI changed, so lists did too.
+        assert_eq!(a.changed_uris(&b), vec![SINGLE.to_string()]);
+        assert!(a.list_differs(&b));
+        assert!(a.changed_uris(&a).is_empty());
+        assert!(!a.list_differs(&a));
+    }
+
+    #[test]
+    fn stable_uris_are_the_names_alone_and_still_read_any_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cfg = fixture(dir.path());
+        cfg.file.stable_uris = true;
+        let a = Catalog::load(&cfg, Strictness::Strict).unwrap();
+        assert_eq!(a.tools["single"].default_uri(), "ui://demo/single");
+        assert_eq!(a.tools["multi"].default_uri(), "ui://demo/multi/table");
+        assert!(a.read(SINGLE).is_some() && a.read("ui://demo/single").is_some());
+        assert_eq!(a.ttl_ms("ui://demo/single"), 0);
+        std::fs::write(cfg.out_dir.join("single.html"), "new").unwrap();
+        let b = Catalog::load(&cfg, Strictness::AllowStale).unwrap();
         assert_eq!(a.changed_uris(&b), vec!["ui://demo/single".to_string()]);
         assert!(!a.list_differs(&b));
-        assert!(a.changed_uris(&a).is_empty());
     }
 }

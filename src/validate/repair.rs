@@ -58,13 +58,7 @@ fn repair_inline(html: &str) -> ContrastRepair {
         if parse::estimated_depth(&page) > super::document::MAX_ELEMENT_DEPTH {
             break;
         }
-        let parsed = parse::parse(&page, false);
-        let sheets = own_sheets(&parsed);
-        let views: Vec<Sheet<'_>> = sheets
-            .iter()
-            .map(|(css, line)| Sheet { css, line: *line })
-            .collect();
-        let plan = contrast::plan_repairs(&parsed, &views);
+        let (sheets, plan) = plan_page(&page);
         if plan.edits.is_empty() {
             return ContrastRepair {
                 html: page,
@@ -95,13 +89,7 @@ fn repair_inline(html: &str) -> ContrastRepair {
         }
     }
     // Out of rounds (or a sheet could not be written back): say what still fails.
-    let parsed = parse::parse(&page, false);
-    let sheets = own_sheets(&parsed);
-    let views: Vec<Sheet<'_>> = sheets
-        .iter()
-        .map(|(css, line)| Sheet { css, line: *line })
-        .collect();
-    let plan = contrast::plan_repairs(&parsed, &views);
+    let (_, plan) = plan_page(&page);
     let mut unrepaired = plan.unrepairable;
     for e in plan.edits {
         unrepaired.push(format!(
@@ -114,6 +102,18 @@ fn repair_inline(html: &str) -> ContrastRepair {
         changes,
         unrepaired,
     }
+}
+
+/// The page's own sheets (`own_sheets`) and the contrast repairs they need.
+fn plan_page(page: &str) -> (Vec<(String, Option<usize>)>, contrast::RepairPlan) {
+    let parsed = parse::parse(page, false);
+    let sheets = own_sheets(&parsed);
+    let views: Vec<Sheet<'_>> = sheets
+        .iter()
+        .map(|(css, line)| Sheet { css, line: *line })
+        .collect();
+    let plan = contrast::plan_repairs(&parsed, &views);
+    (sheets, plan)
 }
 
 /// The page's own `<style>` sheets (not the injected runtime's), in document order, with the
@@ -223,6 +223,24 @@ mod tests {
             .collect()
     }
 
+    /// Repairs `html`, which has `failing` low-contrast findings (the first holding `first`),
+    /// and checks the repaired page has none; what the repair did.
+    fn repaired_clean(html: &str, failing: usize, first: &str) -> ContrastRepair {
+        let before = low_contrast(html);
+        assert_eq!(before.len(), failing, "{before:?}");
+        assert!(before[0].contains(first), "{before:?}");
+        let r = repair_contrast(html);
+        assert_eq!(low_contrast(&r.html), Vec::<String>::new(), "{}", r.html);
+        r
+    }
+
+    /// Whether every one of `needles` is (`true`) or is not in `text`.
+    fn has(text: &str, needles: &[(&str, bool)]) {
+        for (needle, kept) in needles {
+            assert_eq!(text.contains(needle), *kept, "{needle:?} in {text}");
+        }
+    }
+
     #[test]
     fn a_light_button_in_the_dark_theme_is_darkened_in_its_own_rule() {
         let html = "<!doctype html><html><head><style>\n\
@@ -232,21 +250,23 @@ mod tests {
             body { background: var(--bg); color: var(--fg); }\n\
             button { background: var(--accent); color: #fff; }\n\
             </style></head><body><button>Run</button></body></html>";
-        assert_eq!(low_contrast(html).len(), 1, "{:?}", low_contrast(html));
-        let r = repair_contrast(html);
+        let r = repaired_clean(html, 1, "dark theme");
         assert!(r.unrepaired.is_empty(), "{:?}", r.unrepaired);
-        assert_eq!(low_contrast(&r.html), Vec::<String>::new(), "{}", r.html);
         // The dark theme's definition moved, not the light one, nor the white text.
-        assert!(r.html.contains("--accent: #2563eb;"), "{}", r.html);
-        assert!(!r.html.contains("#4da3ff"), "{}", r.html);
-        assert!(r.html.contains("color: #fff;"), "{}", r.html);
-        // Both dark definitions (media query and selector) moved together.
-        assert_eq!(r.changes.len(), 2, "{:?}", r.changes);
-        assert!(
-            r.changes.iter().any(|c| c.contains("background #4da3ff →")),
-            "{:?}",
-            r.changes
+        has(
+            &r.html,
+            &[
+                ("--accent: #2563eb;", true),
+                ("#4da3ff", false),
+                ("color: #fff;", true),
+            ],
         );
+        // Both dark definitions (media query and selector) moved together.
+        let moved = r
+            .changes
+            .iter()
+            .filter(|c| c.contains("background #4da3ff →"));
+        assert_eq!((r.changes.len(), moved.count()), (2, 1), "{:?}", r.changes);
     }
 
     #[test]
@@ -257,21 +277,17 @@ mod tests {
             .card{background: #fef3c7 none no-repeat; color:#f59e0b; padding:4px}\n\
             .muted{color:#9ca3af}\n\
             </style></head><body><span class='badge ok'>ok</span><div class=card>warn</div><p class=muted>x</p></body></html>";
-        let before = low_contrast(html);
-        assert_eq!(before.len(), 3, "{before:?}");
-        let r = repair_contrast(html);
-        assert_eq!(low_contrast(&r.html), Vec::<String>::new(), "{}", r.html);
-        assert!(r.html.contains("/* a comment, kept */"));
-        assert!(r.html.contains("!important"), "{}", r.html);
-        assert!(r.html.contains("none no-repeat"), "{}", r.html);
-        assert!(r.html.contains("padding:4px"));
-        assert_eq!(r.changes.len(), 3, "{:?}", r.changes);
+        let r = repaired_clean(html, 3, "contrast");
+        let kept = [
+            "/* a comment, kept */",
+            "!important",
+            "none no-repeat",
+            "padding:4px",
+        ];
+        has(&r.html, &kept.map(|k| (k, true)));
         // Text moved, not the tints: they change more.
-        assert!(
-            r.changes.iter().all(|c| c.contains(": text #")),
-            "{:?}",
-            r.changes
-        );
+        let text = r.changes.iter().filter(|c| c.contains(": text #"));
+        assert_eq!((r.changes.len(), text.count()), (3, 3), "{:?}", r.changes);
     }
 
     #[test]
@@ -285,16 +301,8 @@ mod tests {
             .inverse{background:#f8fafc}\n\
             .inverse-title{color:#0f172a}\n\
             </style></head><body><div id=out></div></body></html>";
-        let before = low_contrast(html);
-        assert_eq!(before.len(), 1, "{before:?}");
-        assert!(before[0].contains("`.label`"), "{before:?}");
-        let r = repair_contrast(html);
-        assert_eq!(low_contrast(&r.html), Vec::<String>::new(), "{}", r.html);
-        assert!(
-            r.html.contains(".inverse-title{color:#0f172a}"),
-            "{}",
-            r.html
-        );
+        let r = repaired_clean(html, 1, "`.label`");
+        has(&r.html, &[(".inverse-title{color:#0f172a}", true)]);
     }
 
     #[test]
@@ -315,20 +323,14 @@ mod tests {
     #[test]
     fn a_shared_status_colour_failing_only_in_the_dark_gets_a_dark_rule_of_its_own() {
         let html = "<!doctype html><html><head><style>\n            body{background:#fff;color:#111}\n            [data-theme=dark] body{background:#0f172a;color:#e2e8f0}\n            .ok{color:#15803d}\n            </style></head><body><p class=ok>ok</p></body></html>";
-        let before = low_contrast(html);
-        assert_eq!(before.len(), 1, "{before:?}");
-        assert!(before[0].contains("dark theme"));
-        let r = repair_contrast(html);
-        assert_eq!(low_contrast(&r.html), Vec::<String>::new(), "{}", r.html);
-        assert!(
-            r.html.contains(".ok{color:#15803d}"),
-            "the light theme keeps its colour: {}",
-            r.html
-        );
-        assert!(
-            r.html.contains("[data-theme=dark] .ok { color: #"),
-            "{}",
-            r.html
+        let r = repaired_clean(html, 1, "dark theme");
+        // The light theme keeps its colour.
+        has(
+            &r.html,
+            &[
+                (".ok{color:#15803d}", true),
+                ("[data-theme=dark] .ok { color: #", true),
+            ],
         );
     }
 }

@@ -13,15 +13,27 @@ window.addEventListener('message', (e) => {
   else if (!(m && m.jsonrpc === '2.0')) window.__raw.push(m);
 });
 
-window.startHost = async (src, hostContext) => {
+window.__downloads = [];
+window.__modes = [];
+// opts (hostlife.test.mjs): sandbox (default what the reference host grants), caps added to the
+// host's capabilities (downloadFile), grant: the display mode granted whatever is asked.
+window.startHost = async (src, hostContext, opts = {}) => {
   const iframe = document.createElement('iframe');
   // What the reference host grants (ext-apps: sandbox "allow-scripts"): no forms, no same origin.
-  iframe.setAttribute('sandbox', 'allow-scripts');
+  iframe.setAttribute('sandbox', opts.sandbox || 'allow-scripts');
   iframe.title = 'app';
+  if (opts.width) iframe.style.width = opts.width + 'px';
   document.body.appendChild(iframe);
   const bridge = new AppBridge(null, { name: 'mcp-gen-ui-test-host', version: '1.0.0' },
-    { openLinks: {}, serverTools: {}, logging: {}, message: { text: {} }, updateModelContext: { text: {} } },
+    { openLinks: {}, serverTools: {}, logging: {}, message: { text: {} }, updateModelContext: { text: {} }, ...opts.caps },
     { hostContext });
+  bridge.ondownloadfile = async (p) => { window.__downloads.push(p); return {}; };
+  bridge.onrequestdisplaymode = async ({ mode }) => {
+    window.__modes.push(mode);
+    const granted = opts.grant || mode;
+    bridge.sendHostContextChange({ displayMode: granted });
+    return { mode: granted };
+  };
   bridge.oncalltool = async (params) => {
     window.__calls.push(params);
     return window.hostCallTool(params);

@@ -9,23 +9,40 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { launch, buildRust, exampleServer, generate, connect, BIN, REPO } from './lib.mjs';
+import { buildRust, exampleSuite, BIN, REPO } from './lib.mjs';
 
 buildRust();
 let env, ks, upstream, cmd;
 
 before(async () => {
-  env = await launch();
-  cmd = exampleServer('kitchen-sink');
-  ks = await generate(cmd, 'hosts');
-  upstream = await connect(cmd);
+  ({ env, cmd, gen: ks, client: upstream } = await exampleSuite('kitchen-sink', 'hosts'));
 });
 after(async () => { await upstream?.close(); await env?.close(); });
 
+// A page with MCP-UI's own renderer (the <ui-resource-renderer> web component) loaded; `setup`
+// runs on the page first (e.g. exposing the host's tool call).
+async function rendererPage(setup) {
+  const { page, errors } = await env.newPage();
+  if (setup) await setup(page);
+  await page.goto(`${env.base}/blank.html`);
+  // The renderer bundles React, which reads process.env.NODE_ENV: a host's bundler defines it.
+  await page.evaluate(() => { window.process = { env: { NODE_ENV: 'production' } }; });
+  await page.addScriptTag({ url: '/nm/@mcp-ui/client/dist/ui-resource-renderer.wc.js', type: 'module' });
+  await page.waitForFunction(() => customElements.get('ui-resource-renderer'));
+  return { page, errors };
+}
+
 const forward = async (p) => upstream.callTool({ name: p.name, arguments: p.arguments });
+/** The URI hosts are given for a page: its name plus `?v=` and 8 hex digits of its bytes' sha256. */
+const pageUri = (file) => {
+  const sha = createHash('sha256').update(fs.readFileSync(path.join(ks.dir, `${file}.html`))).digest('hex');
+  return `ui://kitchen-sink/${file}?v=${sha.slice(0, 8)}`;
+};
 const quote = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'");
 
 describe('MCP-UI host (@mcp-ui/client renderer) with serve --embed-ui', () => {
@@ -47,20 +64,14 @@ describe('MCP-UI host (@mcp-ui/client renderer) with serve --embed-ui', () => {
     const embedded = first.content.filter((c) => c.type === 'resource');
     assert.equal(embedded.length, 1);
     assert.equal(embedded[0].resource.mimeType, 'text/html');
-    assert.match(embedded[0].resource.uri, /^ui:\/\/.+\/list_users$/);
+    assert.equal(embedded[0].resource.uri, pageUri('list_users'));
     assert.deepEqual(first.structuredContent.users.length, 2);
     // Without the option: exactly the upstream (tools with no text get a summary only with it).
     const plain = await upstream.callTool({ name: 'list_users', arguments: { limit: 2 } });
     assert.deepEqual({ ...first, content: texts }, plain);
 
-    const { page, errors } = await env.newPage();
+    const { page, errors } = await rendererPage(async (p) => p.exposeFunction('hostCallTool', async (name, args) => client.callTool({ name, arguments: args })));
     try {
-      await page.exposeFunction('hostCallTool', async (name, args) => client.callTool({ name, arguments: args }));
-      await page.goto(`${env.base}/blank.html`);
-      // The renderer bundles React, which reads process.env.NODE_ENV: a host's bundler defines it.
-      await page.evaluate(() => { window.process = { env: { NODE_ENV: 'production' } }; });
-      await page.addScriptTag({ url: '/nm/@mcp-ui/client/dist/ui-resource-renderer.wc.js', type: 'module' });
-      await page.waitForFunction(() => customElements.get('ui-resource-renderer'));
       await page.evaluate((resource) => {
         window.__actions = [];
         window.show = (res) => {
@@ -105,12 +116,8 @@ describe('MCP-UI host (@mcp-ui/client renderer) with serve --embed-ui', () => {
   });
   test('the ui:// copy (not embedded) turns to MCP-UI after neither MCP Apps nor window.openai answered', async () => {
     const html = fs.readFileSync(path.join(ks.dir, 'list_users.html'), 'utf8');
-    const { page, errors } = await env.newPage();
+    const { page, errors } = await rendererPage();
     try {
-      await page.goto(`${env.base}/blank.html`);
-      await page.evaluate(() => { window.process = { env: { NODE_ENV: 'production' } }; });
-      await page.addScriptTag({ url: '/nm/@mcp-ui/client/dist/ui-resource-renderer.wc.js', type: 'module' });
-      await page.waitForFunction(() => customElements.get('ui-resource-renderer'));
       await page.evaluate((text) => {
         window.__actions = [];
         const el = document.createElement('ui-resource-renderer');
@@ -129,6 +136,44 @@ describe('MCP-UI host (@mcp-ui/client renderer) with serve --embed-ui', () => {
       assert.deepEqual(tool[0].payload, { toolName: 'list_users', params: { limit: 6 } });
       assert.deepEqual(errors, []);
     } finally { await page.close(); }
+  });
+});
+
+describe('an MCP Apps host that keeps pages by URI, through serve', () => {
+  test('reads the page by the URI tools/list gives (and by an old one) and the real AppBridge runs it', async () => {
+    const MCP_APP = 'text/html;profile=mcp-app';
+    const transport = new StdioClientTransport({
+      command: BIN, args: ['serve', '--server', cmd.map(quote).join(' '), '--out-dir', ks.dir], stderr: 'ignore',
+    });
+    const client = new Client({ name: 'caching-host', version: '1.0.0' },
+      { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [MCP_APP] } } } });
+    await client.connect(transport);
+    const guest = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-served-'));
+    try {
+      const { tools } = await client.listTools();
+      const uri = tools.find((t) => t.name === 'list_users')._meta.ui.resourceUri;
+      assert.equal(uri, pageUri('list_users'));
+      const read = await client.readResource({ uri });
+      assert.equal(read.contents[0].uri, uri);
+      assert.equal(read.contents[0].mimeType, MCP_APP);
+      // A host holding the URI of an older page gets the page as it is now.
+      const old = await client.readResource({ uri: uri.replace(/\?v=.*$/, '?v=00000000') });
+      assert.equal(old.contents[0].text, read.contents[0].text);
+      // What the host read is what it loads.
+      fs.writeFileSync(path.join(guest, 'served.html'), read.contents[0].text);
+      env.guestDir.current = guest;
+      const { page, frame, errors } = await env.openApp('served.html', { onCall: forward });
+      try {
+        await frame.fill('input[type=number]', '2');
+        await frame.click('button[type=submit]');
+        await frame.waitForSelector('text=user2@example.com', { timeout: 10000 });
+        assert.deepEqual(await page.evaluate(() => window.__calls), [{ name: 'list_users', arguments: { limit: 2 } }]);
+        assert.deepEqual(errors, []);
+      } finally { await page.close(); }
+    } finally {
+      await client.close();
+      fs.rmSync(guest, { recursive: true, force: true });
+    }
   });
 });
 

@@ -9,13 +9,9 @@
 // answer: kept / fell back / works.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from './server.mjs';
-import { REPO, ajv, norm, CHROMIUM_ARGS } from './lib.mjs';
+import { REPO, ajv, norm, llmPagesSuite } from './lib.mjs';
 
 const CORPUS = path.join(REPO, 'tests', 'fixtures', 'llm', 'corpus');
 const TOOLS = JSON.parse(fs.readFileSync(path.join(CORPUS, 'tools.json'), 'utf8'));
@@ -23,31 +19,19 @@ const CASES = JSON.parse(fs.readFileSync(path.join(CORPUS, 'cases.json'), 'utf8'
 const AXE = fs.readFileSync(path.join(REPO, 'tests', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const MAX_BYTES = 500 * 1024;
 
-const guestDir = { current: '' };
 let browser, http, report;
 const rows = [];
 
+let suite;
 before(async () => {
   // MCP_GEN_UI_LLM_CORPUS_DIR=dir checks the pages a run of the Rust test already wrote there
   // (with MCP_GEN_UI_LLM_CORPUS_OUT=dir) instead of replaying the corpus again.
-  const given = process.env.MCP_GEN_UI_LLM_CORPUS_DIR;
-  guestDir.current = given || fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-llm-corpus-'));
-  if (!given) {
-    const r = spawnSync('cargo', ['test', '--quiet', '--test', 'llm', '--', '--exact', 'corpus_answers_are_kept_or_replaced_as_expected'], {
-      cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, MCP_GEN_UI_LLM_CORPUS_OUT: guestDir.current },
-    });
-    if (r.status !== 0) throw new Error('cargo test --test llm corpus_answers… failed');
-  }
-  report = JSON.parse(fs.readFileSync(path.join(guestDir.current, 'report.json'), 'utf8'));
-  http = await startServer(guestDir);
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  suite = await llmPagesSuite('corpus_answers_are_kept_or_replaced_as_expected', 'MCP_GEN_UI_LLM_CORPUS_OUT', 'llm-corpus', process.env.MCP_GEN_UI_LLM_CORPUS_DIR);
+  ({ browser, http } = suite);
+  report = JSON.parse(fs.readFileSync(path.join(suite.dir, 'report.json'), 'utf8'));
 });
 
-after(async () => {
-  await browser?.close();
-  http?.server.close();
-  if (guestDir.current && !process.env.MCP_GEN_UI_LLM_CORPUS_DIR) fs.rmSync(guestDir.current, { recursive: true, force: true });
-});
+after(async () => { await suite?.close(); });
 
 async function axe(frame) {
   await frame.evaluate(AXE);
@@ -69,7 +53,7 @@ async function checkPage(file, toolName) {
   const tool = TOOLS[toolName];
   const kase = CASES[toolName];
   const fails = [];
-  const size = fs.statSync(path.join(guestDir.current, file)).size;
+  const size = fs.statSync(path.join(suite.dir, file)).size;
   if (size > MAX_BYTES) fails.push(`size ${size} bytes`);
   const page = await browser.newPage();
   const errors = [];

@@ -4,13 +4,9 @@
 // reference-SDK import must work after its repair.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from './server.mjs';
-import { REPO, ajv, leaves, norm, CHROMIUM_ARGS } from './lib.mjs';
+import { REPO, ajv, leaves, norm, llmPagesSuite } from './lib.mjs';
 
 const PAGES = ['bare_import', 'good_ui', 'cdn_import', 'fenced_with_prose'];
 const TOOL = JSON.parse(fs.readFileSync(path.join(REPO, 'tests', 'fixtures', 'llm', 'tool_get_forecast.json'), 'utf8'));
@@ -26,30 +22,21 @@ const RESULT = {
   },
 };
 
-const guestDir = { current: '' };
 let browser, http;
 
+let suite;
 before(async () => {
-  guestDir.current = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-llm-'));
   // The real pipeline writes the repaired pages (a no-op build when `cargo test` already ran).
-  const r = spawnSync('cargo', ['test', '--quiet', '--test', 'llm', '--', '--exact', 'browser_fixture_pages_are_accepted'], {
-    cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, MCP_GEN_UI_LLM_OUT: guestDir.current },
-  });
-  if (r.status !== 0) throw new Error('cargo test --test llm failed');
-  http = await startServer(guestDir);
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  suite = await llmPagesSuite('browser_fixture_pages_are_accepted', 'MCP_GEN_UI_LLM_OUT', 'llm');
+  ({ browser, http } = suite);
 });
 
-after(async () => {
-  await browser?.close();
-  http?.server.close();
-  if (guestDir.current) fs.rmSync(guestDir.current, { recursive: true, force: true });
-});
+after(async () => { await suite?.close(); });
 
 for (const name of PAGES) {
   test(`LLM page ${name} works in the reference host`, async () => {
     const file = `${name}.html`;
-    assert.ok(fs.existsSync(path.join(guestDir.current, file)), `${file} was written`);
+    assert.ok(fs.existsSync(path.join(suite.dir, file)), `${file} was written`);
     const page = await browser.newPage();
     const errors = [];
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });

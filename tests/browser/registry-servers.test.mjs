@@ -7,24 +7,13 @@
 // whose registry is not installed is SKIPPED by name. book: installation.md.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import Ajv07 from 'ajv';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { launch, buildRust, sample, leaves, norm } from './lib.mjs';
 import { registryServers, generateFor, requiredSample } from './registry.mjs';
+import { validatorFor, hostPool, runOnce } from './host-pool.mjs';
 
 buildRust();
 const ONLY = process.env.MCP_GEN_UI_SERVERS ? process.env.MCP_GEN_UI_SERVERS.split(',') : null;
 const SERVERS = registryServers().filter((s) => !ONLY || ONLY.includes(s.name));
-
-// The validator of the draft the schema names: draft-07 when it says so, else 2020-12 (MCP's default).
-// logger: false: a vendor format (Notion's `format: json`) is ignored, as the draft says, without a warning per compile.
-const validators = { d7: addFormats(new Ajv07({ strict: false, allErrors: true, logger: false })), d2020: addFormats(new Ajv2020({ strict: false, allErrors: true, logger: false })) };
-function validatorFor(schema) {
-  const s = schema && schema.$schema;
-  const v = typeof s === 'string' && /draft-0[4-7]/.test(s) ? validators.d7 : validators.d2020;
-  return { v, validate: v.compile({ ...(schema || { type: 'object' }), $id: undefined }) };
-}
 
 // A result with values the page must show: the outputSchema's sample as structured content, else text.
 function syntheticResult(tool) {
@@ -36,41 +25,13 @@ function syntheticResult(tool) {
 }
 
 const failures = [];
-let env;
-before(async () => { env = await launch(); });
+let env, host;
+before(async () => { env = await launch(); host = hostPool(env); });
 after(async () => {
   await env?.close();
   const skipped = SERVERS.filter((s) => s.skip).map((s) => `SKIPPED ${s.name} (${s.pinned}): ${s.skip}`);
   for (const line of [...skipped, ...failures]) console.log('# registry suite: ' + line);
 });
-
-// One host page (the real AppBridge, host.html) for all the pages of a run: each tool gets a new
-// sandboxed iframe and bridge in it, so the host's modules load once (the static server sends
-// no-store) instead of once per page. Returns what lib.mjs's openApp returns.
-let host = null;
-async function openInHost(file, onCall) {
-  if (!host) {
-    const { page, errors } = await env.newPage();
-    const h = { page, errors, onCall: null };
-    await page.exposeFunction('hostCallTool', (params) => h.onCall(params));
-    await page.goto(`${env.base}/host.html`);
-    await page.waitForFunction(() => typeof window.startHost === 'function');
-    host = h;
-  }
-  const { page, errors } = host;
-  host.onCall = onCall;
-  errors.length = 0;
-  await page.evaluate(() => {
-    for (const f of document.querySelectorAll('iframe')) f.remove();
-    window.__log = []; window.__sizes = []; window.__calls = []; window.__links = []; window.__raw = [];
-  });
-  const ctx = { theme: 'light', platform: 'web', locale: 'en-US', styles: { variables: { '--font-sans': 'sans-serif' } } };
-  await page.evaluate(([src, c]) => window.startHost(src, c), [`/guest/${file}`, ctx]);
-  await page.waitForFunction(() => window.__initialized, null, { timeout: 15000 });
-  await page.evaluate(() => window.__initialized);
-  const frame = page.frames().find((f) => f.url().includes('/guest/'));
-  return { page, frame, errors };
-}
 
 async function checkPage(server, gen, tool) {
   const file = gen.pages[tool.name];
@@ -78,7 +39,7 @@ async function checkPage(server, gen, tool) {
   env.guestDir.current = gen.dir;
   const { v, validate } = validatorFor(tool.inputSchema);
   const result = syntheticResult(tool);
-  const { page, frame, errors } = await openInHost(file, async () => result);
+  const { frame, page, errors } = await host.open(file, async () => result);
   let clean = false;
   try {
     // The handshake: ui/initialize first, initialized right after, size-changed after that.
@@ -90,19 +51,7 @@ async function checkPage(server, gen, tool) {
     // Only the required fields, through tool-input as a host sends them; then Run.
     const args = requiredSample(tool.inputSchema, v, (s, root) => sample(s, root));
     await page.evaluate((a) => window.__bridge.sendToolInput({ arguments: a }), args);
-    await frame.click('button[type=submit]');
-    // A destructive tool asks first: confirm when the page asks, whatever the annotations said.
-    const confirm = await Promise.race([
-      page.waitForFunction(() => window.__calls.length > 0, null, { timeout: 10000 }).then(() => false, () => false),
-      frame.waitForSelector('.confirm .btn.danger', { state: 'visible', timeout: 10000 }).then(() => true, () => false),
-    ]);
-    if (confirm) await frame.click('.confirm .btn.danger');
-    await page.waitForFunction(() => window.__calls.length > 0, null, { timeout: 10000 }).catch(async (e) => {
-      const why = await frame.evaluate(() => [document.getElementById('mcp-status')?.textContent]
-        .concat([...document.querySelectorAll('.err:not([hidden])')].map((x) => x.textContent)).filter(Boolean).join(' | '));
-      throw new Error(`no tools/call after Run: ${why} (tool-input ${JSON.stringify(args)})`, { cause: e });
-    });
-    const call = (await page.evaluate(() => window.__calls))[0];
+    const call = await runOnce(page, frame, args);
     assert.equal(call.name, tool.name);
     const sentArgs = call.arguments ?? {};
     assert.ok(validate(sentArgs), `the schema rejects the arguments sent ${JSON.stringify(sentArgs)}: ${v.errorsText(validate.errors)}`);
@@ -121,10 +70,7 @@ async function checkPage(server, gen, tool) {
     clean = true;
   } finally {
     // The host page stays for the next tool; after a failure the next tool gets a fresh one.
-    if (!clean) {
-      host = null;
-      await page.close().catch(() => {});
-    }
+    if (!clean) await host.drop();
   }
 }
 

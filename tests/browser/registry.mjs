@@ -130,6 +130,9 @@ export function requiredSample(schema, ajv, fallback) {
       return out;
     }
     if (t === 'array') {
+      // A tuple: one value per position (2020-12 prefixItems, draft-07 items as a list).
+      const tuple = Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : null;
+      if (tuple) return tuple.map((x) => go(x, depth + 1));
       const n = Math.max(s.minItems || 0, 1);
       return Array.from({ length: n }, (_, i) => { const v = go(s.items || {}, depth + 1); return s.uniqueItems && typeof v !== 'object' ? `${v}${i}` : v; });
     }

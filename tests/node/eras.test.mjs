@@ -13,6 +13,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -109,9 +110,17 @@ async function observe(route, label, mode, ui) {
         .then((r) => ({ result: r }), (e) => ({ error: { code: e.code, message: String(e.message) } })),
     };
     out.uiReads = {};
+    out.oldReads = {};
+    const seen = (read) => ({
+      contents: read.contents.map((c) => ({ uri: c.uri, mimeType: c.mimeType, size: c.text.length })),
+      ttlMs: read.ttlMs,
+      cacheScope: read.cacheScope,
+    });
     for (const r of out.resources.filter((r) => r.uri.startsWith("ui://"))) {
-      const read = await client.readResource({ uri: r.uri });
-      out.uiReads[r.uri] = read.contents.map((c) => ({ uri: c.uri, mimeType: c.mimeType, size: c.text.length }));
+      out.uiReads[r.uri] = seen(await client.readResource({ uri: r.uri }));
+      // A host that kept an older version of the page's URI.
+      const old = r.uri.replace(/\?v=[0-9a-f]{8}$/, "?v=00000000");
+      out.oldReads[r.uri] = seen(await client.readResource({ uri: old }));
     }
     return out;
   } finally {
@@ -137,7 +146,14 @@ function stripUi(seen) {
   }
   copy.resources = copy.resources.filter((r) => !r.uri.startsWith("ui://"));
   copy.uiReads = {};
+  copy.oldReads = {};
   return copy;
+}
+
+/** The URI hosts are given for a page: its name plus `?v=` and 8 hex digits of its bytes' sha256. */
+function pageUri(server, dir, file) {
+  const sha = createHash("sha256").update(readFileSync(path.join(dir, `${file}.html`))).digest("hex");
+  return `ui://${server}/${file}?v=${sha.slice(0, 8)}`;
 }
 
 const UPSTREAMS = ["stdio-both", "stdio-modern", "stdio-legacy", "http-both", "http-modern", "http-legacy"];
@@ -201,12 +217,28 @@ for (const label of UPSTREAMS) {
           assert.deepEqual(stripUi(through), stripUi(direct));
           const uiTools = through.tools.filter((t) => t._meta?.ui?.resourceUri);
           assert.deepEqual(uiTools.map((t) => t.name).sort(), ["add", "regional", "slow"]);
+          const lock = readFileSync(path.join(work, "ui", "mcp-gen-ui.lock"), "utf8");
+          const modern = through.version === "2026-07-28";
           for (const t of uiTools) {
-            assert.equal(t._meta.ui.resourceUri, `ui://era-fixture/${t.name}`);
-            assert.equal(t._meta["ui/resourceUri"], t._meta.ui.resourceUri);
-            const read = through.uiReads[t._meta.ui.resourceUri];
-            assert.equal(read?.[0]?.mimeType, MCP_APP, t.name);
-            assert.ok(read[0].size > 1000);
+            const uri = t._meta.ui.resourceUri;
+            assert.equal(uri, pageUri("era-fixture", path.join(work, "ui"), t.name));
+            assert.ok(lock.includes(`uri = "${uri}"`), `${uri} is not in the lock:\n${lock}`);
+            assert.equal(t._meta["ui/resourceUri"], uri);
+            const read = through.uiReads[uri];
+            assert.equal(read?.contents?.[0]?.mimeType, MCP_APP, t.name);
+            assert.equal(read.contents[0].uri, uri);
+            assert.ok(read.contents[0].size > 1000);
+            // An old version reads the same page, under the URI asked for.
+            const old = through.oldReads[uri];
+            assert.equal(old.contents[0].uri, uri.replace(/\?v=.*$/, "?v=00000000"));
+            assert.equal(old.contents[0].size, read.contents[0].size);
+            if (modern) {
+              // The current version may be kept until its URI changes; an old one not at all.
+              assert.deepEqual([read.ttlMs, read.cacheScope], [31536000000, "private"], t.name);
+              assert.deepEqual([old.ttlMs, old.cacheScope], [0, "private"], t.name);
+            } else {
+              assert.deepEqual([read.ttlMs, read.cacheScope, old.ttlMs], [undefined, undefined, undefined], t.name);
+            }
           }
         });
       }
@@ -257,9 +289,10 @@ for (const mode of Object.keys(MODES)) {
     assert.deepEqual(through.forecast, direct.forecast);
     const stripped = stripUi({ tools: through.tools, resources: [], uiReads: {} }).tools;
     assert.deepEqual(stripped, direct.tools);
-    for (const t of through.tools) assert.equal(t._meta.ui.resourceUri, `ui://weather/${t.name}`);
+    const uris = through.tools.map((t) => t._meta.ui.resourceUri);
+    assert.deepEqual(uris, through.tools.map((t) => pageUri("weather", WEATHER_UI, t.name)));
     assert.ok(!Array.isArray(direct.resources) || direct.resources.length === 0, JSON.stringify(direct.resources));
-    assert.deepEqual(through.resources.sort(), ["ui://weather/get_current_conditions", "ui://weather/get_forecast"]);
+    assert.deepEqual(through.resources.sort(), uris.sort());
     const plain = await observeWeather("stdio", mode, false);
     assert.deepEqual(plain.tools, direct.tools);
     assert.deepEqual(plain.resources, direct.resources);

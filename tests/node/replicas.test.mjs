@@ -11,14 +11,13 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
-import { startServeHttp } from "./serve-helpers.mjs";
+import { freePort, startServeHttp, waitForPort } from "./serve-helpers.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..", "..");
@@ -40,17 +39,6 @@ function nginxBinary() {
   } catch {
     throw new Error("nginx is missing: install Debian's (`sudo apt-get install nginx`); tests/run-all.sh does");
   }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function startReplica(id) {
@@ -83,19 +71,7 @@ async function startNginx() {
     if (!stopping) console.error(`nginx exited (${code}): ${log}`);
   });
   // Ready when it accepts connections.
-  const deadline = Date.now() + 20000;
-  for (;;) {
-    const ok = await new Promise((resolve) => {
-      const s = net.connect(port, "127.0.0.1", () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.on("error", () => resolve(false));
-    });
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`nginx did not listen on ${port}: ${log}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitForPort(port, { timeoutMs: 20_000, what: () => `nginx: ${log}` });
   nginxUrl = `http://127.0.0.1:${port}/mcp`;
 }
 

@@ -11,20 +11,13 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import net from "node:net";
 import path from "node:path";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import {
-  ResultSchema,
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  LoggingMessageNotificationSchema,
-  ProgressNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema, ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
-import { everythingBinary, startServeHttp } from "./serve-helpers.mjs";
+import { everythingBinary, freePort, startServeHttp, waitForPort } from "./serve-helpers.mjs";
 
 const ROUNDS = 4;
 const MAX_SESSIONS = 3;
@@ -32,32 +25,6 @@ let work;
 const children = [];
 let upstreamUrl;
 let serveUrl;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
-
-async function waitForPort(port) {
-  for (let i = 0; i < 300; i++) {
-    const ok = await new Promise((resolve) => {
-      const c = net.connect(port, "127.0.0.1", () => {
-        c.end();
-        resolve(true);
-      });
-      c.on("error", () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`nothing listens on ${port}`);
-}
 
 before(async () => {
   work = mkdtempSync(path.join(tmpdir(), "serve-scenarios-"));

@@ -1,7 +1,10 @@
-// Shared helpers for the serve tests: where the binaries are, starting `serve --http` (or any
-// server that says `listening on http://…`) and waiting for it, and the tool_hash ingredients.
+// The Node tests' kit (and bench-host's): where the binaries are, starting `serve --http` (or any
+// server that says `listening on http://…`) and waiting for it, a free port and waiting until a
+// port accepts connections, and the tool_hash ingredients. A new test that starts a server
+// starts it here.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import net from "node:net";
 import readline from "node:readline";
 import { createHash } from "node:crypto";
 import path from "node:path";
@@ -45,20 +48,25 @@ export function sha256Hex(text) {
 /**
  * Starts `cmd args` and resolves once it prints a line `listening on http://…` (on stdout or
  * stderr, read line by line so an address is never cut): `{ child, url, tail }`, `tail()` being
- * the last of its output. `onLine` sees every line. Rejects when the child exits first or stays
- * silent for `timeoutMs`. The pipes are read to the end (a full pipe would stall the child).
+ * the last of its output. `pattern` says what the line looks like (its first group is `url`;
+ * server-everything says `listening on port (\d+)`). `onLine` sees every line. Rejects when the
+ * child exits first or stays silent for `timeoutMs` (then it is killed). The pipes are read to
+ * the end (a full pipe would stall the child).
  */
-export function startListening(cmd, args, { onLine = () => {}, timeoutMs = 30_000, ...opts } = {}) {
+export function startListening(cmd, args, { onLine = () => {}, timeoutMs = 30_000, pattern = /listening on (http:\/\/\S+)/, ...opts } = {}) {
   const child = spawn(cmd, args, { ...opts, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   const what = `${path.basename(cmd)} ${args.join(" ")}`.slice(0, 200);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} did not listen within ${timeoutMs} ms: ${log}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`${what} did not listen within ${timeoutMs} ms: ${log}`));
+    }, timeoutMs);
     for (const stream of [child.stdout, child.stderr]) {
       readline.createInterface({ input: stream }).on("line", (line) => {
         log = (log + line + "\n").slice(-20_000);
         onLine(line);
-        const m = line.match(/listening on (http:\/\/\S+)/);
+        const m = line.match(pattern);
         if (m) {
           clearTimeout(timer);
           resolve({ child, url: m[1], tail: () => log });
@@ -75,8 +83,42 @@ export function startListening(cmd, args, { onLine = () => {}, timeoutMs = 30_00
 /**
  * `mcp-gen-ui ARGS` (ARGS holding `serve --http 127.0.0.1:0`), once it listens: `{ child, url,
  * tail }` with `url` the `http://…/mcp` endpoint. `env` is added to this process's environment,
- * with `MCP_GEN_UI_LOG=warn` unless it says otherwise.
+ * with `MCP_GEN_UI_LOG=warn` unless it says otherwise; `bin` is another build to start (a
+ * benchmark's release build) instead of `serveBinary()`. Every test or tool that starts `serve
+ * --http` starts it here.
  */
-export function startServeHttp(args, { env = {}, ...opts } = {}) {
-  return startListening(serveBinary(), args, { ...opts, env: { ...process.env, MCP_GEN_UI_LOG: "warn", ...env } });
+export function startServeHttp(args, { env = {}, bin, ...opts } = {}) {
+  return startListening(bin ?? serveBinary(), args, { ...opts, env: { ...process.env, MCP_GEN_UI_LOG: "warn", ...env } });
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on (now). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Resolves once `port` on 127.0.0.1 accepts a connection (servers that print no address, such
+ * as nginx); rejects after `timeoutMs` with `what()` (say, the server's log) in the message.
+ */
+export async function waitForPort(port, { timeoutMs = 30_000, what = () => "" } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise((resolve) => {
+      const c = net.connect(port, "127.0.0.1", () => {
+        c.destroy();
+        resolve(true);
+      });
+      c.on("error", () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`nothing listens on ${port}: ${what()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -11,19 +11,15 @@ import path from "node:path";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import {
-  ResultSchema,
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  LoggingMessageNotificationSchema,
-  ProgressNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema, ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 import { serveBinary, everythingBinary, canonicalJson, sha256Hex, startServeHttp } from "./serve-helpers.mjs";
 
 const MCP_APP = "text/html;profile=mcp-app";
 const UI_TOOL = "get-sum";
 const UI_HTML = "<!doctype html><title>sum</title><p>sum UI</p>";
+// The URI hosts are given: the page's name plus `?v=` and 8 hex digits of its bytes' sha256.
+const UI_URI = `ui://everything/${UI_TOOL}?v=${sha256Hex(UI_HTML).slice(0, 8)}`;
 
 let work;
 
@@ -190,12 +186,24 @@ after(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test("without the UI extension, serve answers exactly like the upstream", async () => {
-  const direct = await connect({ through: false, ui: false });
-  const through = await connect({ through: true, ui: false });
+/**
+ * Connects to the upstream direct and through serve (both with the UI extension or both without,
+ * `ui`), snapshots each, and runs `check(direct's, serve's, the client through serve)`; both
+ * clients are closed after, whatever happens.
+ */
+async function withBoth(ui, check) {
+  const direct = await connect({ through: false, ui });
+  const through = await connect({ through: true, ui });
   try {
-    const a = await snapshot(direct);
-    const b = await snapshot(through);
+    await check(await snapshot(direct), await snapshot(through), through);
+  } finally {
+    await direct.close();
+    await through.close();
+  }
+}
+
+test("without the UI extension, serve answers exactly like the upstream", () =>
+  withBoth(false, async (a, b) => {
     assert.deepEqual(b.init, a.init);
     assert.deepEqual(b.tools, a.tools);
     assert.deepEqual(b.resources, a.resources);
@@ -207,41 +215,29 @@ test("without the UI extension, serve answers exactly like the upstream", async 
     assert.deepEqual(b.completion, a.completion);
     assert.ok(a.completion, "server-everything has a prompt with arguments to complete");
     assert.deepEqual(b.calls, a.calls);
-  } finally {
-    await direct.close();
-    await through.close();
-  }
-});
+  }));
 
-test("with the UI extension, only the UI additions differ", async () => {
-  const direct = await connect({ through: false, ui: true });
-  const through = await connect({ through: true, ui: true });
-  try {
-    const a = await snapshot(direct);
-    const b = await snapshot(through);
+test("with the UI extension, only the UI additions differ", () =>
+  withBoth(true, async (a, b, through) => {
     assert.deepEqual(b.init, a.init);
     const sum = b.tools.find((t) => t.name === UI_TOOL);
-    assert.equal(sum._meta.ui.resourceUri, `ui://everything/${UI_TOOL}`);
-    assert.equal(sum._meta["ui/resourceUri"], `ui://everything/${UI_TOOL}`);
+    assert.equal(sum._meta.ui.resourceUri, UI_URI);
+    assert.equal(sum._meta["ui/resourceUri"], UI_URI);
     for (const t of b.tools.filter((t) => t.name !== UI_TOOL)) {
       assert.deepEqual(t, a.tools.find((x) => x.name === t.name));
     }
     assert.deepEqual(withoutUiMeta(b.tools, a.tools), a.tools);
     const ours = b.resources.filter((r) => r.uri.startsWith("ui://"));
-    assert.deepEqual(ours.map((r) => [r.uri, r.mimeType]), [[`ui://everything/${UI_TOOL}`, MCP_APP]]);
+    assert.deepEqual(ours.map((r) => [r.uri, r.mimeType]), [[UI_URI, MCP_APP]]);
     assert.deepEqual(b.resources.filter((r) => !r.uri.startsWith("ui://")), a.resources);
     assert.deepEqual(b.templates, a.templates);
     assert.deepEqual(b.prompts, a.prompts);
     assert.deepEqual(b.read, a.read);
     assert.deepEqual(b.calls, a.calls);
-    const html = await raw(through, "resources/read", { uri: `ui://everything/${UI_TOOL}` });
+    const html = await raw(through, "resources/read", { uri: UI_URI });
     assert.equal(html.contents[0].text, UI_HTML);
     assert.equal(html.contents[0].mimeType, MCP_APP);
-  } finally {
-    await direct.close();
-    await through.close();
-  }
-});
+  }));
 
 test("progress, logging, sampling and elicitation make the round trip through serve", async () => {
   const through = await connect({ through: true, ui: true });
@@ -305,8 +301,8 @@ test("over streamable HTTP, sessions carry progress and server→client requests
     client.setNotificationHandler(ProgressNotificationSchema, (n) => progress.push(n.params.progress));
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     const tools = await listAll(client, "tools/list", "tools");
-    assert.equal(tools.find((t) => t.name === UI_TOOL)._meta.ui.resourceUri, `ui://everything/${UI_TOOL}`);
-    const html = await raw(client, "resources/read", { uri: `ui://everything/${UI_TOOL}` });
+    assert.equal(tools.find((t) => t.name === UI_TOOL)._meta.ui.resourceUri, UI_URI);
+    const html = await raw(client, "resources/read", { uri: UI_URI });
     assert.equal(html.contents[0].text, UI_HTML);
     await raw(client, "tools/call", {
       name: "trigger-long-running-operation",

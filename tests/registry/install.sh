@@ -60,3 +60,6 @@ else
 fi
 
 mv "$status.new" "$status"
+
+# --- The world-schemas suite's packages (a sibling install with its own status) ----------------
+bash ../world/install.sh || exit 1

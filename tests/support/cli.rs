@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::context::{Project, bin};
+use super::context::{Project, bin, toml_str};
+use super::examples::example;
 
 pub fn two_tools() -> Value {
     json!([
@@ -45,6 +46,16 @@ pub fn check_json(p: &Project) -> (i32, Value) {
         .unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
     (out.status.code().unwrap_or(-1), v)
+}
+
+/// `check` finds the project drifted (exit 1) with findings of exactly these kinds.
+pub fn assert_drift(p: &Project, want: &[&str]) {
+    let (code, v) = check_json(p);
+    assert_eq!(
+        (code, kinds(&v)),
+        (1, want.iter().map(|k| k.to_string()).collect()),
+        "{v}"
+    );
 }
 
 pub fn kinds(v: &Value) -> Vec<String> {
@@ -109,6 +120,26 @@ pub fn assert_no_secret(what: &str, text: &str) {
 
 // ---------------------------------------------------------------------------------------------
 // What a newcomer trips on: withheld variables, --env, --protocol, check --server.
+
+/// Writes `dir/mcp-gen-ui.toml` with the example `fixture-server` as the upstream's command,
+/// then `rest` (more `[upstream]` keys, other tables).
+pub fn fixture_server_config(dir: &Path, rest: &str) {
+    let command = toml_str(&example("fixture-server").display().to_string());
+    std::fs::write(
+        dir.join("mcp-gen-ui.toml"),
+        format!("[upstream]\ncommand = {command}\n{rest}"),
+    )
+    .unwrap();
+}
+
+/// Runs [`bin_with_secrets`] in `dir` with `args` to the end.
+pub fn run_with_secrets(dir: &Path, args: &[&str]) -> std::process::Output {
+    bin_with_secrets()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
 
 pub fn all_output(out: &std::process::Output) -> String {
     format!(

@@ -65,6 +65,11 @@ pub fn fixture(mode: &str) -> String {
     server("fixture-server", &format!("--mode {mode}"))
 }
 
+/// A file under `tests/fixtures/` (`servers/slow_exit.py`, `llm/good_ui.html`), as a string.
+pub fn fixture_file(rel: &str) -> String {
+    format!("{}/tests/fixtures/{rel}", env!("CARGO_MANIFEST_DIR"))
+}
+
 /// `s` as a TOML (and JSON) string.
 pub fn toml_str(s: &str) -> String {
     serde_json::to_string(s).unwrap()
@@ -152,6 +157,25 @@ impl Project {
         self.cmd().args(args).output().unwrap()
     }
 
+    /// Runs [`cmd`](Self::cmd) with `args`, asserting that it succeeds; the assertion, to check
+    /// more.
+    pub fn ok(&self, args: &[&str]) -> assert_cmd::assert::Assert {
+        use assert_cmd::assert::OutputAssertExt as _;
+        self.cmd().args(args).assert().success()
+    }
+
+    /// [`exits_saying`] in this folder.
+    pub fn exits_saying(&self, args: &[&str], code: i32, says: &str) -> assert_cmd::assert::Assert {
+        exits_saying(self.path(), args, code, says)
+    }
+
+    /// What [`cmd`](Self::cmd) with `args` prints on stdout, read as JSON (`--format json`).
+    pub fn json(&self, args: &[&str]) -> Value {
+        let out = self.run(args);
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", text(&out.stderr)))
+    }
+
     /// A file under `ui/`.
     pub fn read(&self, rel: &str) -> String {
         std::fs::read_to_string(self.ui().join(rel)).unwrap()
@@ -177,6 +201,30 @@ pub fn forecast_tools() -> Value {
 /// Runs [`bin`] in `dir` with `args` to the end.
 pub fn run_in(dir: &Path, args: &[&str]) -> Output {
     bin().current_dir(dir).args(args).output().unwrap()
+}
+
+/// Runs [`bin`] in `dir` with `args`, asserting that it exits with `code` and that its stderr
+/// holds `says`: how most tests check a command's outcome. The assertion, to check more.
+pub fn exits_saying(
+    dir: impl AsRef<Path>,
+    args: &[&str],
+    code: i32,
+    says: &str,
+) -> assert_cmd::assert::Assert {
+    use assert_cmd::assert::OutputAssertExt as _;
+    bin()
+        .current_dir(dir)
+        .args(args)
+        .assert()
+        .code(code)
+        .stderr(predicates::str::contains(says))
+}
+
+/// Asserts that `text` holds each of `needles` (the first missing one is named, with `text`).
+pub fn assert_holds(text: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(text.contains(needle), "no {needle:?} in:\n{text}");
+    }
 }
 
 /// `git ARGS` in `dir` as a fixed author and committer.

@@ -214,6 +214,13 @@ impl WeatherUi {
     pub fn out_dir(&self) -> PathBuf {
         self.dir.path().join("ui")
     }
+
+    /// The URI hosts are given for the page at `path` (relative to `ui/`, without `.html`): its
+    /// `ui://` name plus `?v=` and the first 8 hex digits of the sha256 of the file's bytes.
+    pub fn uri(&self, path: &str) -> String {
+        let bytes = std::fs::read(self.out_dir().join(format!("{path}.html"))).unwrap();
+        format!("ui://weather/{path}?v={}", &sha256_hex(&bytes)[..8])
+    }
 }
 
 pub fn forecast_call() -> CallToolRequestParams {
@@ -237,36 +244,26 @@ pub async fn check_ui_client(
     ui: &WeatherUi,
 ) {
     let tools: Vec<Value> = tools_of(client).await;
+    let (chart, table) = (ui.uri("get_forecast/chart"), ui.uri("get_forecast/table"));
+    let current = ui.uri("get_current_conditions");
     let fc = meta_of(&tools, "get_forecast");
-    assert_eq!(fc["ui"]["resourceUri"], "ui://weather/get_forecast/table");
-    assert_eq!(fc["ui/resourceUri"], "ui://weather/get_forecast/table");
-    assert_eq!(
-        fc["ui"]["resourceUris"],
-        json!([
-            "ui://weather/get_forecast/chart",
-            "ui://weather/get_forecast/table"
-        ])
-    );
+    assert_eq!(fc["ui"]["resourceUri"], table.as_str());
+    assert_eq!(fc["ui/resourceUri"], table.as_str());
+    assert_eq!(fc["ui"]["resourceUris"], json!([chart, table]));
     let cc = meta_of(&tools, "get_current_conditions");
-    assert_eq!(
-        cc["ui"]["resourceUri"],
-        "ui://weather/get_current_conditions"
-    );
+    assert_eq!(cc["ui"]["resourceUri"], current.as_str());
     assert!(cc["ui"].get("resourceUris").is_none());
 
     let resources: Vec<Value> = resources_of(client).await;
     let uris: Vec<&str> = resources.iter().filter_map(|r| r["uri"].as_str()).collect();
-    for u in [
-        "ui://weather/get_forecast/chart",
-        "ui://weather/get_forecast/table",
-        "ui://weather/get_current_conditions",
-    ] {
-        assert!(uris.contains(&u), "{u} missing from {uris:?}");
+    for u in [&chart, &table, &current] {
+        assert!(uris.contains(&u.as_str()), "{u} missing from {uris:?}");
     }
     assert!(resources.iter().all(|r| r["mimeType"] == MCP_APP));
 
-    let read = read_of(client, "ui://weather/get_current_conditions").await;
+    let read = read_of(client, &current).await;
     let c = &read["contents"][0];
+    assert_eq!(c["uri"], current.as_str());
     let on_disk =
         std::fs::read_to_string(ui.out_dir().join("get_current_conditions.html")).unwrap();
     assert_eq!(c["text"], on_disk.as_str());
@@ -373,9 +370,7 @@ impl Raw {
 }
 
 pub fn init_line(id: u64) -> String {
-    json!({"jsonrpc":"2.0","id":id,"method":"initialize","params":{
-        "protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})
-    .to_string()
+    super::serve::init(id).to_string()
 }
 
 /// `hang` never writes; `garbage` answers every line with JSON that is not JSON-RPC.

@@ -5,6 +5,7 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 use super::context::tokio_bin;
@@ -106,4 +107,29 @@ pub async fn serve_http(args: &[&str]) -> Listening {
     let mut all = vec!["--http", "127.0.0.1:0"];
     all.extend_from_slice(args);
     listening(serve_cmd(&all), "http://").await
+}
+
+/// A 2025-era `initialize` request with id `id`.
+pub fn init(id: u64) -> Value {
+    json!({"jsonrpc":"2.0","id":id,"method":"initialize","params":{
+        "protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})
+}
+
+/// A POST of one JSON-RPC message to `url` (in `session` when given) that accepts `accept`.
+pub fn rpc_post(
+    http: &reqwest::Client,
+    url: &str,
+    session: Option<&str>,
+    accept: &str,
+    body: &Value,
+) -> reqwest::RequestBuilder {
+    let req = http
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", accept)
+        .body(body.to_string());
+    match session {
+        Some(s) => req.header("mcp-session-id", s),
+        None => req,
+    }
 }

@@ -23,13 +23,13 @@
 // streams): what the hop costs when the host would parse the same answer either way.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { freePort, startListening, startServeHttp, waitForPort } from "../node/serve-helpers.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..", "..");
@@ -116,15 +116,8 @@ http {
   fs.writeFileSync(path.join(prefix, "nginx.conf"), conf);
   const child = spawn(exe, ["-p", `${prefix}/`, "-c", path.join(prefix, "nginx.conf"), "-e", "stderr", "-g", "daemon off;"], { stdio: "ignore" });
   started.push(child);
-  for (let i = 0; i < 200; i++) {
-    const ok = await new Promise((res) => {
-      const s = net.connect(port, "127.0.0.1", () => (s.destroy(), res(true)));
-      s.on("error", () => res(false));
-    });
-    if (ok) return { url: `http://127.0.0.1:${port}${up.pathname}`, pid: child.pid };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return null;
+  const ready = await waitForPort(port, { timeoutMs: 10_000 }).then(() => true, () => false);
+  return ready ? { url: `http://127.0.0.1:${port}${up.pathname}`, pid: child.pid } : null;
 }
 
 /** tests/tools/relay.c built into `dir`, or null when there is no C compiler. */
@@ -144,26 +137,14 @@ async function httpClient(url, pid, tree = false) {
   return client;
 }
 
-/** Starts a process that prints a listening address on stderr or stdout; resolves with the URL.
- * `pattern` must end past the address (a space, a newline): the output may arrive in pieces. */
-/** The servers startHttp started: stopped when the bench ends, however it ends. */
+/** The servers `listen` started: stopped when the bench ends, however it ends. */
 const started = [];
 
-function startHttp(command, cmdArgs, pattern, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, cmdArgs, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
-    started.push(child);
-    let seen = "";
-    const onData = (d) => {
-      seen += d.toString();
-      const m = seen.match(pattern);
-      if (m) resolve({ child, url: m[1] });
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.on("exit", (code) => reject(new Error(`${command} exited ${code}: ${seen}`)));
-    setTimeout(() => reject(new Error(`${command} did not start: ${seen}`)), 20000).unref();
-  });
+/** `startListening`/`startServeHttp` (tests/node/serve-helpers.mjs), the child kept in `started`. */
+async function listen(starting) {
+  const server = await starting;
+  started.push(server.child);
+  return server;
 }
 
 async function timeCalls(client, n) {
@@ -175,15 +156,6 @@ async function timeCalls(client, n) {
     if (!r.content?.length) throw new Error("echo returned no content");
   }
   return out;
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 const pct = (xs, p) => {
@@ -255,15 +227,16 @@ try {
 
   const port = await freePort();
   const upUrl = `http://127.0.0.1:${port}/mcp`;
+  const upstreamSays = /listening on port (\d+)/;
   const up = await (jsonUpstream
-    ? startHttp(process.execPath, [path.join(here, "echo-json-server.mjs"), String(port)], /listening on port (\d+)\D/)
-    : startHttp(everything, ["streamableHttp"], /listening on port (\d+)\D/, { PORT: String(port) })
+    ? listen(startListening(process.execPath, [path.join(here, "echo-json-server.mjs"), String(port)], { pattern: upstreamSays }))
+    : listen(startListening(everything, ["streamableHttp"], { pattern: upstreamSays, env: { ...process.env, PORT: String(port) } }))
   ).catch((e) => {
     console.error(`bench-host: the HTTP upstream: ${e.message}`);
     return null;
   });
   const sv = up
-    ? await startHttp(bin, ["serve", "--out-dir", path.join(dir, "ui"), "--url", upUrl, "--http", "127.0.0.1:0"], /listening on (http:\/\/\S+)\s/i).catch((e) => {
+    ? await listen(startServeHttp(["serve", "--out-dir", path.join(dir, "ui"), "--url", upUrl, "--http", "127.0.0.1:0"], { bin })).catch((e) => {
         console.error(`bench-host: serve --http: ${e.message}`);
         return null;
       })
@@ -271,7 +244,7 @@ try {
   const others = [];
   for (const [i, other] of also.entries()) {
     if (!up) break;
-    const o = await startHttp(other, ["serve", "--out-dir", path.join(dir, "ui"), "--url", upUrl, "--http", "127.0.0.1:0"], /listening on (http:\/\/\S+)\s/i).catch((e) => {
+    const o = await listen(startServeHttp(["serve", "--out-dir", path.join(dir, "ui"), "--url", upUrl, "--http", "127.0.0.1:0"], { bin: other })).catch((e) => {
       console.error(`bench-host: ${other} serve --http: ${e.message}`);
       return null;
     });

@@ -126,10 +126,12 @@ mod tests {
                 "checks.js",
                 "hosts.js",
                 "view.js",
+                "export.js",
                 "form.js",
                 "schema-check.js",
                 "form-json.js",
                 "form-extra.js",
+                "drafts.js",
                 "viewtools.js"
             ]
         );

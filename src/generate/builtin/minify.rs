@@ -6,6 +6,8 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
+use crate::css::{Kind, Token, Tokenizer};
+
 /// How the minifier renamed the internal (`_`) property names of the embedded scripts, as a JSON
 /// object `{"_long": "_x"}`. Override scripts get the same renaming, so that they and the embedded
 /// scripts still agree on those names.
@@ -46,49 +48,43 @@ pub(super) fn rename_internal(src: &str) -> String {
     out
 }
 
-/// Whitespace and comment removal for CSS that never changes meaning: strings are copied as is,
-/// comments dropped, whitespace runs become one space, and a space is dropped only next to
-/// `{ } ; , >` or after `:` (never before `:`, which would turn `a :hover` into `a:hover`, and
-/// never around `+`/`-`, which `calc()` needs).
+/// Whitespace and comment removal for CSS on the one tokenizer's tokens (book:
+/// reference/pages.md, "Override files"), which never changes meaning: every token is copied as
+/// written (strings, URLs and escapes too), comments are dropped, and a whitespace run becomes
+/// one space or nothing. It becomes nothing only next to `{ } ; , >` or after `:`, where CSS
+/// ignores it (never before `:`, which would turn the descendant `a :hover` into `a:hover`, and
+/// never around `+`/`-`, which `calc()` needs), and only when the two tokens stay two tokens
+/// once joined. Where only a comment parted two tokens that would merge, an empty comment stays.
+/// A `;` right before `}` is dropped.
 pub(super) fn minify_css(src: &str) -> String {
     let mut out = String::with_capacity(src.len());
-    let mut chars = src.chars().peekable();
-    let mut pending_space = false;
-    let glue = |c: char| matches!(c, '{' | '}' | ';' | ',' | '>');
-    while let Some(c) = chars.next() {
-        match c {
-            '"' | '\'' => {
-                flush_space(&mut out, &mut pending_space, c, glue);
-                out.push(c);
-                while let Some(d) = chars.next() {
-                    out.push(d);
-                    if d == '\\' {
-                        if let Some(e) = chars.next() {
-                            out.push(e);
-                        }
-                    } else if d == c || d == '\n' {
-                        break;
-                    }
-                }
-            }
-            '/' if chars.peek() == Some(&'*') => {
-                chars.next();
-                let mut prev = ' ';
-                for d in chars.by_ref() {
-                    if prev == '*' && d == '/' {
-                        break;
-                    }
-                    prev = d;
-                }
-                pending_space = true;
-            }
-            c if c.is_whitespace() => pending_space = true,
-            c => {
-                if c == '}' && out.ends_with(';') {
+    // The last token written, and what parted it from the next one.
+    let mut last: Option<Token> = None;
+    let (mut space, mut comment) = (false, false);
+    for t in Tokenizer::new(src) {
+        match t.kind {
+            Kind::Whitespace => space = true,
+            Kind::Comment => comment = true,
+            _ => {
+                if t.kind == Kind::CloseCurly
+                    && last.as_ref().is_some_and(|l| l.kind == Kind::Semicolon)
+                {
                     out.pop();
+                    space = false;
                 }
-                flush_space(&mut out, &mut pending_space, c, glue);
-                out.push(c);
+                let text = src.get(t.span.clone()).unwrap_or("");
+                if let Some(prev) = last.as_ref().filter(|_| space || comment) {
+                    let prev_text = src.get(prev.span.clone()).unwrap_or("");
+                    let merges = !stay_apart(prev_text, text);
+                    if space && (merges || !(css_glue(prev, true) || css_glue(&t, false))) {
+                        out.push(' ');
+                    } else if merges {
+                        out.push_str("/**/");
+                    }
+                }
+                out.push_str(text);
+                (space, comment) = (false, false);
+                last = Some(t);
             }
         }
     }
@@ -96,14 +92,21 @@ pub(super) fn minify_css(src: &str) -> String {
     out
 }
 
-fn flush_space(out: &mut String, pending: &mut bool, next: char, glue: impl Fn(char) -> bool) {
-    if std::mem::take(pending) {
-        let prev = out.chars().last();
-        let droppable = prev.is_none_or(|p| glue(p) || p == ':') || glue(next);
-        if !droppable {
-            out.push(' ');
-        }
-    }
+/// Whether whitespace next to this token means nothing to CSS: `{ } ; , >` on either side, `:`
+/// only before the whitespace.
+fn css_glue(t: &Token, before_space: bool) -> bool {
+    matches!(
+        t.kind,
+        Kind::OpenCurly | Kind::CloseCurly | Kind::Semicolon | Kind::Comma | Kind::Delim('>')
+    ) || (before_space && t.kind == Kind::Colon)
+}
+
+/// Whether `a` then `b`, written with nothing between them, are still those two tokens.
+fn stay_apart(a: &str, b: &str) -> bool {
+    let joined = format!("{a}{b}");
+    let mut tokens = Tokenizer::new(&joined);
+    tokens.next().is_some_and(|t| t.span.end == a.len())
+        && tokens.next().is_some_and(|t| t.span.end == joined.len())
 }
 
 fn compact_lines(src: &str, is_comment: impl Fn(&str) -> bool) -> String {
@@ -144,5 +147,72 @@ mod tests {
             "a :hover,b>c{content:\" ▲ ; \";width:calc(1px + 2px)}\n"
         );
         assert_eq!(minify_css("a{b:'x\\' y'}"), "a{b:'x\\' y'}\n");
+        // Two tokens that would merge keep what parted them: `a/**/b` is not `a b` nor `ab`,
+        // `-- >` is not the `-->` token.
+        assert_eq!(minify_css("a/**/b{x:1}"), "a/**/b{x:1}\n");
+        assert_eq!(minify_css("-- > x{}"), "-- >x{}\n");
+        // Only CSS whitespace counts: a no-break space is part of the name.
+        assert_eq!(minify_css(".a\u{a0}b {}"), ".a\u{a0}b{}\n");
+    }
+
+    /// The tokens of `css` but comments and whitespace, each with whether whitespace (or a
+    /// comment) stood before it.
+    fn spaced_tokens(css: &str) -> Vec<(bool, Token)> {
+        let mut out = Vec::new();
+        let mut gap = false;
+        for t in Tokenizer::new(css) {
+            match t.kind {
+                Kind::Whitespace | Kind::Comment => gap = true,
+                _ => out.push((std::mem::take(&mut gap), t)),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn minified_styles_are_the_same_tokens() {
+        let css = include_str!("../../../templates/styles.css");
+        let min = minify_css(css);
+        let mut before = spaced_tokens(css);
+        // The one token the minifier drops: a `;` right before a `}`.
+        let closes: Vec<bool> = before
+            .windows(2)
+            .map(|w| w[1].1.kind == Kind::CloseCurly)
+            .collect();
+        let mut i = 0;
+        before.retain(|(_, t)| {
+            i += 1;
+            !(t.kind == Kind::Semicolon && closes.get(i - 1) == Some(&true))
+        });
+        let after = spaced_tokens(&min);
+        assert_eq!(before.len(), after.len());
+        for (n, ((gap_b, b), (gap_a, a))) in before.iter().zip(&after).enumerate() {
+            assert_eq!(
+                (b.kind, &b.value, &b.unit),
+                (a.kind, &a.value, &a.unit),
+                "token {n}"
+            );
+            // Whitespace stays only where it was, and goes only where CSS ignores it.
+            assert!(
+                !gap_a || *gap_b,
+                "token {n}: whitespace added before {:?}",
+                a.value
+            );
+            // (Before the first token, whitespace means nothing.)
+            if *gap_b && !gap_a && n > 0 {
+                let prev = &before[n - 1].1;
+                assert!(
+                    css_glue(prev, true) || css_glue(b, false),
+                    "token {n}: {:?}",
+                    b.value
+                );
+            }
+        }
+        assert!(
+            min.len() < css.len() * 9 / 10,
+            "{} of {}",
+            min.len(),
+            css.len()
+        );
     }
 }

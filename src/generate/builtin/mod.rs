@@ -8,6 +8,7 @@ mod minify;
 mod page_data;
 mod registry;
 mod schema_needs;
+mod unchecked;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -22,6 +23,7 @@ use minify::{compact_js, minify_css, rename_internal};
 pub use page_data::script_json;
 use page_data::{Prose, display_title, guard_script, page_data};
 use registry::{PAGE_FILES, PARTS};
+pub use unchecked::unchecked;
 
 /// Embedded templates, or a user's override directory (same file names as `templates/`; missing
 /// files fall back to the embedded ones). Scripts are held ready to embed.
@@ -327,9 +329,16 @@ mod tests {
             "schema.js",
             "hosts.js",
             "view.js",
+            "export.js",
             "viewtools.js",
         ];
-        Parts::of(&[&every[..], optional].concat())
+        // A page with a form keeps its drafts (drafts.js); a page without one has none.
+        let drafts: &[&str] = if optional.contains(&"form.js") {
+            &["drafts.js"]
+        } else {
+            &[]
+        };
+        Parts::of(&[&every[..], optional, drafts].concat())
     }
 
     fn parts(raw: Value) -> Parts {
@@ -371,6 +380,18 @@ mod tests {
                 "{input}"
             );
         }
+        // An input schema with more than the form checks (a conditional): the validator, the
+        // branches' fields, and the JSON editor for a branch field no control expresses.
+        let cond = json!({"type":"object","properties":{"animal":{"enum":["Cat","Dog"]}},
+            "if":{"properties":{"animal":{"const":"Cat"}}},"then":{"required":["lives"]}});
+        let p = parts(json!({"name":"a","inputSchema":cond}));
+        assert!(p.wants("schema-check.js") && p.wants("checks.js") && p.wants("form-cond.js"));
+        assert!(p.wants("form-json.js"));
+        // More than the form checks without a branch (a `not`): the validator alone.
+        let not =
+            json!({"type":"object","properties":{"code":{"type":"string","not":{"const":"FREE"}}}});
+        let p = parts(json!({"name":"a","inputSchema":not}));
+        assert!(p.wants("schema-check.js") && !p.wants("form-cond.js"));
         // An outputSchema is checked in the page, without the JSON editor.
         let with_out = json!({"name":"a","inputSchema":plain,"outputSchema":{"type":"object"}});
         let p = parts(with_out);
@@ -656,7 +677,7 @@ mod tests {
         let data = page_data(&req_for(&tool, &cfg), Prose::Shortened, false);
         assert_eq!(
             data,
-            json!({"version": GENERATOR_VERSION, "tool": {"name": "t", "title": "T",
+            json!({"version": GENERATOR_VERSION, "server": "test", "tool": {"name": "t", "title": "T",
                 "description": "Long prose", "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "description": "help"}}},
                 "annotations": {"readOnlyHint": true, "destructiveHint": false}}})
         );

@@ -78,6 +78,8 @@ pub(super) fn page_data(req: &WidgetRequest<'_>, prose: Prose, full: bool) -> Va
     }
     let mut data = json!({
         "version": GENERATOR_VERSION,
+        // With the tool, what a page's drafts are stored under (book: reference/pages.md).
+        "server": req.server_name,
         "tool": Value::Object(t),
         "widget": req.widget,
         "hints": serde_json::to_value(&req.hints).unwrap_or(Value::Null),

@@ -5,7 +5,8 @@
 //! `node tests/tools/minify.mjs`, which minifies every script there).
 
 use super::schema_needs::{
-    needs_checks, needs_choice, needs_form_extra, needs_time, plain_form, takes_no_input,
+    needs_checks, needs_choice, needs_cond, needs_file, needs_form_extra, needs_time,
+    needs_validator, plain_form, takes_no_input,
 };
 use crate::model::Tool;
 use crate::model::confirm;
@@ -62,14 +63,22 @@ pub(super) const PARTS: &[Part] = &[
     part!("hosts.js", needs: ["runtime.js"], when: When::Always, styles: []),
     part!("submit-shim.js", needs: [], when: When::Llm, styles: []),
     part!("view.js", needs: ["schema.js"], when: When::Always, styles: []),
+    // The result's host controls: fullscreen and downloads, where the host offers them.
+    part!("export.js", needs: ["view.js"], when: When::Always, styles: []),
     part!("form.js", needs: ["schema.js"], when: When::Tool(has_form), styles: ["form"]),
     part!("form-choice.js", needs: ["form.js"], when: When::Tool(wants_choice), styles: ["choice"]),
     part!("form-time.js", needs: ["form.js"], when: When::Tool(wants_time), styles: ["time"]),
-    // The full validator: structuredContent against an outputSchema, values in the JSON editor.
-    part!("schema-check.js", needs: ["checks.js"], when: When::Tool(has_output_schema), styles: []),
+    // The full validator: a call's arguments where the input schema needs more than the form
+    // checks, structuredContent against an outputSchema, values in the JSON editor.
+    part!("schema-check.js", needs: ["checks.js"], when: When::Tool(wants_validator), styles: []),
     part!("form-json.js", needs: ["form.js", "schema-check.js"], when: When::Tool(wants_json_editor), styles: []),
     // Its lists of checkboxes use the choices' checkbox rules.
     part!("form-extra.js", needs: ["form.js", "form-json.js"], when: When::Tool(wants_form_extra), styles: ["form-extra", "choice"]),
+    // Drafts that survive the frame, and input streamed as the model writes it.
+    part!("drafts.js", needs: ["form.js"], when: When::Tool(has_form), styles: ["drafts"]),
+    // Fields of if/then/else and dependency branches: it asks the validator which branch is active.
+    part!("form-cond.js", needs: ["form.js", "schema-check.js"], when: When::Tool(wants_cond), styles: ["cond"]),
+    part!("form-file.js", needs: ["form.js"], when: When::Tool(wants_file), styles: ["file"]),
     part!("viewtools.js", needs: ["schema.js"], when: When::Always, styles: []),
     // It asks in a panel styled like confirm.js's.
     part!("runner.js", needs: ["viewtools.js"], when: When::NoGlueRunner, styles: ["confirm"]),
@@ -115,9 +124,22 @@ fn has_output_schema(tool: &Tool) -> bool {
     tool.raw.get("outputSchema").is_some_and(Value::is_object)
 }
 
+/// An outputSchema to check results against, or an input schema with more than the form checks.
+fn wants_validator(tool: &Tool) -> bool {
+    has_output_schema(tool) || form_input(tool).is_some_and(needs_validator)
+}
+
 /// A field no control can express, or a form the generator cannot prove within the field budget.
 fn wants_json_editor(tool: &Tool) -> bool {
     form_input(tool).is_some_and(|s| !plain_form(s))
+}
+
+fn wants_cond(tool: &Tool) -> bool {
+    form_input(tool).is_some_and(needs_cond)
+}
+
+fn wants_file(tool: &Tool) -> bool {
+    form_input(tool).is_some_and(needs_file)
 }
 
 fn wants_form_extra(tool: &Tool) -> bool {

@@ -75,6 +75,31 @@ pub(super) fn needs_time(schema: &Value) -> bool {
     )
 }
 
+/// Whether an object's fields can come and go with its values (form-cond.js): if/then/else and
+/// the dependency keywords.
+pub(super) fn needs_cond(schema: &Value) -> bool {
+    any_object(schema, 0, &|m| {
+        [
+            "if",
+            "dependentSchemas",
+            "dependentRequired",
+            "dependencies",
+        ]
+        .iter()
+        .any(|k| m.get(*k).is_some_and(|v| v.is_object() || v.is_boolean()))
+    })
+}
+
+/// Whether a field can be a file (form-file.js): a base64 string or the data-url format.
+pub(super) fn needs_file(schema: &Value) -> bool {
+    any_object(schema, 0, &|m| {
+        m.get("contentEncoding")
+            .and_then(Value::as_str)
+            .is_some_and(|e| e.eq_ignore_ascii_case("base64"))
+            || m.get("format").and_then(Value::as_str) == Some("data-url")
+    })
+}
+
 /// The keywords checks.js checks.
 pub(super) const CHECK_KEYWORDS: [&str; 9] = [
     "minLength",
@@ -93,6 +118,131 @@ pub(super) fn needs_checks(schema: &Value) -> bool {
     any_object(schema, 0, &|m| {
         CHECK_KEYWORDS.iter().any(|k| m.contains_key(*k))
     })
+}
+
+/// The keywords only the full validator (schema-check.js) checks: the form's controls and
+/// checks.js enforce types, `enum`/`const`, `required`, `properties`, `additionalProperties`,
+/// `minProperties`, `items`, `minItems`/`maxItems`, "T or null" and lists of consts themselves
+/// (book: reference/pages.md, "What a page checks before a call").
+pub(super) const VALIDATOR_KEYWORDS: [&str; 21] = [
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "propertyNames",
+    "patternProperties",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "uniqueItems",
+    "prefixItems",
+    "additionalItems",
+    "maxProperties",
+    "$dynamicRef",
+    "$recursiveRef",
+];
+
+/// The subschemas directly under one schema object, each with its JSON pointer below it
+/// (`/properties/a`): every place a subschema can sit, never inside `const`, `enum`, `default`
+/// or `examples`.
+pub(super) fn subschemas(m: &Map<String, Value>) -> Vec<(String, &Value)> {
+    let esc = |k: &str| k.replace('~', "~0").replace('/', "~1");
+    let mut out = Vec::new();
+    for (k, x) in m {
+        let here = format!("/{}", esc(k));
+        match (k.as_str(), x) {
+            (
+                "additionalProperties"
+                | "additionalItems"
+                | "items"
+                | "contains"
+                | "propertyNames"
+                | "if"
+                | "then"
+                | "else"
+                | "not"
+                | "unevaluatedProperties"
+                | "unevaluatedItems"
+                | "contentSchema",
+                Value::Object(_),
+            ) => out.push((here, x)),
+            ("allOf" | "anyOf" | "oneOf" | "prefixItems" | "items", Value::Array(a)) => {
+                out.extend(
+                    a.iter()
+                        .enumerate()
+                        .map(|(i, y)| (format!("{here}/{i}"), y)),
+                );
+            }
+            (
+                "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas"
+                | "dependencies",
+                Value::Object(o),
+            ) => out.extend(o.iter().map(|(j, y)| (format!("{here}/{}", esc(j)), y))),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Each schema object of a schema (see [`subschemas`]): `visit(object, its JSON pointer)`.
+pub(super) fn each_schema(
+    v: &Value,
+    at: &str,
+    depth: usize,
+    visit: &mut impl FnMut(&Map<String, Value>, &str),
+) {
+    let Value::Object(m) = v else {
+        return;
+    };
+    if depth > 256 {
+        return;
+    }
+    visit(m, at);
+    for (rel, x) in subschemas(m) {
+        each_schema(x, &format!("{at}{rel}"), depth + 1, visit);
+    }
+}
+
+/// Whether the input schema needs more than the form's own checks: a keyword of
+/// [`VALIDATOR_KEYWORDS`], tuple `items`, real `oneOf`/`anyOf` variants (more than "T or null"
+/// and lists of consts: "exactly one" is the validator's), or a `false` subschema.
+pub(super) fn needs_validator(root: &Value) -> bool {
+    fn consts(a: &[Value]) -> bool {
+        a.iter().all(|x| x.get("const").is_some())
+    }
+    fn false_sub(m: &Map<String, Value>) -> bool {
+        m.iter().any(|(k, x)| match x {
+            Value::Bool(false) => k == "items",
+            Value::Object(o) if k == "properties" || k == "$defs" || k == "definitions" => {
+                o.values().any(|y| y == &Value::Bool(false))
+            }
+            Value::Array(a) if matches!(k.as_str(), "allOf" | "anyOf" | "oneOf") => {
+                a.iter().any(|y| y.is_boolean())
+            }
+            _ => false,
+        })
+    }
+    let mut hit = false;
+    each_schema(root, "", 0, &mut |m, _| {
+        hit = hit
+            || VALIDATOR_KEYWORDS.iter().any(|k| m.contains_key(*k))
+            || m.get("items").is_some_and(Value::is_array)
+            || ["oneOf", "anyOf"].iter().any(|k| match m.get(*k) {
+                Some(Value::Array(a)) => {
+                    a.iter().filter(|x| !is_null_schema(x)).count() > 1 && !consts(a)
+                }
+                Some(_) => true,
+                None => false,
+            })
+            || false_sub(m);
+    });
+    hit
 }
 
 /// Whether every input field becomes a control without the JSON editor: scalars, enums, consts,
@@ -117,7 +267,7 @@ pub(super) fn takes_no_input(root: &Value) -> bool {
         .and_then(Value::as_object)
         .is_none_or(|p| p.is_empty());
     let open = matches!(m.get("additionalProperties"), Some(Value::Object(_)))
-        || ["oneOf", "anyOf", "allOf", "$ref"]
+        || ["oneOf", "anyOf", "allOf", "$ref", "patternProperties"]
             .iter()
             .any(|k| m.contains_key(*k));
     no_fields && !open
@@ -197,7 +347,11 @@ fn plain_field(s: &Value, root: &Value, depth: usize, budget: &mut usize) -> boo
             let Some(Value::Object(props)) = m.get("properties") else {
                 return false;
             };
+            // Branch fields (form-cond.js) are not counted here: they may need the editor.
             !props.is_empty()
+                && !["if", "dependentSchemas", "dependencies"]
+                    .iter()
+                    .any(|k| m.contains_key(*k))
                 && !matches!(m.get("additionalProperties"), Some(Value::Object(_)))
                 && !m.contains_key("patternProperties")
                 && props
@@ -224,7 +378,7 @@ fn uses_extra(v: &Value, depth: usize) -> bool {
     }
     match v {
         Value::Object(m) => {
-            let kw = ["items", "prefixItems", "$dynamicRef"]
+            let kw = ["items", "prefixItems", "$dynamicRef", "patternProperties"]
                 .iter()
                 .any(|k| m.contains_key(*k));
             let alts = ["oneOf", "anyOf"].iter().any(|k| match m.get(*k) {
@@ -327,6 +481,37 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_validator_only_for_what_the_form_does_not_check() {
+        // What the form's controls and checks.js enforce themselves.
+        for plain in [
+            json!({"type":"object","properties":{"a":{"type":"string","minLength":2,"format":"email"}},"required":["a"]}),
+            json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"enum":[1,2]}}}),
+            json!({"type":"object","properties":{"a":{"anyOf":[{"type":"integer"},{"type":"null"}]},
+                "b":{"oneOf":[{"const":"x","title":"X"},{"const":"y"}]},
+                "c":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":3},
+                "d":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"e":{}}}}}),
+            // A keyword's name as a property name, or inside a default, is not that keyword.
+            json!({"type":"object","properties":{"not":{"type":"string"},"if":{"type":"boolean","default":{"allOf":1}}}}),
+        ] {
+            assert!(!needs_validator(&plain), "{plain}");
+        }
+        for needs in [
+            json!({"properties":{"a":{"type":"string"}},"if":{"properties":{"a":{"const":"x"}}},"then":{"required":["b"]}}),
+            json!({"properties":{"card":{"type":"string"}},"dependencies":{"card":["billing"]}}),
+            json!({"properties":{"a":{"type":"object","propertyNames":{"pattern":"^[a-z]+$"}}}}),
+            json!({"properties":{"a":{"not":{"const":0}}}}),
+            json!({"properties":{"a":{"oneOf":[{"type":"integer"},{"type":"number","multipleOf":0.5}]}}}),
+            json!({"properties":{"a":{"type":"array","items":[{"type":"string"}],"additionalItems":false}}}),
+            json!({"properties":{"a":{"type":"array","contains":{"const":1}}}}),
+            json!({"$defs":{"x":{"unevaluatedProperties":false}},"properties":{"a":{"$ref":"#/$defs/x"}}}),
+            json!({"properties":{"a":{"type":"array","items":false}}}),
+            json!({"properties":{"a":{"allOf":[{"minimum":1},{"maximum":5}]}}}),
+        ] {
+            assert!(needs_validator(&needs), "{needs}");
+        }
+    }
+
+    #[test]
     fn maps_of_any_values_get_key_value_rows_but_an_empty_root_does_not() {
         // dict[str, Any] as a field: key/value rows (form-extra.js).
         assert!(needs_form_extra(Some(
@@ -339,13 +524,36 @@ mod tests {
         assert!(!needs_form_extra(Some(
             &json!({"type":"object","properties":{},"additionalProperties":true})
         )));
-        // Closed or patterned objects are not free maps.
+        // Closed objects are not free maps; patterned ones are maps of their patterns' keys.
         assert!(!needs_form_extra(Some(
             &json!({"type":"object","properties":{"v":{"type":"object","additionalProperties":false}}})
         )));
-        assert!(!needs_form_extra(Some(
+        assert!(needs_form_extra(Some(
             &json!({"type":"object","properties":{"v":{"type":"object","patternProperties":{"^x":{"type":"string"}}}}})
         )));
+    }
+
+    #[test]
+    fn conditional_fields_and_files_only_when_the_schema_has_them() {
+        let plain = json!({"type":"object","properties":{"a":{"type":"string"}}});
+        assert!(!needs_cond(&plain) && !needs_file(&plain));
+        assert!(needs_cond(
+            &json!({"allOf":[{"if":{"properties":{"a":{"const":"x"}}},"then":{"required":["b"]}}]})
+        ));
+        assert!(needs_cond(
+            &json!({"properties":{"o":{"type":"object","dependencies":{"a":["b"]}}}})
+        ));
+        assert!(needs_cond(&json!({"dependentRequired":{"a":["b"]}})));
+        // A branch's fields may need the JSON editor: such a form is not plain.
+        assert!(!plain_form(
+            &json!({"properties":{"a":{"type":"string"}},"if":{},"then":{"properties":{"b":{}}}})
+        ));
+        assert!(needs_file(
+            &json!({"properties":{"f":{"type":"string","contentEncoding":"base64"}}})
+        ));
+        assert!(needs_file(
+            &json!({"properties":{"f":{"type":"array","items":{"type":"string","format":"data-url"}}}})
+        ));
     }
 
     #[test]

@@ -34,6 +34,11 @@ pub(super) fn rpc_error(status: StatusCode, id: Value, code: i64, message: Strin
     json_response(status, &error_response(id, code, message, None))
 }
 
+/// An error that answers no request (the id is `null`): the guard's, the headers', the session's.
+pub(super) fn refuse(status: StatusCode, code: i64, message: String) -> Response {
+    rpc_error(status, Value::Null, code, message)
+}
+
 pub(super) fn json_response(status: StatusCode, body: &Value) -> Response {
     let mut resp = (status, crate::json::to_string(body)).into_response();
     resp.headers_mut().insert(

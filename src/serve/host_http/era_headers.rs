@@ -13,10 +13,7 @@ pub(super) fn check_era_headers(
 ) -> Option<Response> {
     let header = |name: &str| headers.get(name).map(|v| v.to_str().unwrap_or("\u{fffd}"));
     if batch && msgs.iter().any(era::is_modern_message) {
-        return Some(rpc_error(
-            StatusCode::BAD_REQUEST,
-            Value::Null,
-            -32600,
+        return Some(refuse(StatusCode::BAD_REQUEST, -32600,
             "Bad Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later".into(),
         ));
     }
@@ -120,9 +117,8 @@ pub(super) fn check_era_headers(
 pub(super) fn unsupported_version_header(v: &str) -> Response {
     let mut supported: Vec<&str> = vec![era::MODERN_VERSION];
     supported.extend(era::LEGACY_VERSIONS);
-    rpc_error(
+    refuse(
         StatusCode::BAD_REQUEST,
-        Value::Null,
         -32000,
         format!(
             "Bad Request: Unsupported protocol version: {v} (supported versions: {})",

@@ -5,6 +5,25 @@ use super::app::*;
 use super::options::*;
 use super::prelude::*;
 
+/// The headers of a request that passed [`check_request`]: as a handler's argument, the guard runs
+/// before the handler reads anything else (the answer is the guard's refusal otherwise).
+pub(super) struct Guarded(pub(super) HeaderMap);
+
+impl axum::extract::FromRequestParts<Arc<App>> for Guarded {
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        app: &Arc<App>,
+    ) -> Result<Guarded, Response> {
+        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>();
+        match check_request(&app.opts, &parts.headers, peer.map(|p| p.0.ip())) {
+            Some(refused) => Err(refused),
+            None => Ok(Guarded(parts.headers.clone())),
+        }
+    }
+}
+
 /// Host name of a `Host` header or an origin URL, without port or brackets, lowercased.
 pub(super) fn host_part(s: &str) -> String {
     let s = s.split("://").nth(1).unwrap_or(s);
@@ -44,9 +63,8 @@ pub(super) fn check_request(
             .map(|(_, t)| t.trim_start_matches(' '))
             .unwrap_or("");
         if !crate::token::constant_time_eq(given.as_bytes(), token.as_bytes()) {
-            let mut r = rpc_error(
+            let mut r = refuse(
                 StatusCode::UNAUTHORIZED,
-                Value::Null,
                 -32001,
                 format!(
                     "missing or wrong bearer token (send `Authorization: Bearer` with the value of {TOKEN_ENV})"
@@ -73,9 +91,8 @@ pub(super) fn check_request(
             is_loopback_name(h) || h.parse::<IpAddr>().is_ok_and(|ip| ip == opts.addr.ip())
         });
         if !ok {
-            return Some(rpc_error(
+            return Some(refuse(
                 StatusCode::FORBIDDEN,
-                Value::Null,
                 -32001,
                 "Host header is not a loopback name: refused (DNS rebinding protection)".into(),
             ));
@@ -86,9 +103,8 @@ pub(super) fn check_request(
         let o = host_part(origin);
         let same_host = host.as_deref().is_some_and(|h| h == o);
         if origin == "null" || !(is_loopback_name(&o) || same_host) {
-            return Some(rpc_error(
+            return Some(refuse(
                 StatusCode::FORBIDDEN,
-                Value::Null,
                 -32001,
                 "Origin not allowed: only loopback and same-host origins may call this server"
                     .into(),

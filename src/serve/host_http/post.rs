@@ -98,9 +98,8 @@ pub(super) async fn session_for(
     if let Some(id) = session_id(headers) {
         return match app.sessions().get(&id).cloned() {
             Some(s) => Ok((s, None)),
-            None => Err(rpc_error(
+            None => Err(refuse(
                 StatusCode::NOT_FOUND,
-                Value::Null,
                 -32001,
                 "unknown or expired Mcp-Session-Id: start a new session with initialize".into(),
             )),
@@ -111,9 +110,8 @@ pub(super) async fn session_for(
         .find(|m| m.get("method").and_then(Value::as_str) == Some("initialize"))
         .and_then(|m| m.get("id").cloned());
     let Some(init_id) = init_id else {
-        return Err(rpc_error(
+        return Err(refuse(
             StatusCode::BAD_REQUEST,
-            Value::Null,
             -32600,
             "missing Mcp-Session-Id header: send initialize first".into(),
         ));
@@ -134,9 +132,8 @@ pub(super) async fn forward(session: &HostSession, msgs: Vec<Value>) -> Result<(
 }
 
 pub(super) fn session_ended() -> Response {
-    rpc_error(
+    refuse(
         StatusCode::NOT_FOUND,
-        Value::Null,
         -32001,
         "the session has ended".into(),
     )
@@ -282,9 +279,8 @@ pub(super) async fn read_body(
     let mut total = 0usize;
     while let Some(chunk) = stream.next().await {
         let chunk = chunk.map_err(|e| {
-            rpc_error(
+            refuse(
                 StatusCode::BAD_REQUEST,
-                Value::Null,
                 -32600,
                 format!("reading the request body failed: {e}"),
             )

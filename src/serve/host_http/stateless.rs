@@ -90,9 +90,8 @@ pub(super) async fn handle_stateless(
     // status it deserves; anything before it (progress, logs) starts an event stream.
     loop {
         let Some(first) = rx.recv().await else {
-            return rpc_error(
+            return refuse(
                 StatusCode::SERVICE_UNAVAILABLE,
-                Value::Null,
                 -32000,
                 "the upstream connection of stateless requests has ended; retry the request".into(),
             );

@@ -6,18 +6,10 @@ use super::era_headers::*;
 use super::guard::*;
 use super::prelude::*;
 
-pub(super) async fn handle_get(
-    State(app): State<Arc<App>>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-) -> Response {
-    if let Some(r) = check_request(&app.opts, &headers, Some(peer.ip())) {
-        return r;
-    }
+pub(super) async fn handle_get(State(app): State<Arc<App>>, Guarded(headers): Guarded) -> Response {
     if app.draining.load(std::sync::atomic::Ordering::SeqCst) {
-        return rpc_error(
+        return refuse(
             StatusCode::SERVICE_UNAVAILABLE,
-            Value::Null,
             -32000,
             "mcp-gen-ui serve is stopping: no new event streams".into(),
         );
@@ -26,25 +18,22 @@ pub(super) async fn handle_get(
         return r;
     }
     if !accepts_sse(&headers) {
-        return rpc_error(
+        return refuse(
             StatusCode::NOT_ACCEPTABLE,
-            Value::Null,
             -32600,
             "GET /mcp opens an event stream: send `Accept: text/event-stream`".into(),
         );
     }
     let Some(id) = session_id(&headers) else {
-        return rpc_error(
+        return refuse(
             StatusCode::BAD_REQUEST,
-            Value::Null,
             -32600,
             "missing Mcp-Session-Id header".into(),
         );
     };
     let Some(session) = app.sessions().get(&id).cloned() else {
-        return rpc_error(
+        return refuse(
             StatusCode::NOT_FOUND,
-            Value::Null,
             -32001,
             "unknown or expired Mcp-Session-Id".into(),
         );
@@ -75,19 +64,14 @@ pub(super) async fn handle_get(
 
 pub(super) async fn handle_delete(
     State(app): State<Arc<App>>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    Guarded(headers): Guarded,
 ) -> Response {
-    if let Some(r) = check_request(&app.opts, &headers, Some(peer.ip())) {
-        return r;
-    }
     if let Some(r) = check_session_version(&headers) {
         return r;
     }
     let Some(id) = session_id(&headers) else {
-        return rpc_error(
+        return refuse(
             StatusCode::BAD_REQUEST,
-            Value::Null,
             -32600,
             "missing Mcp-Session-Id header".into(),
         );
@@ -99,9 +83,8 @@ pub(super) async fn handle_delete(
             s.close();
             StatusCode::OK.into_response()
         }
-        None => rpc_error(
+        None => refuse(
             StatusCode::NOT_FOUND,
-            Value::Null,
             -32001,
             "unknown or expired Mcp-Session-Id".into(),
         ),

@@ -294,9 +294,11 @@ impl Router {
             // Apps SDK hosts read our templates without the MCP Apps extension.
             "resources/read" if !caps.ui && self.opts.hosts.apps_sdk => {
                 let uri = msg.pointer("/params/uri").and_then(Value::as_str);
-                if let Some(mut result) = uri.and_then(|u| openai::read(&self.catalog, u)) {
+                if let Some((u, mut result)) =
+                    uri.and_then(|u| Some((u, openai::read(&self.catalog, u)?)))
+                {
                     if caps.stateless {
-                        stateless_result(&mut result, true);
+                        self.page_cache_hint(u, &mut result);
                     }
                     out.push(Out::Host(
                         json!({"jsonrpc": "2.0", "id": id, "result": result}),
@@ -313,7 +315,7 @@ impl Router {
                     let result = if method == "resources/read" {
                         self.catalog.read(uri).map(|mut r| {
                             if caps.stateless {
-                                stateless_result(&mut r, true);
+                                self.page_cache_hint(uri, &mut r);
                             }
                             r
                         })
@@ -354,6 +356,18 @@ impl Router {
             },
         );
         out.push(Out::Upstream(msg));
+    }
+
+    /// A 2026-07-28 `resources/read` result of one of our pages: its era's fields, with a
+    /// `ttlMs` that lets the host keep a page read by its current versioned URI until that URI
+    /// changes, and `cacheScope: "private"` (a page holds the tool's definition, which may be as
+    /// private as the upstream's `tools/list`; book: reference/serve.md, "Caching pages").
+    fn page_cache_hint(&self, uri: &str, result: &mut Value) {
+        if let Some(obj) = result.as_object_mut() {
+            obj.insert("ttlMs".into(), json!(self.catalog.ttl_ms(uri)));
+            obj.insert("cacheScope".into(), json!("private"));
+        }
+        stateless_result(result, true);
     }
 
     /// The raw path's `tools/call` (`mcp::peek::Call`: no `_meta`, so of the handshake era): the
@@ -510,7 +524,8 @@ fn stateless_result(result: &mut Value, cacheable: bool) {
 mod tests {
     use super::*;
     use crate::serve::rpc_error::{Unusable, parse_error, unusable_host_message};
-    use crate::serve::ui_resources::{MCP_APP_MIME, Strictness, tests::fixture};
+    use crate::serve::ui_resources::tests::{CHART, SINGLE, TABLE, fixture};
+    use crate::serve::ui_resources::{MCP_APP_MIME, PAGE_TTL_MS, Strictness};
 
     #[test]
     fn id_keys_are_the_json_text_of_the_id() {
@@ -619,26 +634,45 @@ mod tests {
             tools_result(),
         );
         let tools = &list["result"]["tools"];
-        assert_eq!(tools[0]["_meta"]["ui"]["resourceUri"], "ui://demo/single");
-        assert_eq!(tools[0]["_meta"]["ui/resourceUri"], "ui://demo/single");
+        assert_eq!(tools[0]["_meta"]["ui"]["resourceUri"], SINGLE);
+        assert_eq!(tools[0]["_meta"]["ui/resourceUri"], SINGLE);
         assert!(tools[0]["_meta"]["ui"].get("resourceUris").is_none());
         assert_eq!(tools[0]["x-unknown"], json!({"a":1}));
         assert_eq!(tools[1]["_meta"]["keep"], true);
-        assert_eq!(
-            tools[1]["_meta"]["ui"]["resourceUri"],
-            "ui://demo/multi/table"
-        );
+        assert_eq!(tools[1]["_meta"]["ui"]["resourceUri"], TABLE);
         assert_eq!(
             tools[1]["_meta"]["ui"]["resourceUris"],
-            json!(["ui://demo/multi/chart", "ui://demo/multi/table"])
+            json!([CHART, TABLE])
         );
         assert_eq!(tools[2], tools_result()["tools"][2]);
         assert_eq!(list["result"]["extra"], 1);
 
         // Ours are answered from memory, others forwarded.
-        let read = host(r.from_host(json!({"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"ui://demo/single"}})));
+        let read = host(r.from_host(
+            json!({"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":SINGLE}}),
+        ));
         assert_eq!(read["id"], 3);
         assert_eq!(read["result"]["contents"][0]["mimeType"], MCP_APP_MIME);
+        // The 2025 era's result is as before: no cache fields.
+        assert!(
+            read["result"].get("ttlMs").is_none() && read["result"].get("cacheScope").is_none()
+        );
+        // An old version is answered with the current page, under the URI asked for.
+        let old = "ui://demo/single?v=00000000";
+        let read = host(r.from_host(
+            json!({"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":old}}),
+        ));
+        assert_eq!(read["result"]["contents"][0]["uri"], old);
+        assert_eq!(
+            read["result"]["contents"][0]["text"],
+            "<!doctype html><p>single</p>"
+        );
+        // A malformed query is not ours: the upstream answers it, as any unknown URI.
+        let fwd = upstream(r.from_host(json!({"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"ui://demo/single?v=x"}})));
+        assert_eq!(fwd["params"]["uri"], "ui://demo/single?v=x");
+        r.from_upstream(
+            json!({"jsonrpc":"2.0","id":fwd["id"],"error":{"code":-32002,"message":"not found"}}),
+        );
         let fwd = upstream(r.from_host(
             json!({"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"file:///x"}}),
         ));
@@ -717,7 +751,7 @@ mod tests {
         );
         assert_eq!(
             with_ui["result"]["tools"][0]["_meta"]["ui"]["resourceUri"],
-            "ui://demo/single"
+            SINGLE
         );
         let without = round_trip(
             &mut r,
@@ -732,10 +766,28 @@ mod tests {
             json!(5),
             "resources/read",
             true,
-            json!({"uri":"ui://demo/single"}),
+            json!({ "uri": SINGLE }),
         )));
         assert_eq!(read["result"]["resultType"], "complete");
         assert_eq!(read["result"]["contents"][0]["mimeType"], MCP_APP_MIME);
+        // The current version may be kept until its URI changes; an old version or the name
+        // alone may not be kept at all.
+        assert_eq!(read["result"]["ttlMs"], PAGE_TTL_MS);
+        assert_eq!(read["result"]["cacheScope"], "private");
+        for (i, uri) in ["ui://demo/single?v=00000000", "ui://demo/single"]
+            .iter()
+            .enumerate()
+        {
+            let read = host(r.from_host(stateless(
+                json!(50 + i),
+                "resources/read",
+                true,
+                json!({ "uri": uri }),
+            )));
+            assert_eq!(read["result"]["ttlMs"], 0, "{uri}");
+            assert_eq!(read["result"]["cacheScope"], "private");
+            assert_eq!(read["result"]["contents"][0]["uri"], *uri);
+        }
         let fwd = upstream(r.from_host(stateless(
             json!(6),
             "resources/read",
@@ -843,7 +895,7 @@ mod tests {
         );
         let t0 = &list["result"]["tools"][0];
         assert!(t0.get("description").is_none());
-        assert_eq!(t0["_meta"]["openai/outputTemplate"], "ui://demo/single");
+        assert_eq!(t0["_meta"]["openai/outputTemplate"], SINGLE);
         assert_eq!(t0["_meta"]["openai/widgetAccessible"], true);
         assert!(t0["_meta"].get("ui").is_none());
         assert_eq!(list["result"]["tools"][2], tools_result()["tools"][2]);
@@ -854,12 +906,14 @@ mod tests {
             .unwrap_or_default();
         assert_eq!(content.len(), 2);
         assert_eq!(content[0]["type"], "text");
-        assert_eq!(content[1]["resource"]["uri"], "ui://demo/single");
+        assert_eq!(content[1]["resource"]["uri"], SINGLE);
         assert_eq!(content[1]["resource"]["mimeType"], "text/html");
         let html = content[1]["resource"]["text"].as_str().unwrap_or_default();
         assert!(html.contains("\"arguments\":{\"q\":1}"), "{html}");
         assert_eq!(got["result"]["structuredContent"], json!({"n":1}));
-        let read = host(r.from_host(json!({"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"ui://demo/single"}})));
+        let read = host(r.from_host(
+            json!({"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":SINGLE}}),
+        ));
         assert_eq!(
             read["result"]["contents"][0]["mimeType"],
             openai::SKYBRIDGE_MIME
@@ -943,7 +997,7 @@ mod tests {
         );
         assert_eq!(
             list["result"]["tools"][0]["_meta"]["ui"]["resourceUri"],
-            "ui://demo/single"
+            SINGLE
         );
     }
 
@@ -968,18 +1022,20 @@ mod tests {
         with_matching_hashes(&mut r);
         round_trip(&mut r, ui_init(json!(1)), json!({"capabilities":{}}));
         let call = |name: &str| json!({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":name,"arguments":{}}});
-        let ok = json!({"content":[],"_meta":{"ui":{"resourceUri":"ui://demo/multi/chart"}}});
+        let ok = json!({"content":[],"_meta":{"ui":{"resourceUri":CHART}}});
         assert_eq!(round_trip(&mut r, call("multi"), ok.clone())["result"], ok);
+        // A declared widget named without its version, or with an old one, gets its current URI.
+        for chart in ["ui://demo/multi/chart", "ui://demo/multi/chart?v=00000000"] {
+            let named =
+                json!({"content":[],"_meta":{"ui":{"resourceUri":chart},"ui/resourceUri":chart}});
+            let got = round_trip(&mut r, call("multi"), named);
+            assert_eq!(got["result"]["_meta"]["ui"]["resourceUri"], CHART);
+            assert_eq!(got["result"]["_meta"]["ui/resourceUri"], CHART);
+        }
         let bad = json!({"content":[],"_meta":{"ui":{"resourceUri":"ui://evil/x"},"ui/resourceUri":"ui://evil/x"}});
         let got = round_trip(&mut r, call("multi"), bad);
-        assert_eq!(
-            got["result"]["_meta"]["ui"]["resourceUri"],
-            "ui://demo/multi/table"
-        );
-        assert_eq!(
-            got["result"]["_meta"]["ui/resourceUri"],
-            "ui://demo/multi/table"
-        );
+        assert_eq!(got["result"]["_meta"]["ui"]["resourceUri"], TABLE);
+        assert_eq!(got["result"]["_meta"]["ui/resourceUri"], TABLE);
         let other = json!({"content":[{"type":"future","x":1}],"structuredContent":{"a":1}});
         assert_eq!(
             round_trip(&mut r, call("plain"), other.clone())["result"],
@@ -1263,11 +1319,17 @@ mod tests {
         cfg.file.serve.prefers_border = Some(true);
         let newer = Catalog::load(&cfg, Strictness::AllowStale).unwrap();
         let out = r.catalog_changed(Arc::new(newer));
+        // The page has a new URI: hosts re-list, and one that subscribed to the old URI hears
+        // that it changed.
         assert_eq!(
             out,
-            vec![Out::Host(
-                json!({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"ui://demo/single"}})
-            )]
+            vec![
+                Out::Host(json!({"jsonrpc":"2.0","method":"notifications/resources/list_changed"})),
+                Out::Host(json!({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})),
+                Out::Host(
+                    json!({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":SINGLE}})
+                ),
+            ]
         );
     }
 }

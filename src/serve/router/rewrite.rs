@@ -251,17 +251,21 @@ impl Router {
             return;
         };
         let default = ui.default_uri();
-        if let Some(uri) = meta.get_mut("ui").and_then(|u| u.get_mut("resourceUri"))
-            && !uri.as_str().is_some_and(|u| ui.declares(u))
-        {
-            tracing::warn!(target: "serve", tool = %tool, chosen = %uri, default = %default,
-                "tool result picked a widget the tool does not declare; using its default widget");
-            *uri = json!(default);
+        // A widget the tool declares, named by its current URI, its name alone or an old `?v=`,
+        // becomes its current URI (a caching host loads the page as it is now).
+        let current = |uri: &Value| uri.as_str().and_then(|u| ui.widget_for(u)).map(|w| &w.uri);
+        if let Some(uri) = meta.get_mut("ui").and_then(|u| u.get_mut("resourceUri")) {
+            match current(uri) {
+                Some(w) => *uri = json!(w),
+                None => {
+                    tracing::warn!(target: "serve", tool = %tool, chosen = %uri, default = %default,
+                        "tool result picked a widget the tool does not declare; using its default widget");
+                    *uri = json!(default);
+                }
+            }
         }
-        if let Some(uri) = meta.get_mut("ui/resourceUri")
-            && !uri.as_str().is_some_and(|u| ui.declares(u))
-        {
-            *uri = json!(default);
+        if let Some(uri) = meta.get_mut("ui/resourceUri") {
+            *uri = json!(current(uri).map_or(default, String::as_str));
         }
     }
 

@@ -22,7 +22,7 @@ mod plan;
 mod rules;
 mod walk;
 
-pub(super) use plan::plan_repairs;
+pub(super) use plan::{Plan as RepairPlan, plan_repairs};
 pub use rules::Sheet;
 pub use walk::check;
 
@@ -91,6 +91,21 @@ mod tests {
             &mut out,
         );
         out
+    }
+
+    #[test]
+    fn braces_and_semicolons_in_strings_and_comments_are_only_text() {
+        // Counting braces, the `{` in the string swallowed the rule after it: pale text unseen.
+        for css in [
+            ".x::after{content:\"{\"} p{color:#aaa;background:#fff}",
+            "/* { */ .x[title='{;}']{content:'}'} p{color:#aaa;background:#fff}",
+            "p{content:\"a;color:#111\";color:#aaa;background:#fff}",
+            ":is(.a, p){color:#aaa;background:#fff}",
+        ] {
+            let f = run(&format!("<style>{css}</style><p>x</p>"), true);
+            assert_eq!(f.len(), 1, "{css}: {f:?}");
+            assert_eq!(f[0].rule, "low-contrast", "{css}");
+        }
     }
 
     #[test]

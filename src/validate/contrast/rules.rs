@@ -1,7 +1,9 @@
 //! A page's style sheets read into rules for the contrast rule: selectors with their theme
 //! markers, declarations with where each value sits, specificity and order.
 
-use crate::css::{Kind, Tokenizer};
+use std::ops::Range;
+
+use crate::css::{Kind, Tokenizer, tokenize};
 
 /// One style sheet of the page: its text and the HTML line where it starts.
 pub struct Sheet<'a> {
@@ -98,6 +100,29 @@ pub(super) struct Block {
     pub line: Option<usize>,
 }
 
+/// The byte ranges of `css` between the `sep` tokens that stand outside any bracket, string or
+/// comment (`;` between declarations, `,` between selectors).
+fn split_top(css: &str, sep: Kind) -> Vec<Range<usize>> {
+    let mut parts = Vec::new();
+    let mut depth = 0usize;
+    let mut from = 0;
+    for t in Tokenizer::new(css) {
+        match t.kind {
+            Kind::Function | Kind::OpenParen | Kind::OpenSquare | Kind::OpenCurly => depth += 1,
+            Kind::CloseParen | Kind::CloseSquare | Kind::CloseCurly => {
+                depth = depth.saturating_sub(1)
+            }
+            k if k == sep && depth == 0 => {
+                parts.push(from..t.span.start);
+                from = t.span.end;
+            }
+            _ => {}
+        }
+    }
+    parts.push(from..css.len());
+    parts
+}
+
 /// The declarations of a block body, with the range of each value (trimmed) in the sheet.
 pub(super) fn declarations(
     body: &str,
@@ -106,14 +131,13 @@ pub(super) fn declarations(
 ) -> (Vec<(String, String)>, Vec<Loc>) {
     let mut decls = Vec::new();
     let mut locs = Vec::new();
-    let mut at = 0;
-    for part in body.split(';') {
-        let part_start = at;
-        at += part.len() + 1;
-        let Some((p, v)) = part.split_once(':') else {
+    for part in split_top(body, Kind::Semicolon) {
+        let text = body.get(part.clone()).unwrap_or("");
+        let Some(colon) = Tokenizer::new(text).find(|t| t.kind == Kind::Colon) else {
             continue;
         };
-        let v_start = part_start + p.len() + 1 + (v.len() - v.trim_start().len());
+        let (p, v) = (&text[..colon.span.start], &text[colon.span.end..]);
+        let v_start = part.start + colon.span.end + (v.len() - v.trim_start().len());
         let value = v.trim();
         decls.push((p.trim().to_ascii_lowercase(), value.to_string()));
         locs.push(Loc {
@@ -125,103 +149,112 @@ pub(super) fn declarations(
     (decls, locs)
 }
 
-/// Reads the rules of one sheet (nested blocks: media, supports, layer).
+/// Reads the rules of one sheet (nested blocks: media, supports, layer). Blocks are found on the
+/// one CSS tokenizer's tokens, so a brace or `;` in a string or comment is only text.
 pub(super) fn parse_rules(css: &str, at: Block, dark_media: bool, rules: &mut Vec<Rule>) {
-    let base_line = at.line;
-    let bytes = css.as_bytes();
-    let mut i = 0;
+    let tokens = tokenize(css);
     let mut start = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b';' => {
-                // An at-statement (@import, @charset): nothing to check.
-                start = i + 1;
-            }
-            b'{' => {
-                let prelude = css[start..i].trim();
-                // Find the matching brace.
-                let mut depth = 1usize;
-                let mut j = i + 1;
-                while j < bytes.len() && depth > 0 {
-                    match bytes[j] {
-                        b'{' => depth += 1,
-                        b'}' => depth -= 1,
+    let mut i = 0;
+    while let Some(t) = tokens.get(i) {
+        match t.kind {
+            // An at-statement (@import, @charset): nothing to check.
+            Kind::Semicolon => start = t.span.end,
+            Kind::OpenCurly => {
+                // The matching brace, or the end of the sheet.
+                let mut depth = 0usize;
+                let close = tokens[i..].iter().position(|u| {
+                    match u.kind {
+                        Kind::OpenCurly => depth += 1,
+                        Kind::CloseCurly => depth -= 1,
                         _ => {}
                     }
-                    j += 1;
-                }
-                let body_end = if depth == 0 { j - 1 } else { j };
-                let body = &css[i + 1..body_end];
-                let line = base_line.map(|l| {
-                    l + css[..start + (css[start..i].len() - css[start..i].trim_start().len())]
-                        .matches('\n')
-                        .count()
+                    depth == 0
                 });
-                let lower = prelude.to_ascii_lowercase();
-                if lower.starts_with("@media") {
-                    let dark = lower.contains("prefers-color-scheme") && lower.contains("dark");
-                    let light = lower.contains("prefers-color-scheme") && lower.contains("light");
-                    if !light && !lower.contains("print") {
-                        let inner = Block {
-                            sheet: at.sheet,
-                            offset: at.offset + i + 1,
-                            line: base_line.map(|l| l + css[..=i].matches('\n').count()),
-                        };
-                        parse_rules(body, inner, dark_media || dark, rules);
-                    }
-                } else if lower.starts_with("@supports") || lower.starts_with("@layer") {
-                    let inner = Block {
-                        sheet: at.sheet,
-                        offset: at.offset + i + 1,
-                        line: base_line.map(|l| l + css[..=i].matches('\n').count()),
-                    };
-                    parse_rules(body, inner, dark_media, rules);
-                } else if !lower.starts_with('@') && !prelude.is_empty() {
-                    let (decls, locs) = declarations(body, at.offset + i + 1, at.sheet);
-                    for sel in prelude.split(',') {
-                        let sel = sel.trim();
-                        let mut s = sel.to_string();
-                        let mut dark = dark_media;
-                        let mut dark_via = dark_media.then(|| "media".to_string());
-                        let mut light_only = false;
-                        for m in DARK_MARKERS {
-                            if s.contains(m) {
-                                s = s.replace(m, " ");
-                                dark = true;
-                                dark_via.get_or_insert_with(|| m.to_string());
-                            }
-                        }
-                        for m in LIGHT_MARKERS {
-                            if s.contains(m) {
-                                s = s.replace(m, " ");
-                                light_only = true;
-                            }
-                        }
-                        s = s.replace(":not( )", "");
-                        let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
-                        let s = s.trim_start_matches(['>', ' ']).to_string();
-                        let s = if s.is_empty() { ":root".to_string() } else { s };
-                        let order = rules.len();
-                        rules.push(Rule {
-                            specificity: specificity(&s),
-                            selector: s,
-                            decls: decls.clone(),
-                            locs: locs.clone(),
-                            dark,
-                            dark_via,
-                            light_only,
-                            line,
-                            order,
-                        });
-                    }
-                }
-                i = body_end + 1;
-                start = i;
+                let body_end = close.map_or(css.len(), |c| tokens[i + c].span.start);
+                let open = t.span.start;
+                block(css, start..open, body_end, at, dark_media, rules);
+                i = close.map_or(tokens.len(), |c| i + c + 1);
+                start = body_end + 1;
                 continue;
             }
             _ => {}
         }
         i += 1;
+    }
+}
+
+/// One block of a sheet: `prelude` is the text before its `{`, which ends at `prelude.end`;
+/// the body runs to `body_end`.
+fn block(
+    css: &str,
+    prelude: Range<usize>,
+    body_end: usize,
+    at: Block,
+    dark_media: bool,
+    rules: &mut Vec<Rule>,
+) {
+    let base_line = at.line;
+    let (start, open) = (prelude.start, prelude.end);
+    let head = &css[start..open];
+    let body = &css[open + 1..body_end];
+    let line = base_line.map(|l| {
+        l + css[..start + (head.len() - head.trim_start().len())]
+            .matches('\n')
+            .count()
+    });
+    let inner = Block {
+        sheet: at.sheet,
+        offset: at.offset + open + 1,
+        line: base_line.map(|l| l + css[..=open].matches('\n').count()),
+    };
+    let prelude = head.trim();
+    let lower = prelude.to_ascii_lowercase();
+    if lower.starts_with("@media") {
+        let dark = lower.contains("prefers-color-scheme") && lower.contains("dark");
+        let light = lower.contains("prefers-color-scheme") && lower.contains("light");
+        if !light && !lower.contains("print") {
+            parse_rules(body, inner, dark_media || dark, rules);
+        }
+    } else if lower.starts_with("@supports") || lower.starts_with("@layer") {
+        parse_rules(body, inner, dark_media, rules);
+    } else if !lower.starts_with('@') && !prelude.is_empty() {
+        let (decls, locs) = declarations(body, inner.offset, at.sheet);
+        for sel in split_top(prelude, Kind::Comma) {
+            let sel = prelude[sel].trim();
+            let mut s = sel.to_string();
+            let mut dark = dark_media;
+            let mut dark_via = dark_media.then(|| "media".to_string());
+            let mut light_only = false;
+            for m in DARK_MARKERS {
+                if s.contains(m) {
+                    s = s.replace(m, " ");
+                    dark = true;
+                    dark_via.get_or_insert_with(|| m.to_string());
+                }
+            }
+            for m in LIGHT_MARKERS {
+                if s.contains(m) {
+                    s = s.replace(m, " ");
+                    light_only = true;
+                }
+            }
+            s = s.replace(":not( )", "");
+            let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+            let s = s.trim_start_matches(['>', ' ']).to_string();
+            let s = if s.is_empty() { ":root".to_string() } else { s };
+            let order = rules.len();
+            rules.push(Rule {
+                specificity: specificity(&s),
+                selector: s,
+                decls: decls.clone(),
+                locs: locs.clone(),
+                dark,
+                dark_via,
+                light_only,
+                line,
+                order,
+            });
+        }
     }
 }
 

@@ -1,0 +1,25 @@
+// The validator pages embed, loaded in Node from the minified parts (templates/min/) in a vm with a
+// minimal window: schema.js's $ref index, checks.js's per-value checks, schema-check.js.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
+import { fileURLToPath } from 'node:url';
+
+const MIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'templates', 'min');
+const PARTS = ['schema.js', 'checks.js', 'schema-check.js'];
+
+// A fresh page: {validate(schema, value) -> [{path, at, message}], valid(schema, value) -> bool}.
+export function pageValidator() {
+  // The minifier renames internal names (min/names.json): the runtime's _on and _run too.
+  const names = JSON.parse(readFileSync(path.join(MIN, 'names.json'), 'utf8'));
+  const points = {};
+  const McpGenUi = {
+    [names._on]: (p, fn) => { (points[p] ||= []).push(fn); },
+    [names._run]: (p, ...args) => (points[p] || []).map((fn) => fn(...args)),
+  };
+  const context = vm.createContext({ window: { McpGenUi }, URL, console });
+  for (const f of PARTS) vm.runInContext(readFileSync(path.join(MIN, f), 'utf8'), context, { filename: 'min/' + f });
+  const G = context.window.McpGenUi;
+  const validate = (schema, value) => G.validate(schema, value);
+  return { G, validate, valid: (schema, value) => validate(schema, value).length === 0 };
+}
