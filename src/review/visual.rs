@@ -43,6 +43,9 @@ pub fn find_browser(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
             .map(PathBuf::from)
     });
     if let Some(p) = given {
+        if p.as_os_str().eq_ignore_ascii_case("off") {
+            bail!("MCP_GEN_UI_BROWSER=off turns the browser off; {how}");
+        }
         if p.is_file() {
             return Ok(p);
         }

@@ -42,7 +42,7 @@ pub use repair::{ContrastRepair, repair_contrast};
 pub use repair_scope::expose_module_names;
 
 /// Bumped whenever a rule changes, so `check` knows to re-validate files that passed before.
-pub const VALIDATOR_VERSION: u32 = 5;
+pub const VALIDATOR_VERSION: u32 = 6;
 
 /// Largest file a host should be asked to load (book: reference/validator.md).
 pub const MAX_FILE_BYTES: usize = 500 * 1024;

@@ -18,6 +18,8 @@ const TOOLS = JSON.parse(fs.readFileSync(path.join(CORPUS, 'tools.json'), 'utf8'
 const CASES = JSON.parse(fs.readFileSync(path.join(CORPUS, 'cases.json'), 'utf8'));
 const AXE = fs.readFileSync(path.join(REPO, 'tests', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const MAX_BYTES = 500 * 1024;
+// Buttons that do something other than run the tool (a person would not press them to run it).
+const OTHER_BUTTONS = /swap|reset|clear|cancel|close|copy|theme|toggle|dark mode|light mode|raw json|show more|more rows|discard/i;
 
 let browser, http, report;
 const rows = [];
@@ -96,9 +98,14 @@ async function checkPage(file, toolName) {
         else await c.fill(value);
       } catch (e) { fails.push(`fill /${re}/: ${String(e).split('\n')[0]}`); }
     }
-    const submit = frame.locator('button:not([type=button]):not([type=reset]), input[type=submit]').first();
+    // The Run: a submit button, else (a page that wires a plain button to its call) the first
+    // visible button whose name is not one of the page's other controls.
+    let submit = frame.locator('button:not([type=button]):not([type=reset]), input[type=submit]').first();
+    if (!await submit.count()) {
+      submit = frame.locator('button:visible').filter({ hasNotText: OTHER_BUTTONS }).first();
+    }
     if (await submit.count()) await submit.click({ timeout: 3000 }).catch((e) => fails.push(`submit: ${String(e).split('\n')[0]}`));
-    else fails.push('no submit button');
+    else fails.push('no button that runs the tool');
     let called = await page.waitForFunction(() => window.__calls.length > 0, null, { timeout: kase.confirm ? 1500 : 5000 }).then(() => true, () => false);
     if (!called && kase.confirm) {
       const yes = frame.getByRole('alertdialog').getByRole('button', { name: new RegExp(kase.confirm, 'i') });

@@ -56,7 +56,7 @@ impl LlmGenerator {
             return Ok(html);
         }
         let findings = match self.judge_blocking(run, &html).await {
-            Ok(f) => f,
+            Ok(f) => only_findings(run, f),
             Err(e) => {
                 run.warnings
                     .push(format!("not run in the browser (judged statically): {e}"));
@@ -75,7 +75,7 @@ impl LlmGenerator {
                 Ok(again) => {
                     run.warnings
                         .extend(changes.iter().map(|c| format!("repaired: {c}")));
-                    (repaired, again)
+                    (repaired, only_findings(run, again))
                 }
                 Err(_) => (html, findings),
             }
@@ -117,6 +117,22 @@ impl LlmGenerator {
         .await;
         joined.map_err(|e| format!("the browser judge failed: {e}"))?
     }
+}
+
+/// The findings that count; what the page did with a guessed result becomes the run's note.
+fn only_findings(run: &mut Run<'_>, all: Vec<BrowserFinding>) -> Vec<BrowserFinding> {
+    let (guess, findings): (Vec<_>, Vec<_>) =
+        all.into_iter().partition(|f| f.rule == "browser-guess");
+    if let Some(g) = guess.first() {
+        let note = format!(
+            "the page failed on a guessed result (the tool declares no outputSchema; --sample shows it a real one): {}",
+            g.message
+        );
+        if !run.warnings.contains(&note) {
+            run.warnings.push(note);
+        }
+    }
+    findings
 }
 
 /// The findings as the fallback reason and the repair prompt give them: each quoted, located in

@@ -1,6 +1,9 @@
 //! The mechanical repair of what the browser found: rendered text below AA (whatever set its
 //! colour, the page's own script included) gets a rule of its own, in the theme it failed in, with
-//! the nearest colour of the same hue that reaches AA on the background it was seen on.
+//! the nearest colour of the same hue that reaches AA on the background it was seen on. The rule
+//! also pins that background on the element (it was painted there already, so nothing changes on
+//! screen): the static contrast check, which cannot see what a script painted, then reads the
+//! same pair the browser saw.
 
 use super::types::{BrowserFinding, Theme};
 
@@ -31,8 +34,8 @@ pub fn repair_contrast(
             Theme::Light => "html:not([data-theme=\"dark\"])",
         };
         rules.push_str(&format!(
-            "{scope} {} {{ color: {colour} !important; }}\n",
-            c.selector
+            "{scope} {} {{ color: {colour} !important; background-color: {} !important; }}\n",
+            c.selector, c.bg
         ));
         changes.push(format!(
             "low contrast in the browser: {} on {} ({} theme, `{}`): text colour → {colour}",
@@ -87,6 +90,11 @@ mod tests {
             html.contains(
                 "html:not([data-theme=\"dark\"]) #list > div.issue[style*=\"color\"] { color: #"
             ),
+            "{html}"
+        );
+        // The background it was seen on is pinned, so the static check reads the same pair.
+        assert!(
+            html.contains("background-color: #ffffff !important; }"),
             "{html}"
         );
         assert!(

@@ -166,6 +166,18 @@
       var t = norm(document.body ? document.body.innerText : '');
       return arg.filter(function (v) { return t.indexOf(norm(v)) < 0; });
     }
+    case 'chart': {
+      // A drawn chart: a visible svg with a line or area, or at least two marks (bars, dots);
+      // or a canvas that has a size.
+      var drawn = false;
+      document.querySelectorAll('svg').forEach(function (svg) {
+        if (!svg.getClientRects().length) return;
+        if (svg.querySelector('polyline, path, polygon') || svg.querySelectorAll('rect, circle, line').length >= 2) drawn = true;
+      });
+      return drawn || Array.prototype.some.call(document.querySelectorAll('canvas'), function (c) {
+        return c.width > 0 && c.height > 0 && c.getClientRects().length > 0;
+      });
+    }
     case 'fill': return fill(arg);
     case 'run': return run();
     case 'confirm': return confirmDialog();

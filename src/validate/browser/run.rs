@@ -193,6 +193,32 @@ pub fn judge_page(j: &Judge, p: &PageToJudge<'_>) -> Vec<BrowserFinding> {
         )],
     };
     j.host.remove(&id);
+    if p.sample.is_none() && p.tool.get("outputSchema").is_none() {
+        guessed(out)
+    } else {
+        out
+    }
+}
+
+/// A tool with no outputSchema and no sample gets a guessed result (its text only): a page that
+/// expects structured data may fail on it and still work with what the server really returns.
+/// What the page's result handler threw on the guess (llm.js's fallback message, and the same
+/// error seen uncaught) is only a note (`browser-guess`), never a reason to replace the page.
+fn guessed(mut out: Vec<BrowserFinding>) -> Vec<BrowserFinding> {
+    const SHOWN_INSTEAD: &str = "shown with the builtin view instead:";
+    let errors: Vec<String> = out
+        .iter()
+        .filter_map(|f| f.message.split_once(SHOWN_INSTEAD))
+        .map(|(_, e)| e.trim().to_string())
+        .filter(|e| !e.is_empty())
+        .collect();
+    for f in &mut out {
+        if f.rule == "browser-console"
+            && (f.message.contains(SHOWN_INSTEAD) || errors.iter().any(|e| f.message.contains(e)))
+        {
+            f.rule = "browser-guess";
+        }
+    }
     out
 }
 
@@ -308,46 +334,57 @@ fn said(s: &Session, out: &mut Vec<BrowserFinding>) {
 /// Scalar values of the result a page is expected to show: top-level ones and those of the
 /// first item of each list, at most six.
 pub fn shown_values(result: &Value) -> Vec<String> {
-    fn walk(v: &Value, out: &mut Vec<String>, depth: usize) {
+    shown_values_split(result)
+        .into_iter()
+        .map(|(v, _)| v)
+        .collect()
+}
+
+/// [`shown_values`], each with whether it comes from an item of a list (a chart may show those
+/// as marks rather than text).
+fn shown_values_split(result: &Value) -> Vec<(String, bool)> {
+    fn walk(v: &Value, out: &mut Vec<(String, bool)>, depth: usize, in_list: bool) {
         if out.len() >= 6 || depth > 4 {
             return;
         }
+        let has = |out: &Vec<(String, bool)>, s: &str| out.iter().any(|(x, _)| x == s);
         match v {
             Value::String(s)
                 if !s.trim().is_empty()
                     && s.chars().count() <= 60
                     && !s.contains('<')
-                    && !out.contains(s) =>
+                    && !has(out, s) =>
             {
-                out.push(s.clone());
+                out.push((s.clone(), in_list));
             }
             Value::Number(n) => {
                 let t = match n.as_f64() {
                     Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", f as i64),
                     _ => n.to_string(),
                 };
-                if !out.contains(&t) {
-                    out.push(t);
+                if !has(out, &t) {
+                    out.push((t, in_list));
                 }
             }
             Value::Array(a) => {
                 if let Some(first) = a.first() {
-                    walk(first, out, depth + 1);
+                    walk(first, out, depth + 1, true);
                 }
             }
-            Value::Object(o) => o.values().for_each(|x| walk(x, out, depth + 1)),
+            Value::Object(o) => o.values().for_each(|x| walk(x, out, depth + 1, in_list)),
             _ => {}
         }
     }
     let mut out = Vec::new();
     if let Some(sc) = result.get("structuredContent") {
-        walk(sc, &mut out, 0);
+        walk(sc, &mut out, 0, false);
     }
     out
 }
 
 fn values(probe: &mut Probe<'_>, deadline: Instant, result: &Value, out: &mut Vec<BrowserFinding>) {
-    let want = shown_values(result);
+    let split = shown_values_split(result);
+    let want: Vec<String> = split.iter().map(|(v, _)| v.clone()).collect();
     if want.is_empty() {
         // A text-only result: nothing to look for but what the page does with it.
         std::thread::sleep(Duration::from_millis(300));
@@ -361,6 +398,10 @@ fn values(probe: &mut Probe<'_>, deadline: Instant, result: &Value, out: &mut Ve
             .run("values", &json!(want))
             .and_then(|v| serde_json::from_value(v).ok())
             .unwrap_or_else(|| want.clone());
+        // A chart shows a list's values as marks: its items' values need no text.
+        if probe.run("chart", &Value::Null) == Some(Value::Bool(true)) {
+            missing.retain(|m| !split.iter().any(|(v, item)| v == m && *item));
+        }
         if missing.len() <= allowed {
             return;
         }
@@ -468,5 +509,58 @@ fn contrast(probe: &mut Probe<'_>, theme: Theme, out: &mut Vec<BrowserFinding>) 
                 need,
             }),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn said(rule: &'static str, message: &str) -> BrowserFinding {
+        BrowserFinding {
+            rule,
+            message: message.into(),
+            line: None,
+            contrast: None,
+        }
+    }
+
+    #[test]
+    fn a_handler_failing_on_a_guessed_result_is_only_a_note() {
+        let out = guessed(vec![
+            said(
+                "browser-console",
+                "console error: mcp-gen-ui: the page could not show the tool result, shown with the builtin view instead: TypeError: x is undefined",
+            ),
+            said(
+                "browser-console",
+                "uncaught exception: TypeError: x is undefined",
+            ),
+            said("browser-console", "console error: something else broke"),
+            said("browser-csp", "CSP violation: img-src"),
+        ]);
+        let rules: Vec<&str> = out.iter().map(|f| f.rule).collect();
+        assert_eq!(
+            rules,
+            [
+                "browser-guess",
+                "browser-guess",
+                "browser-console",
+                "browser-csp"
+            ]
+        );
+    }
+
+    #[test]
+    fn values_of_list_items_are_told_apart() {
+        let r = json!({"structuredContent": {"symbol": "ACME", "points": [{"date": "2026-01-02", "close": 101.5}]}});
+        assert_eq!(
+            shown_values_split(&r),
+            [
+                ("ACME".to_string(), false),
+                ("2026-01-02".to_string(), true),
+                ("101.5".to_string(), true)
+            ]
+        );
     }
 }

@@ -34,8 +34,8 @@ pub struct ContrastFix {
 #[derive(Debug, Clone, PartialEq)]
 pub struct BrowserFinding {
     /// `browser-handshake`, `browser-console`, `browser-csp`, `browser-values`, `browser-run`,
-    /// `browser-contrast`, `browser-size`, or `browser-unavailable` (the browser failed, not the
-    /// page).
+    /// `browser-contrast`, `browser-size`, `browser-unavailable` (the browser failed, not the
+    /// page), or `browser-guess` (the page failed on a guessed result: a note, not a finding).
     pub rule: &'static str,
     pub message: String,
     /// The line in the judged page, when the browser names one.
