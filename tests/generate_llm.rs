@@ -214,3 +214,51 @@ async fn a_refused_key_or_model_is_exit_2_and_writes_nothing() {
         .unwrap();
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_named_browser_that_is_not_there_stops_the_run() {
+    let server = provider(&page("good_ui.html")).await;
+    let dir = project(&format!("{}/v1", server.uri()));
+    let out = run_blocking(
+        dir.path(),
+        &["generate", "--browser", "/nonexistent/chromium"],
+        true,
+    )
+    .await;
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--browser /nonexistent/chromium"), "{err}");
+    assert!(!dir.path().join("ui/echo.html").exists(), "nothing written");
+    assert_eq!(server.received_requests().await.unwrap().len(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn generate_runs_the_page_in_the_browser_it_is_given() {
+    let Ok(browser) = mcp_gen_ui::review::visual::find_browser(None) else {
+        eprintln!("\n*** SKIPPED: no browser: generate --browser is not tested ***\n");
+        return;
+    };
+    // A page the static judgment accepts, which throws as soon as it runs.
+    let broken = page("good_ui.html").replacen(
+        "<script type=\"module\">",
+        "<script>document.getElementById(\"no-such-element\").focus();</script>\n<script type=\"module\">",
+        1,
+    );
+    let server = provider(&broken).await;
+    let dir = project(&format!("{}/v1", server.uri()));
+    let b = browser.display().to_string();
+    let out = run_blocking(dir.path(), &["generate", "--browser", &b], true).await;
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("the page failed in the browser"), "{err}");
+    let lock = std::fs::read_to_string(dir.path().join("ui/mcp-gen-ui.lock")).unwrap();
+    assert!(
+        lock.contains("fallback_reason") && lock.contains("reading 'focus'"),
+        "{lock}"
+    );
+    let html = std::fs::read_to_string(dir.path().join("ui/echo.html")).unwrap();
+    assert!(
+        !html.contains("no-such-element"),
+        "the failing page never lands"
+    );
+}

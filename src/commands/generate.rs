@@ -28,6 +28,10 @@ pub struct GenerateArgs {
     /// example input and show the model the real result
     #[arg(long)]
     pub sample: bool,
+    /// With the llm generator: the Chromium or Chrome that runs each page before it is kept
+    /// [default: $MCP_GEN_UI_BROWSER (`off`: none), else chromium or chrome on the PATH]
+    #[arg(long, value_name = "PATH")]
+    pub browser: Option<std::path::PathBuf>,
     /// LLM generations in flight at once (overrides [llm] jobs)
     #[arg(long, value_name = "COUNT")]
     pub jobs: Option<usize>,
@@ -59,6 +63,7 @@ pub fn run(ctx: &Context, args: &GenerateArgs) -> anyhow::Result<Outcome> {
         dry_run: args.dry_run,
         generator: args.generator,
         sample: args.sample,
+        browser: args.browser.clone(),
         jobs: args.jobs,
         adopt: args.adopt.clone(),
     };

@@ -284,6 +284,9 @@ pub fn build(
                 .iter()
                 .filter(|tp| wants_llm(tp, opts.ask(&tp.name, revalidate)))
                 .collect();
+            if let Some(note) = llm.browser_note().filter(|_| !wanted.is_empty()) {
+                progress.note(&note);
+            }
             run_llm(&ctx, llm, &wanted, rt)?
         }
         None => BTreeMap::new(),

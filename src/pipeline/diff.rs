@@ -187,7 +187,7 @@ pub fn diff<'r>(
     if let Some(rev) = base {
         return against_revision(cfg, rev, only);
     }
-    let generator = load_generator(cfg, None, None)?;
+    let generator = load_generator(cfg, None, None, None)?;
     let rt = runtime()?;
     let discovery = upstream::discover(cfg, progress, rt)?;
     let state = State::read(cfg)?;

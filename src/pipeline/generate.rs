@@ -21,6 +21,8 @@ pub struct GenerateSettings {
     pub dry_run: bool,
     pub generator: Option<GeneratorKind>,
     pub sample: bool,
+    /// `--browser`: the browser that runs llm pages (else the usual lookup).
+    pub browser: Option<std::path::PathBuf>,
     pub jobs: Option<usize>,
     pub adopt: Vec<String>,
 }
@@ -55,7 +57,12 @@ pub fn generate(
     progress: &dyn Progress,
     rt: &tokio::runtime::Runtime,
 ) -> anyhow::Result<Generated> {
-    let generator = load_generator(cfg, settings.generator, settings.jobs)?;
+    let generator = load_generator(
+        cfg,
+        settings.generator,
+        settings.jobs,
+        settings.browser.as_deref(),
+    )?;
     let discovery = upstream::discover(cfg, progress, rt)?;
     // Hold the run lock from reading the state to writing it, so two runs cannot interleave.
     let _run_lock = if settings.dry_run {

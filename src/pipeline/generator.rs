@@ -1,17 +1,21 @@
 //! Which generator a command runs: the configured one (or `--generator`), with its templates,
 //! prompts and provider loaded.
 
+use std::path::Path;
+
 use crate::config::{Config, GeneratorKind};
 use crate::generate::Generator;
 use crate::generate::builtin::Templates;
 use crate::generate::llm::LlmGenerator;
 
 /// The generator a command that generates should use (`kind` over the config; `jobs` over
-/// `[llm] jobs`). The llm generator reads its API key from the environment here.
+/// `[llm] jobs`; `browser`, `--browser`, over the usual lookup of the browser that runs llm
+/// pages). The llm generator reads its API key from the environment here.
 pub fn load_generator(
     cfg: &Config,
     kind: Option<GeneratorKind>,
     jobs: Option<usize>,
+    browser: Option<&Path>,
 ) -> anyhow::Result<Generator> {
     let kind = kind.unwrap_or(cfg.file.generator);
     let mut g = Generator::new(
@@ -22,6 +26,15 @@ pub fn load_generator(
     )?;
     if let Some(j) = jobs {
         g.llm = g.llm.take().map(|l| l.with_jobs(j));
+    }
+    if let Some(path) = browser
+        && let Some(llm) = g.llm.take()
+    {
+        // Named on the command line: a browser that is not there is an error, not a quiet
+        // static judgment.
+        let exe = crate::review::visual::find_browser(Some(path))
+            .map_err(|e| anyhow::anyhow!("--browser {}: {e}", path.display()))?;
+        g.llm = Some(llm.with_browser(Some(exe)));
     }
     Ok(g)
 }

@@ -61,6 +61,8 @@ pub struct RefineSettings {
     pub change: Change,
     pub generator: Option<GeneratorKind>,
     pub sample: bool,
+    /// `--browser`: the browser that runs llm pages (else the usual lookup).
+    pub browser: Option<std::path::PathBuf>,
 }
 
 /// What a `refine` run did: the new history, the words and the pages before and after.
@@ -92,7 +94,7 @@ pub fn refine(
     rt: &tokio::runtime::Runtime,
 ) -> anyhow::Result<Refined> {
     let tool = settings.tool.as_str();
-    let generator = load_generator(cfg, settings.generator, None)?;
+    let generator = load_generator(cfg, settings.generator, None, settings.browser.as_deref())?;
     let discovery = upstream::discover(cfg, progress, rt)?;
     let _run_lock = RunLock::acquire(&cfg.out_dir)?;
     write::clean_temp_files(&cfg.out_dir);

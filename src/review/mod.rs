@@ -130,6 +130,18 @@ pub(crate) fn resolve<'a>(root: &'a Value, mut s: &'a Value) -> &'a Value {
     s
 }
 
+/// JSON that can sit inside a `<script>` element: `<`, `>`, `&` and the line separators
+/// escaped, so no string in it can close the element.
+pub fn script_json(v: &serde_json::Value) -> String {
+    serde_json::to_string(v)
+        .unwrap_or_else(|_| "null".into())
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

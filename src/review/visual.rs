@@ -43,6 +43,9 @@ pub fn find_browser(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
             .map(PathBuf::from)
     });
     if let Some(p) = given {
+        if p.as_os_str().eq_ignore_ascii_case("off") {
+            bail!("MCP_GEN_UI_BROWSER=off turns the browser off; {how}");
+        }
         if p.is_file() {
             return Ok(p);
         }
@@ -68,10 +71,29 @@ fn on_path(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// How the host page's frame gets the page: inline (`srcdoc`, for pictures) or from a URL of the
+/// same origin (the llm generator's browser judge, which serves it with the tool's CSP).
+pub enum HostFrame<'a> {
+    Srcdoc(&'a str),
+    Src(&'a str),
+}
+
 /// The host page around `page`: MCP Apps' host side, answering everything itself.
 fn host_page(page: &str, input: &Value, result: &Value) -> String {
-    let boot = json!({"page": page, "input": input, "result": result});
-    let boot = crate::generate::builtin::script_json(&boot);
+    host_document(HostFrame::Srcdoc(page), input, result)
+}
+
+/// The host page around a frame: MCP Apps' host side, answering everything itself, and keeping
+/// a record in `window.__host` of what the page sent (methods in order, `tools/call` requests,
+/// when the handshake ended and when the first `ui/notifications/size-changed` came, in ms since
+/// the host started). `window.__hostTheme(theme)` switches the host's theme.
+pub fn host_document(frame: HostFrame<'_>, input: &Value, result: &Value) -> String {
+    let (page, src) = match frame {
+        HostFrame::Srcdoc(p) => (p, ""),
+        HostFrame::Src(u) => ("", u),
+    };
+    let boot = json!({"page": page, "src": src, "input": input, "result": result});
+    let boot = super::script_json(&boot);
     format!(
         r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -85,6 +107,8 @@ fn host_page(page: &str, input: &Value, result: &Value) -> String {
   "use strict";
   var boot = JSON.parse(document.getElementById("boot").textContent);
   var frame = document.getElementById("app");
+  var rec = window.__host = {{ log: [], calls: [], initialized: false, initAt: null, sizeAt: null, start: performance.now() }};
+  var now = function () {{ return Math.round(performance.now() - rec.start); }};
   var post = function (m) {{ frame.contentWindow.postMessage(m, "*"); }};
   var reply = function (id, result) {{ post({{ jsonrpc: "2.0", id: id, result: result }}); }};
   var notify = function (method, params) {{ post({{ jsonrpc: "2.0", method: method, params: params }}); }};
@@ -94,16 +118,24 @@ fn host_page(page: &str, input: &Value, result: &Value) -> String {
     locale: "en-US", timeZone: "UTC", platform: "web",
     userAgent: "mcp-gen-ui-review", deviceCapabilities: {{ hover: false, touch: false }}
   }};
+  window.__hostTheme = function (theme) {{
+    context.theme = theme;
+    notify("ui/notifications/host-context-changed", {{ theme: theme }});
+  }};
   window.addEventListener("message", function (ev) {{
     if (ev.source !== frame.contentWindow) return;
     var m = ev.data;
     if (!m || typeof m !== "object" || m.jsonrpc !== "2.0" || typeof m.method !== "string") return;
+    if (rec.log.length < 200) rec.log.push(m.method.slice(0, 80));
     var isRequest = m.id !== undefined && m.id !== null;
     if (!isRequest) {{
-      if (m.method === "ui/notifications/initialized") {{
+      if (m.method === "ui/notifications/initialized" && !rec.initialized) {{
+        rec.initialized = true;
+        rec.initAt = now();
         notify("ui/notifications/tool-input", {{ arguments: boot.input }});
         notify("ui/notifications/tool-result", boot.result);
       }}
+      if (m.method === "ui/notifications/size-changed" && rec.sizeAt === null) rec.sizeAt = now();
       return;
     }}
     switch (m.method) {{
@@ -114,13 +146,15 @@ fn host_page(page: &str, input: &Value, result: &Value) -> String {
           hostCapabilities: {{ serverTools: {{}}, openLinks: {{}}, logging: {{}} }},
           hostContext: context
         }});
-      case "tools/call": return reply(m.id, boot.result);
+      case "tools/call":
+        if (rec.calls.length < 20) rec.calls.push({{ name: m.params && m.params.name, arguments: m.params && m.params.arguments }});
+        return reply(m.id, boot.result);
       case "ui/request-display-mode": return reply(m.id, {{ mode: "inline" }});
       case "resources/read": return post({{ jsonrpc: "2.0", id: m.id, error: {{ code: -32601, message: "not in a review" }} }});
       default: return reply(m.id, {{}});
     }}
   }});
-  frame.srcdoc = boot.page;
+  if (boot.src) frame.src = boot.src; else frame.srcdoc = boot.page;
 }})();
 </script>
 </body></html>

@@ -169,6 +169,8 @@ pub fn check_document(source: &str, ctx: &DocCtx<'_>, out: &mut Vec<Finding>) {
 #[derive(Default)]
 struct Seen<'a> {
     facts: Facts,
+    /// Names declared and called across the scripts (module-only names called from classic code).
+    flow: super::script_flow::Flow,
     label_for: HashSet<String>,
     controls: Vec<ElementRef<'a>>,
     has_charset: bool,
@@ -201,9 +203,10 @@ fn element_rules<'a>(parsed: &'a Parsed, ctx: &DocCtx<'_>, out: &mut Vec<Finding
             "script" => {
                 // What the llm generator injects does not make the page's own handshake.
                 if e.attr(RUNTIME_ATTR).is_some() {
-                    scripts(&el, line, ctx, &mut Facts::default(), out);
+                    let mut flow = super::script_flow::Flow::default();
+                    scripts(&el, line, ctx, (&mut Facts::default(), &mut flow), out);
                 } else {
-                    scripts(&el, line, ctx, &mut seen.facts, out);
+                    scripts(&el, line, ctx, (&mut seen.facts, &mut seen.flow), out);
                 }
             }
             "style" => {
@@ -308,6 +311,7 @@ fn page_rules(parsed: &Parsed, seen: &Seen<'_>, ctx: &DocCtx<'_>, out: &mut Vec<
             "<html> has no lang attribute: add lang=\"en\" (or the UI's language)",
         );
     }
+    super::script_flow::finish(&seen.flow, &ctx.prefix, out);
     if !seen.facts.handshake {
         ctx.push(
             out,
@@ -653,7 +657,7 @@ fn scripts(
     el: &ElementRef<'_>,
     line: Option<usize>,
     ctx: &DocCtx<'_>,
-    facts: &mut Facts,
+    (facts, flow): (&mut Facts, &mut super::script_flow::Flow),
     out: &mut Vec<Finding>,
 ) {
     let e = el.value();
@@ -671,10 +675,14 @@ fn scripts(
         origins: ctx.origins,
         prefix: &ctx.prefix,
     };
+    let module = kind == ScriptKind::Module;
     match kind {
         ScriptKind::Json => script::check_json(&text, &sctx, out),
-        ScriptKind::Classic => script::check_js(&text, false, &sctx, facts, out),
-        ScriptKind::Module => script::check_js(&text, true, &sctx, facts, out),
+        ScriptKind::Classic | ScriptKind::Module => {
+            script::check_js(&text, module, &sctx, facts, out);
+            let llm = ctx.opts.llm_output;
+            super::script_flow::scan(&text, module, &sctx, llm, flow, out);
+        }
         ScriptKind::Inert => {}
     }
 }

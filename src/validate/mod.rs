@@ -20,6 +20,7 @@
 //! signs (errors with `llm_output`, else warnings): `prose-not-html`, `injection-phrase`,
 //! `injection-fake-turn`, `markdown-fence`.
 
+pub mod browser;
 mod contrast;
 mod document;
 mod finding;
@@ -29,15 +30,19 @@ mod options;
 mod origin;
 mod parse;
 mod repair;
+mod repair_scope;
 mod script;
+mod script_flow;
 
+pub use contrast::nearest_reaching;
 pub use finding::{Finding, Severity};
 pub use options::Options;
 use options::STACK_BYTES;
 pub use repair::{ContrastRepair, repair_contrast};
+pub use repair_scope::expose_module_names;
 
 /// Bumped whenever a rule changes, so `check` knows to re-validate files that passed before.
-pub const VALIDATOR_VERSION: u32 = 5;
+pub const VALIDATOR_VERSION: u32 = 6;
 
 /// Largest file a host should be asked to load (book: reference/validator.md).
 pub const MAX_FILE_BYTES: usize = 500 * 1024;

@@ -246,12 +246,16 @@ export function backofficeServer() {
 // Pages a test of tests/llm.rs writes through the real llm pipeline (`cargo test --test llm TEST`,
 // told the folder by the variable VAR), served to one browser: what the llm suites' `before` sets
 // up. Returns {dir, http, browser, close}.
-export async function llmPagesSuite(testName, variable, label) {
-  const guestDir = { current: fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-' + label + '-')) };
-  const r = spawnSync('cargo', ['test', '--quiet', '--test', 'llm', '--', '--exact', testName], {
-    cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, [variable]: guestDir.current },
-  });
-  if (r.status !== 0) throw new Error('cargo test --test llm ' + testName + ' failed');
+export async function llmPagesSuite(testName, variable, label, given) {
+  // `given`: a directory a run of the Rust test already wrote (with `variable` set), checked as it
+  // is and kept afterwards, instead of replaying the answers again.
+  const guestDir = { current: given || fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-' + label + '-')) };
+  if (!given) {
+    const r = spawnSync('cargo', ['test', '--quiet', '--test', 'llm', '--', '--exact', testName], {
+      cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, [variable]: guestDir.current },
+    });
+    if (r.status !== 0) throw new Error('cargo test --test llm ' + testName + ' failed');
+  }
   const { startServer } = await import('./server.mjs');
   const { chromium } = await import('playwright-core');
   const http = await startServer(guestDir);
@@ -259,7 +263,7 @@ export async function llmPagesSuite(testName, variable, label) {
   const close = async () => {
     await browser.close();
     http.server.close();
-    fs.rmSync(guestDir.current, { recursive: true, force: true });
+    if (!given) fs.rmSync(guestDir.current, { recursive: true, force: true });
   };
   return { dir: guestDir.current, http, browser, close };
 }

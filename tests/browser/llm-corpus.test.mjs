@@ -18,13 +18,17 @@ const TOOLS = JSON.parse(fs.readFileSync(path.join(CORPUS, 'tools.json'), 'utf8'
 const CASES = JSON.parse(fs.readFileSync(path.join(CORPUS, 'cases.json'), 'utf8'));
 const AXE = fs.readFileSync(path.join(REPO, 'tests', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const MAX_BYTES = 500 * 1024;
+// Buttons that do something other than run the tool (a person would not press them to run it).
+const OTHER_BUTTONS = /swap|reset|clear|cancel|close|copy|theme|toggle|dark mode|light mode|raw json|show more|more rows|discard/i;
 
 let browser, http, report;
 const rows = [];
 
 let suite;
 before(async () => {
-  suite = await llmPagesSuite('corpus_answers_are_kept_or_replaced_as_expected', 'MCP_GEN_UI_LLM_CORPUS_OUT', 'llm-corpus');
+  // MCP_GEN_UI_LLM_CORPUS_DIR=dir checks the pages a run of the Rust test already wrote there
+  // (with MCP_GEN_UI_LLM_CORPUS_OUT=dir) instead of replaying the corpus again.
+  suite = await llmPagesSuite('corpus_answers_are_kept_or_replaced_as_expected', 'MCP_GEN_UI_LLM_CORPUS_OUT', 'llm-corpus', process.env.MCP_GEN_UI_LLM_CORPUS_DIR);
   ({ browser, http } = suite);
   report = JSON.parse(fs.readFileSync(path.join(suite.dir, 'report.json'), 'utf8'));
 });
@@ -94,9 +98,14 @@ async function checkPage(file, toolName) {
         else await c.fill(value);
       } catch (e) { fails.push(`fill /${re}/: ${String(e).split('\n')[0]}`); }
     }
-    const submit = frame.locator('button:not([type=button]):not([type=reset]), input[type=submit]').first();
+    // The Run: a submit button, else (a page that wires a plain button to its call) the first
+    // visible button whose name is not one of the page's other controls.
+    let submit = frame.locator('button:not([type=button]):not([type=reset]), input[type=submit]').first();
+    if (!await submit.count()) {
+      submit = frame.locator('button:visible').filter({ hasNotText: OTHER_BUTTONS }).first();
+    }
     if (await submit.count()) await submit.click({ timeout: 3000 }).catch((e) => fails.push(`submit: ${String(e).split('\n')[0]}`));
-    else fails.push('no submit button');
+    else fails.push('no button that runs the tool');
     let called = await page.waitForFunction(() => window.__calls.length > 0, null, { timeout: kase.confirm ? 1500 : 5000 }).then(() => true, () => false);
     if (!called && kase.confirm) {
       const yes = frame.getByRole('alertdialog').getByRole('button', { name: new RegExp(kase.confirm, 'i') });
@@ -142,29 +151,39 @@ test('every corpus answer ends with a working UI; ≥ 95 % of kept pages and ≥
     });
   }
   const line = (c) => `| ${c.join(' | ')} |`;
-  const out = [line(['answer', 'style', 'kept', 'works', 'notes']), line(['---', '---', '---', '---', '---'])];
+  const out = [line(['answer', 'style (family)', 'part', 'kept', 'works', 'notes']), line(['---', '---', '---', '---', '---', '---'])];
   for (const r of rows) {
     const kept = r.kept ? (r.repaired ? 'kept (repair round)' : r.repairs ? `kept (${r.repairs} mechanical repairs)` : 'kept') : 'fell back';
     const notes = r.fails.length ? r.fails.join('; ') : r.kept ? '' : String(r.fallback_reason || '').slice(0, 90);
-    out.push(line([r.id, r.style, kept, r.works ? 'yes' : 'NO', notes.replace(/\|/g, '\\|')]));
+    const style = r.family ? `${r.style} (${r.family})` : r.style;
+    out.push(line([r.id, style, r.held_out ? 'held out' : 'looked at', kept, r.works ? 'yes' : 'NO', notes.replace(/\|/g, '\\|')]));
   }
-  const kept = rows.filter((r) => r.kept);
-  const keptWorking = kept.filter((r) => r.works).length;
-  const tools = rows.filter((r) => r.works).length;
-  // Answers whose defects are all mechanically repairable must end kept and working.
-  const mech = rows.filter((r) => r.mechanical);
-  const mechGood = mech.filter((r) => r.kept && r.works).length;
   const pct = (a, b) => (b ? (100 * a / b).toFixed(1) : '100.0');
-  out.push('', `kept ${kept.length}/${rows.length}, of which working ${keptWorking} (${pct(keptWorking, kept.length)} %); ` +
-    `mechanically repairable answers kept and working ${mechGood}/${mech.length} (${pct(mechGood, mech.length)} %); ` +
-    `working UI ${tools}/${rows.length}; script executions from hostile strings: ${rows.reduce((a, r) => a + r.xss, 0)}`);
+  // The corpus's parts: the answers looked at while the generator changed, and the held-out third
+  // (corpus.json's held_out), each reported on its own.
+  const summary = (label, part) => {
+    const kept = part.filter((r) => r.kept);
+    const keptWorking = kept.filter((r) => r.works).length;
+    const tools = part.filter((r) => r.works).length;
+    const mech = part.filter((r) => r.mechanical);
+    const mechGood = mech.filter((r) => r.kept && r.works).length;
+    out.push(`${label}: kept ${kept.length}/${part.length}, of which working ${keptWorking} (${pct(keptWorking, kept.length)} %); ` +
+      `mechanically repairable answers kept and working ${mechGood}/${mech.length} (${pct(mechGood, mech.length)} %); ` +
+      `working UI ${tools}/${part.length} (${pct(tools, part.length)} %); script executions from hostile strings: ${part.reduce((a, r) => a + r.xss, 0)}`);
+    return { kept, keptWorking, tools, mech, mechGood };
+  };
+  out.push('');
+  summary('looked at', rows.filter((r) => !r.held_out));
+  summary('held out', rows.filter((r) => r.held_out));
+  // Answers whose defects are all mechanically repairable must end kept and working.
+  const { kept, keptWorking, tools, mech, mechGood } = summary('all', rows);
   console.log(out.join('\n'));
   if (process.env.MCP_GEN_UI_CORPUS_TABLE) fs.writeFileSync(process.env.MCP_GEN_UI_CORPUS_TABLE, out.join('\n') + '\n');
 
   assert.equal(rows.reduce((a, r) => a + r.xss, 0), 0, 'no script ran from a hostile string');
   assert.ok(keptWorking >= 0.95 * kept.length, `${keptWorking} of ${kept.length} kept pages work`);
   if (!only) assert.ok(mechGood >= 0.85 * mech.length, `${mechGood} of ${mech.length} mechanically repairable answers are kept and work`);
-  assert.ok(tools >= 0.95 * rows.length, `${tools} of ${rows.length} tools end with a working UI`);
+  assert.ok(tools >= 0.97 * rows.length, `${tools} of ${rows.length} tools end with a working UI`);
   // The builtin UI that replaces a page must always work.
   for (const r of rows.filter((x) => !x.kept)) assert.ok(r.works, `${r.id} (builtin fallback): ${r.fails.join('; ')}`);
 });

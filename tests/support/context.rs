@@ -36,11 +36,12 @@ pub fn cleared(mut cmd: Command) -> Command {
     cmd
 }
 
-/// The binary with every variable it reads cleared, then `CI=true`: a test never waits at a
-/// prompt nor opens a browser. A test that wants a variable sets it on the returned command.
+/// The binary with every variable it reads cleared, then `CI=true` and `MCP_GEN_UI_BROWSER=off`:
+/// a test never waits at a prompt nor opens a browser (llm pages are judged statically). A test
+/// that wants a variable or a browser sets it on the returned command (`--browser` names one).
 pub fn bin() -> Command {
     let mut c = cleared(Command::new(BIN));
-    c.env("CI", "true");
+    c.env("CI", "true").env("MCP_GEN_UI_BROWSER", "off");
     c
 }
 

@@ -51,6 +51,8 @@ pub struct LlmGenerator {
     pub(super) provider: Arc<dyn Provider>,
     pub(super) prompts: Prompts,
     pub(super) settings: Settings,
+    /// The browser pages run in before they are kept (none: judged statically).
+    pub(super) browser: Arc<super::browser_slot::BrowserSlot>,
 }
 
 /// One widget to generate. Owned, so that many can be in flight at once.
@@ -148,11 +150,16 @@ pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;
 impl LlmGenerator {
     /// Reads the key from the environment (ANTHROPIC_API_KEY / OPENAI_API_KEY; none for ollama).
     /// A missing key is an error naming the variable.
+    /// Pages run in the browser `--visual` would use (book: reference/llm.md), when there is
+    /// one.
     pub fn from_config(cfg: &LlmConfig, prompts_dir: Option<&Path>) -> Result<Self, LlmError> {
-        Self::from_config_with_env(cfg, prompts_dir, &|k| std::env::var(k).ok())
+        let mut g = Self::from_config_with_env(cfg, prompts_dir, &|k| std::env::var(k).ok())?;
+        g.browser = Arc::new(super::browser_slot::BrowserSlot::from_env());
+        Ok(g)
     }
 
-    /// [`from_config`](Self::from_config) with an explicit environment.
+    /// [`from_config`](Self::from_config) with an explicit environment, and no browser (see
+    /// [`with_browser`](Self::with_browser)).
     pub fn from_config_with_env(
         cfg: &LlmConfig,
         prompts_dir: Option<&Path>,
@@ -222,6 +229,7 @@ impl LlmGenerator {
             provider,
             prompts,
             settings,
+            browser: Arc::default(),
         })
     }
 
@@ -235,6 +243,7 @@ impl LlmGenerator {
             provider,
             prompts,
             settings: settings(cfg)?,
+            browser: Arc::default(),
         })
     }
 

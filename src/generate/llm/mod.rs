@@ -5,10 +5,13 @@
 //! `ollama`; `prompts`; `budget` (time budget and retries); `extract` (the page out of the
 //! answer); `postprocess` (runtime, imports, header); `pipeline` (one tool, end to end);
 //! `schedule` (many tools: bounded concurrency, de-duplication); `backstop` (the builtin
-//! generator and the validator, as the pipeline uses them).
+//! generator and the validator, as the pipeline uses them); `browser_judge` (pages run in a
+//! browser before they are kept) with `browser_slot` (the run's browser).
 
 pub mod anthropic;
 pub mod backstop;
+pub mod browser_judge;
+pub mod browser_slot;
 pub mod budget;
 pub mod extract;
 mod generator;

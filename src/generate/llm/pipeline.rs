@@ -18,20 +18,20 @@ use crate::origins::Origins;
 const CLASSIFY_MAX_TOKENS: u32 = 1024;
 
 /// Why a page was not accepted, and the page itself when the model may be asked to fix it.
-struct Problem {
-    reason: String,
-    page: Option<String>,
+pub(super) struct Problem {
+    pub(super) reason: String,
+    pub(super) page: Option<String>,
     /// Every finding, located in the model's own page: what the repair prompt carries.
-    problems: Vec<String>,
+    pub(super) problems: Vec<String>,
 }
 
-struct Run<'a> {
+pub(super) struct Run<'a> {
     started: Instant,
-    budget: Budget,
+    pub(super) budget: Budget,
     usage: Usage,
-    warnings: Vec<String>,
+    pub(super) warnings: Vec<String>,
     calls: u32,
-    req: &'a LlmRequest,
+    pub(super) req: &'a LlmRequest,
 }
 
 impl LlmGenerator {
@@ -116,7 +116,7 @@ impl LlmGenerator {
                 return self.fallback(run, backstop, format!("generation failed: {e}"), transient);
             }
         };
-        let problem = match self.process(&mut run, &answer, backstop) {
+        let problem = match self.judged(&mut run, &answer, backstop).await {
             Ok(html) => return Ok(self.accepted(run, html)),
             Err(p) => p,
         };
@@ -142,7 +142,7 @@ impl LlmGenerator {
                 return self.fallback(run, backstop, reason, transient);
             }
         };
-        match self.process(&mut run, &answer, backstop) {
+        match self.judged(&mut run, &answer, backstop).await {
             Ok(html) => {
                 run.warnings.push(format!(
                     "the model repaired its page after: {}",
@@ -157,14 +157,27 @@ impl LlmGenerator {
         }
     }
 
-    /// Turns an answer into a finished page, or says what is wrong with it and whether the model
-    /// could fix it (`page` holds the page to send back).
-    fn process(
+    /// [`process`](Self::process), then the page that passed runs in the browser (when there is
+    /// one).
+    async fn judged(
         &self,
         run: &mut Run<'_>,
         answer: &ChatResponse,
         backstop: &dyn Backstop,
     ) -> Result<String, Problem> {
+        let (html, model_page) = self.process(run, answer, backstop)?;
+        self.run_in_browser(run, html, &model_page).await
+    }
+
+    /// Turns an answer into a finished page (and the model's own page it came from), or says
+    /// what is wrong with it and whether the model could fix it (`page` holds the page to send
+    /// back).
+    fn process(
+        &self,
+        run: &mut Run<'_>,
+        answer: &ChatResponse,
+        backstop: &dyn Backstop,
+    ) -> Result<(String, String), Problem> {
         let req = run.req;
         let fatal = |reason: String| Problem {
             problems: vec![reason.clone()],
@@ -304,7 +317,7 @@ impl LlmGenerator {
         for c in checks.iter().filter(|c| !c.error) {
             run.warnings.push(format!("{}: {}", c.rule, c.message));
         }
-        Ok(html)
+        Ok((html, page.html))
     }
 
     fn accepted(&self, run: Run<'_>, html: String) -> LlmOutcome {
@@ -401,12 +414,12 @@ fn outcome(
 
 /// Rules whose findings the pipeline repairs itself before judging a page.
 fn has_repair(rule: &str) -> bool {
-    rule == "low-contrast"
+    rule == "low-contrast" || rule == "module-scoped-call"
 }
 
 /// Every finding as the repair prompt gives it: numbered, with the line of the model's own page
 /// (the page it is shown, before the runtime was injected) and the offending snippet there.
-fn locate_findings(
+pub(super) fn locate_findings(
     errors: &[&Check],
     processed: &str,
     model_page: &str,

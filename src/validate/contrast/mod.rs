@@ -26,6 +26,19 @@ pub(super) use plan::{Plan as RepairPlan, plan_repairs};
 pub use rules::Sheet;
 pub use walk::check;
 
+/// The colour of the same hue as `fg` (a CSS colour), nearest to it in lightness, that reaches
+/// `need`:1 against the opaque `bg`, as `#rrggbb`; `None` when no such colour exists or a colour
+/// does not parse. (For the browser judge's repairs of colours set by scripts.)
+pub fn nearest_reaching(fg: &str, bg: &str, need: f64) -> Option<String> {
+    let (fg, bg) = (colour::parse_color(fg)?, colour::parse_color(bg)?);
+    let bg = bg.over(colour::LIGHT_BG);
+    let fg = colour::Rgba {
+        a: 1.0,
+        ..fg.over(bg)
+    };
+    colour::nearest_same_hue(fg, &|c| colour::ratio(c.over(bg), bg) >= need).map(colour::Rgba::hex)
+}
+
 #[cfg(test)]
 mod tests {
     use scraper::Selector;
