@@ -22,13 +22,12 @@
     var ka = oKeys(a);
     return ka.length === oKeys(b).length && ka.every((k) => own(b, k) && eq(a[k], b[k]));
   };
-  // A pattern as JavaScript compiles it, unicode-aware where it can be; null when it cannot.
+  // A pattern as JavaScript compiles it (checks.js), unicode-aware where it can be; null when it
+  // cannot.
   var rxs = new Map();
   var rx = (p) => {
     if (!rxs.has(p)) {
-      var r = null;
-      try { r = new RegExp(p, 'u'); } catch (e) { try { r = new RegExp(p); } catch (e2) { r = null; } }
-      rxs.set(p, r);
+      rxs.set(p, S.regex(p));
     }
     return rxs.get(p);
   };

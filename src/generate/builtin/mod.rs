@@ -563,6 +563,42 @@ mod tests {
     }
 
     #[test]
+    fn format_checks_only_where_a_schema_has_a_format() {
+        // A field with a format gets the checks and the format checks.
+        for f in ["date", "email", "uri", "uuid", "date-time"] {
+            let p = with_field(json!({"type": "string", "format": f}));
+            assert!(p.wants("checks.js") && p.wants("formats.js"), "{f}");
+        }
+        // Bounds, lengths and patterns without a format: the checks alone.
+        for k in ["minLength", "maxLength", "pattern", "minimum", "multipleOf"] {
+            let p = with_field(json!({"type": "string", k: 1}));
+            assert!(p.wants("checks.js") && !p.wants("formats.js"), "{k}");
+        }
+        // In $defs too.
+        let p = parts_of(
+            json!({"type": "object", "properties": {"f": {"$ref": "#/$defs/E"}},
+            "$defs": {"E": {"type": "string", "format": "email"}}}),
+        );
+        assert!(p.wants("formats.js"));
+        // An outputSchema's format: the validator checks results with them.
+        let out = |o: Value| {
+            parts(
+                json!({"name": "a", "inputSchema": {"type": "object", "properties":
+                {"f": {"type": "string"}}}, "outputSchema": o}),
+            )
+        };
+        let p = out(
+            json!({"type": "object", "properties": {"at": {"type": "string", "format": "date"}}}),
+        );
+        assert!(p.wants("schema-check.js") && p.wants("formats.js"));
+        let p = out(json!({"type": "object", "properties": {"at": {"type": "string"}}}));
+        assert!(p.wants("schema-check.js") && !p.wants("formats.js"));
+        // No checks at all: no format checks (a plain form, or a tool without input).
+        assert!(!with_field(json!({"type": "string"})).wants("formats.js"));
+        assert!(!parts(json!({"name": "a"})).wants("formats.js"));
+    }
+
+    #[test]
     fn confirm_only_for_tools_the_page_asks_about() {
         let with = |hint: Value| {
             parts(json!({"name": "a", "annotations": {"destructiveHint": hint}}))

@@ -5,7 +5,7 @@
 //! `node tests/tools/minify.mjs`, which minifies every script there).
 
 use super::schema_needs::{
-    needs_checks, needs_choice, needs_cond, needs_file, needs_form_extra, needs_time,
+    has_format, needs_checks, needs_choice, needs_cond, needs_file, needs_form_extra, needs_time,
     needs_validator, plain_form, takes_no_input,
 };
 use crate::model::Tool;
@@ -60,6 +60,8 @@ pub(super) const PARTS: &[Part] = &[
     part!("schema.js", needs: ["runtime.js"], when: When::Always, styles: []),
     // The per-value checks behind the inline messages ('check' point).
     part!("checks.js", needs: ["schema.js"], when: When::Tool(wants_checks), styles: []),
+    // The `format` checks (one more 'check'), only where a schema has a `format`.
+    part!("formats.js", needs: ["checks.js"], when: When::Tool(wants_formats), styles: []),
     part!("hosts.js", needs: ["runtime.js"], when: When::Always, styles: []),
     part!("submit-shim.js", needs: [], when: When::Llm, styles: []),
     part!("view.js", needs: ["schema.js"], when: When::Always, styles: []),
@@ -118,6 +120,13 @@ fn wants_time(tool: &Tool) -> bool {
 
 fn wants_checks(tool: &Tool) -> bool {
     form_input(tool).is_some_and(needs_checks)
+}
+
+/// A `format` the form or the validator checks: in the input schema (a form's field or a call's
+/// argument) or in the outputSchema (a result the validator checks).
+fn wants_formats(tool: &Tool) -> bool {
+    let mut schemas = tool.input_schema().into_iter().chain(tool.output_schema());
+    (wants_checks(tool) || wants_validator(tool)) && schemas.any(has_format)
 }
 
 fn has_output_schema(tool: &Tool) -> bool {

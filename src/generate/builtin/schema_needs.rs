@@ -120,6 +120,14 @@ pub(super) fn needs_checks(schema: &Value) -> bool {
     })
 }
 
+/// Whether a schema has a `format` (formats.js checks the ones it knows; a `format` key that is a
+/// property's name counts too, which only embeds the checks where they are not needed).
+pub(super) fn has_format(schema: &Value) -> bool {
+    any_object(schema, 0, &|m| {
+        m.get("format").is_some_and(Value::is_string)
+    })
+}
+
 /// The keywords only the full validator (schema-check.js) checks: the form's controls and
 /// checks.js enforce types, `enum`/`const`, `required`, `properties`, `additionalProperties`,
 /// `minProperties`, `items`, `minItems`/`maxItems`, "T or null" and lists of consts themselves
