@@ -1,12 +1,12 @@
 // The validator pages embed, loaded in Node from the minified parts (templates/min/) in a vm with a
-// minimal window: schema.js's $ref index, checks.js's and formats.js's per-value checks, schema-check.js.
+// minimal window: schema.js and schema-ids.js's $ref index, checks.js's and formats.js's per-value checks, schema-check.js.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { fileURLToPath } from 'node:url';
 
 const MIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'templates', 'min');
-const PARTS = ['schema.js', 'checks.js', 'formats.js', 'schema-check.js'];
+const PARTS = ['schema.js', 'schema-ids.js', 'checks.js', 'formats.js', 'schema-check.js'];
 
 // A fresh page: {validate(schema, value) -> [{path, at, message}], valid(schema, value) -> bool}.
 export function pageValidator() {

@@ -599,6 +599,38 @@ mod tests {
     }
 
     #[test]
+    fn the_ref_index_only_where_a_schema_names_more_than_a_pointer() {
+        // JSON pointers from the root: schema.js follows them alone.
+        let local = parts_of(
+            json!({"type": "object", "properties": {"f": {"$ref": "#/$defs/T"},
+            "g": {"$ref": "#/definitions/a~1b"}},
+            "$defs": {"T": {"type": "string"}}, "definitions": {"a/b": {"type": "number"}}}),
+        );
+        assert!(local.wants("form.js") && !local.wants("schema-ids.js"));
+        // An $id, an anchor, a dynamic ref, or a ref by URI: the index.
+        for extra in [
+            json!({"$id": "https://example.com/s"}),
+            json!({"$defs": {"T": {"$anchor": "t"}}}),
+            json!({"$defs": {"T": {"$dynamicAnchor": "t"}}}),
+            json!({"properties": {"f": {"$dynamicRef": "#t"}}}),
+            json!({"properties": {"f": {"$ref": "other.json#/x"}}}),
+            json!({"properties": {"f": {"$ref": "https://mcp-gen-ui.invalid/input.json#/x"}}}),
+        ] {
+            let mut s = json!({"type": "object", "properties": {"g": {"type": "string"}}});
+            for (k, v) in extra.as_object().unwrap() {
+                s[k] = v.clone();
+            }
+            assert!(parts_of(s.clone()).wants("schema-ids.js"), "{s}");
+        }
+        // In an outputSchema too; and always with the validator, which reads its base URIs.
+        let p = parts(json!({"name": "a", "outputSchema": {"$defs": {"R": {"$id": "r.json"}}}}));
+        assert!(p.wants("schema-ids.js"));
+        let p = parts(json!({"name": "a", "outputSchema": {"type": "object"}}));
+        assert!(p.wants("schema-check.js") && p.wants("schema-ids.js"));
+        assert!(!parts(json!({"name": "a"})).wants("schema-ids.js"));
+    }
+
+    #[test]
     fn confirm_only_for_tools_the_page_asks_about() {
         let with = |hint: Value| {
             parts(json!({"name": "a", "annotations": {"destructiveHint": hint}}))

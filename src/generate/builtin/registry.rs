@@ -5,8 +5,8 @@
 //! `node tests/tools/minify.mjs`, which minifies every script there).
 
 use super::schema_needs::{
-    has_format, needs_checks, needs_choice, needs_cond, needs_file, needs_form_extra, needs_time,
-    needs_validator, plain_form, takes_no_input,
+    has_format, has_ids, needs_checks, needs_choice, needs_cond, needs_file, needs_form_extra,
+    needs_time, needs_validator, plain_form, takes_no_input,
 };
 use crate::model::Tool;
 use crate::model::confirm;
@@ -58,6 +58,9 @@ macro_rules! part {
 pub(super) const PARTS: &[Part] = &[
     part!("runtime.js", needs: [], when: When::Always, styles: []),
     part!("schema.js", needs: ["runtime.js"], when: When::Always, styles: []),
+    // The index of $ids, anchors and base URIs behind $ref ('refs' point); without it a $ref is a
+    // JSON pointer from the root.
+    part!("schema-ids.js", needs: ["schema.js"], when: When::Tool(wants_ids), styles: []),
     // The per-value checks behind the inline messages ('check' point).
     part!("checks.js", needs: ["schema.js"], when: When::Tool(wants_checks), styles: []),
     // The `format` checks (one more 'check'), only where a schema has a `format`.
@@ -72,7 +75,7 @@ pub(super) const PARTS: &[Part] = &[
     part!("form-time.js", needs: ["form.js"], when: When::Tool(wants_time), styles: ["time"]),
     // The full validator: a call's arguments where the input schema needs more than the form
     // checks, structuredContent against an outputSchema, values in the JSON editor.
-    part!("schema-check.js", needs: ["checks.js"], when: When::Tool(wants_validator), styles: []),
+    part!("schema-check.js", needs: ["checks.js", "schema-ids.js"], when: When::Tool(wants_validator), styles: []),
     part!("form-json.js", needs: ["form.js", "schema-check.js"], when: When::Tool(wants_json_editor), styles: []),
     // Its lists of checkboxes use the choices' checkbox rules.
     part!("form-extra.js", needs: ["form.js", "form-json.js"], when: When::Tool(wants_form_extra), styles: ["form-extra", "choice"]),
@@ -127,6 +130,13 @@ fn wants_checks(tool: &Tool) -> bool {
 fn wants_formats(tool: &Tool) -> bool {
     let mut schemas = tool.input_schema().into_iter().chain(tool.output_schema());
     (wants_checks(tool) || wants_validator(tool)) && schemas.any(has_format)
+}
+
+/// An `$id`, an anchor, a dynamic or recursive ref, or a `$ref` that is not a JSON pointer from the
+/// root, in the input or output schema.
+fn wants_ids(tool: &Tool) -> bool {
+    let mut schemas = tool.input_schema().into_iter().chain(tool.output_schema());
+    schemas.any(has_ids)
 }
 
 fn has_output_schema(tool: &Tool) -> bool {

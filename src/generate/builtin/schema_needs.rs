@@ -128,6 +128,26 @@ pub(super) fn has_format(schema: &Value) -> bool {
     })
 }
 
+/// Whether a schema needs schema-ids.js's index to resolve its refs: an `$id`, an anchor, a dynamic
+/// or recursive ref, or a `$ref` that does not start with `#` (schema.js alone follows `#` and a
+/// JSON pointer from the root). Keys inside `const`, `enum` or `default` count too, which only
+/// embeds the index where it is not needed.
+pub(super) fn has_ids(schema: &Value) -> bool {
+    const KEYS: [&str; 6] = [
+        "$id",
+        "$anchor",
+        "$dynamicAnchor",
+        "$dynamicRef",
+        "$recursiveRef",
+        "$recursiveAnchor",
+    ];
+    any_object(schema, 0, &|m| {
+        KEYS.iter().any(|k| m.contains_key(*k))
+            || m.get("$ref")
+                .is_some_and(|r| !r.as_str().is_some_and(|r| r.starts_with('#')))
+    })
+}
+
 /// The keywords only the full validator (schema-check.js) checks: the form's controls and
 /// checks.js enforce types, `enum`/`const`, `required`, `properties`, `additionalProperties`,
 /// `minProperties`, `items`, `minItems`/`maxItems`, "T or null" and lists of consts themselves
