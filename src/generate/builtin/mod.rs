@@ -429,6 +429,43 @@ mod tests {
         defs.insert("d8".into(), json!({"type":"string"}));
         let dag = json!({"type":"object","properties":{"x":{"$ref":"#/$defs/d0"}},"$defs":defs});
         assert!(parts(json!({"name":"a","inputSchema":dag})).wants("form-json.js"));
+        // Arrays, maps and variants each bring their own part, with the JSON editor and the
+        // validator they use, and not the others'.
+        let extras = ["form-extra.js", "form-map.js", "form-variants.js"];
+        for (field, want) in [
+            (
+                json!({"type":"array","items":{"type":"string"}}),
+                "form-extra.js",
+            ),
+            (
+                json!({"type":"object","additionalProperties":true}),
+                "form-map.js",
+            ),
+            (
+                json!({"type":"object","additionalProperties":{"type":"number"}}),
+                "form-map.js",
+            ),
+            (
+                json!({"oneOf":[{"type":"string"},{"type":"number"}]}),
+                "form-variants.js",
+            ),
+            (json!({"type":["string","integer"]}), "form-variants.js"),
+        ] {
+            let p = with_field(field.clone());
+            for part in extras {
+                assert_eq!(p.wants(part), part == want, "{field}: {part}");
+            }
+            assert!(
+                p.wants("form-json.js")
+                    && p.wants("schema-check.js")
+                    && p.wants_styles("form-extra")
+            );
+        }
+        // A list of variants: both.
+        let p = with_field(
+            json!({"type":"array","items":{"anyOf":[{"type":"string"},{"type":"number"}]}}),
+        );
+        assert!(p.wants("form-extra.js") && p.wants("form-variants.js") && !p.wants("form-map.js"));
         // A $ref cycle with no field to hold it: no form, so no form-extra.js either.
         assert_eq!(
             parts(json!({"name":"a","annotations":{"readOnlyHint":true},

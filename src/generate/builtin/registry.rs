@@ -6,7 +6,7 @@
 
 use super::schema_needs::{
     has_format, has_ids, needs_checks, needs_choice, needs_cond, needs_file, needs_form_extra,
-    needs_time, needs_validator, plain_form, takes_no_input,
+    needs_form_map, needs_time, needs_validator, needs_variants, plain_form, takes_no_input,
 };
 use crate::model::Tool;
 use crate::model::confirm;
@@ -79,6 +79,10 @@ pub(super) const PARTS: &[Part] = &[
     part!("form-json.js", needs: ["form.js", "schema-check.js"], when: When::Tool(wants_json_editor), styles: []),
     // Its lists of checkboxes use the choices' checkbox rules.
     part!("form-extra.js", needs: ["form.js", "form-json.js"], when: When::Tool(wants_form_extra), styles: ["form-extra", "choice"]),
+    // Maps and variants: key/value rows check keys with the validator (propertyNames), variants
+    // pick the variant a written value matches with it.
+    part!("form-map.js", needs: ["form.js", "form-json.js"], when: When::Tool(wants_form_map), styles: ["form-extra"]),
+    part!("form-variants.js", needs: ["form.js", "form-json.js"], when: When::Tool(wants_variants), styles: ["form-extra"]),
     // Drafts that survive the frame, and input streamed as the model writes it.
     part!("drafts.js", needs: ["form.js"], when: When::Tool(has_form), styles: ["drafts"]),
     // Fields of if/then/else and dependency branches: it asks the validator which branch is active.
@@ -163,6 +167,14 @@ fn wants_file(tool: &Tool) -> bool {
 
 fn wants_form_extra(tool: &Tool) -> bool {
     needs_form_extra(form_input(tool))
+}
+
+fn wants_form_map(tool: &Tool) -> bool {
+    needs_form_map(form_input(tool))
+}
+
+fn wants_variants(tool: &Tool) -> bool {
+    needs_variants(form_input(tool))
 }
 
 fn can_ask(tool: &Tool) -> bool {
