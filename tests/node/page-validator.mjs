@@ -9,7 +9,8 @@ const MIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 
 const PARTS = ['schema.js', 'schema-ids.js', 'checks.js', 'formats.js', 'schema-check.js'];
 
 // A fresh page: {validate(schema, value) -> [{path, at, message}], valid(schema, value) -> bool}.
-export function pageValidator() {
+// { ids: false }: without schema-ids.js, as pages whose schemas have no $id, anchor or dynamic ref.
+export function pageValidator({ ids = true } = {}) {
   // The minifier renames internal names (min/names.json): the runtime's _on and _run too.
   const names = JSON.parse(readFileSync(path.join(MIN, 'names.json'), 'utf8'));
   const points = {};
@@ -18,7 +19,7 @@ export function pageValidator() {
     [names._run]: (p, ...args) => (points[p] || []).map((fn) => fn(...args)),
   };
   const context = vm.createContext({ window: { McpGenUi }, URL, console });
-  for (const f of PARTS) vm.runInContext(readFileSync(path.join(MIN, f), 'utf8'), context, { filename: 'min/' + f });
+  for (const f of PARTS.filter((p) => ids || p !== 'schema-ids.js')) vm.runInContext(readFileSync(path.join(MIN, f), 'utf8'), context, { filename: 'min/' + f });
   const G = context.window.McpGenUi;
   const validate = (schema, value) => G.validate(schema, value);
   return { G, validate, valid: (schema, value) => validate(schema, value).length === 0 };

@@ -70,3 +70,25 @@ test('refs schema.js cannot follow alone need the index, as the generator embeds
   assert.equal(alone.resolve(root, '#a', root), null);
   assert.equal(alone.resolve(root, 'b.json', root), null);
 });
+
+test('the validator without the index keeps draft-07 rules and the document base', async () => {
+  const { pageValidator } = await import('./page-validator.mjs');
+  const alone = pageValidator({ ids: false }), full = pageValidator();
+  const D7 = 'http://json-schema.org/draft-07/schema#';
+  const cases = [
+    // draft-07: a $ref replaces its siblings (maxLength is not checked), prefixItems means nothing.
+    [{ $schema: D7, definitions: { a: { type: 'string' } }, properties: { x: { $ref: '#/definitions/a', maxLength: 1 } } }, { x: 'abc' }, true],
+    [{ $schema: D7, prefixItems: [{ type: 'string' }] }, [1], true],
+    // 2020-12: both apply.
+    [{ $defs: { a: { type: 'string' } }, properties: { x: { $ref: '#/$defs/a', maxLength: 1 } } }, { x: 'abc' }, false],
+    [{ prefixItems: [{ type: 'string' }] }, [1], false],
+    // A recursive list through "#".
+    [{ type: 'array', items: { anyOf: [{ type: 'integer' }, { $ref: '#' }] } }, [1, [2, [3, 'x']]], false],
+    [{ type: 'array', items: { anyOf: [{ type: 'integer' }, { $ref: '#' }] } }, [1, [2, [3]]], true],
+  ];
+  for (const [schema, value, valid] of cases) {
+    assert.equal(full.valid(schema, value), valid, JSON.stringify(schema));
+    assert.equal(alone.valid(schema, value), valid, 'without schema-ids.js: ' + JSON.stringify(schema));
+    assert.equal(JSON.stringify(alone.validate(schema, value)), JSON.stringify(full.validate(schema, value)));
+  }
+});

@@ -113,8 +113,7 @@ mod tests {
 
     #[test]
     fn a_wanted_part_brings_what_it_needs() {
-        // form-extra.js needs the JSON editor, which needs the validator, which needs checks.js and
-        // the $ref index.
+        // form-extra.js needs the JSON editor, which needs the validator, which needs checks.js.
         let tool = Tool::from_raw(json!({"name": "a", "annotations": {"readOnlyHint": true},
             "inputSchema": {"type": "object", "properties": {"l": {"type": "array"}}}}))
         .unwrap_or_else(|e| panic!("{e}"));
@@ -124,7 +123,6 @@ mod tests {
             [
                 "runtime.js",
                 "schema.js",
-                "schema-ids.js",
                 "checks.js",
                 "hosts.js",
                 "view.js",

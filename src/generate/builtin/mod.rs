@@ -659,11 +659,13 @@ mod tests {
             }
             assert!(parts_of(s.clone()).wants("schema-ids.js"), "{s}");
         }
-        // In an outputSchema too; and always with the validator, which reads its base URIs.
+        // In an outputSchema too; the validator alone does not bring it (without it every schema
+        // sits at the document's base URI).
         let p = parts(json!({"name": "a", "outputSchema": {"$defs": {"R": {"$id": "r.json"}}}}));
         assert!(p.wants("schema-ids.js"));
-        let p = parts(json!({"name": "a", "outputSchema": {"type": "object"}}));
-        assert!(p.wants("schema-check.js") && p.wants("schema-ids.js"));
+        let p = parts(json!({"name": "a", "outputSchema": {"type": "object",
+            "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {}}}}));
+        assert!(p.wants("schema-check.js") && !p.wants("schema-ids.js"));
         assert!(!parts(json!({"name": "a"})).wants("schema-ids.js"));
     }
 

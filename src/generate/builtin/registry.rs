@@ -75,7 +75,7 @@ pub(super) const PARTS: &[Part] = &[
     part!("form-time.js", needs: ["form.js"], when: When::Tool(wants_time), styles: ["time"]),
     // The full validator: a call's arguments where the input schema needs more than the form
     // checks, structuredContent against an outputSchema, values in the JSON editor.
-    part!("schema-check.js", needs: ["checks.js", "schema-ids.js"], when: When::Tool(wants_validator), styles: []),
+    part!("schema-check.js", needs: ["checks.js"], when: When::Tool(wants_validator), styles: []),
     part!("form-json.js", needs: ["form.js", "schema-check.js"], when: When::Tool(wants_json_editor), styles: []),
     // Its lists of checkboxes use the choices' checkbox rules.
     part!("form-extra.js", needs: ["form.js", "form-json.js"], when: When::Tool(wants_form_extra), styles: ["form-extra", "choice"]),
