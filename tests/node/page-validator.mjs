@@ -1,12 +1,13 @@
 // The validator pages embed, loaded in Node from the minified parts (templates/min/) in a vm with a
-// minimal window: schema.js and schema-ids.js's $ref index, checks.js's and formats.js's per-value checks, schema-check.js.
+// minimal window: schema.js and schema-ids.js's $ref index, the per-value checks of checks.js,
+// formats.js and formats-net.js, and schema-check.js.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { fileURLToPath } from 'node:url';
 
 const MIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'templates', 'min');
-const PARTS = ['schema.js', 'schema-ids.js', 'checks.js', 'formats.js', 'schema-check.js'];
+const PARTS = ['schema.js', 'schema-ids.js', 'checks.js', 'formats.js', 'formats-net.js', 'schema-check.js'];
 
 // A fresh page: {validate(schema, value) -> [{path, at, message}], valid(schema, value) -> bool}.
 // { ids: false }: without schema-ids.js, as pages whose schemas have no $id, anchor or dynamic ref.

@@ -601,10 +601,21 @@ mod tests {
 
     #[test]
     fn format_checks_only_where_a_schema_has_a_format() {
-        // A field with a format gets the checks and the format checks.
-        for f in ["date", "email", "uri", "uuid", "date-time"] {
+        // A field with a format gets the checks and the part that checks it, not the other.
+        for f in schema_needs::FORMATS {
             let p = with_field(json!({"type": "string", "format": f}));
             assert!(p.wants("checks.js") && p.wants("formats.js"), "{f}");
+            assert!(!p.wants("formats-net.js"), "{f}");
+        }
+        for f in schema_needs::NET_FORMATS {
+            let p = with_field(json!({"type": "string", "format": f}));
+            assert!(p.wants("checks.js") && p.wants("formats-net.js"), "{f}");
+            assert!(!p.wants("formats.js"), "{f}");
+        }
+        // A format no part checks (an annotation): neither.
+        for f in ["password", "data-url", "binary", "Date", "int32"] {
+            let p = with_field(json!({"type": "string", "format": f, "minLength": 1}));
+            assert!(!p.wants("formats.js") && !p.wants("formats-net.js"), "{f}");
         }
         // Bounds, lengths and patterns without a format: the checks alone.
         for k in ["minLength", "maxLength", "pattern", "minimum", "multipleOf"] {
@@ -616,7 +627,7 @@ mod tests {
             json!({"type": "object", "properties": {"f": {"$ref": "#/$defs/E"}},
             "$defs": {"E": {"type": "string", "format": "email"}}}),
         );
-        assert!(p.wants("formats.js"));
+        assert!(p.wants("formats-net.js"));
         // An outputSchema's format: the validator checks results with them.
         let out = |o: Value| {
             parts(

@@ -5,8 +5,9 @@
 //! `node tests/tools/minify.mjs`, which minifies every script there).
 
 use super::schema_needs::{
-    has_format, has_ids, needs_checks, needs_choice, needs_cond, needs_file, needs_form_extra,
-    needs_form_map, needs_time, needs_validator, needs_variants, plain_form, takes_no_input,
+    FORMATS, NET_FORMATS, has_format, has_ids, needs_checks, needs_choice, needs_cond, needs_file,
+    needs_form_extra, needs_form_map, needs_time, needs_validator, needs_variants, plain_form,
+    takes_no_input,
 };
 use crate::model::Tool;
 use crate::model::confirm;
@@ -63,8 +64,10 @@ pub(super) const PARTS: &[Part] = &[
     part!("schema-ids.js", needs: ["schema.js"], when: When::Tool(wants_ids), styles: []),
     // The per-value checks behind the inline messages ('check' point).
     part!("checks.js", needs: ["schema.js"], when: When::Tool(wants_checks), styles: []),
-    // The `format` checks (one more 'check'), only where a schema has a `format`.
+    // The `format` checks (one more 'check' each), only where a schema has one of their formats:
+    // dates, times and the others; email, uri and the host formats.
     part!("formats.js", needs: ["checks.js"], when: When::Tool(wants_formats), styles: []),
+    part!("formats-net.js", needs: ["checks.js"], when: When::Tool(wants_net_formats), styles: []),
     part!("hosts.js", needs: ["runtime.js"], when: When::Always, styles: []),
     part!("submit-shim.js", needs: [], when: When::Llm, styles: []),
     part!("view.js", needs: ["schema.js"], when: When::Always, styles: []),
@@ -129,11 +132,19 @@ fn wants_checks(tool: &Tool) -> bool {
     form_input(tool).is_some_and(needs_checks)
 }
 
-/// A `format` the form or the validator checks: in the input schema (a form's field or a call's
-/// argument) or in the outputSchema (a result the validator checks).
-fn wants_formats(tool: &Tool) -> bool {
+/// A `format` among `names` where the form or the validator checks values: in the input schema (a
+/// form's field or a call's argument) or in the outputSchema (a result the validator checks).
+fn checks_format(tool: &Tool, names: &[&str]) -> bool {
     let mut schemas = tool.input_schema().into_iter().chain(tool.output_schema());
-    (wants_checks(tool) || wants_validator(tool)) && schemas.any(has_format)
+    (wants_checks(tool) || wants_validator(tool)) && schemas.any(|s| has_format(s, names))
+}
+
+fn wants_formats(tool: &Tool) -> bool {
+    checks_format(tool, &FORMATS)
+}
+
+fn wants_net_formats(tool: &Tool) -> bool {
+    checks_format(tool, &NET_FORMATS)
 }
 
 /// An `$id`, an anchor, a dynamic or recursive ref, or a `$ref` that is not a JSON pointer from the

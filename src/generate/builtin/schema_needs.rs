@@ -120,11 +120,36 @@ pub(super) fn needs_checks(schema: &Value) -> bool {
     })
 }
 
-/// Whether a schema has a `format` (formats.js checks the ones it knows; a `format` key that is a
-/// property's name counts too, which only embeds the checks where they are not needed).
-pub(super) fn has_format(schema: &Value) -> bool {
+/// The formats formats.js checks.
+pub(super) const FORMATS: [&str; 8] = [
+    "date",
+    "time",
+    "date-time",
+    "uuid",
+    "duration",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
+
+/// The formats formats-net.js checks (`url` is read as `uri`).
+pub(super) const NET_FORMATS: [&str; 7] = [
+    "email",
+    "uri",
+    "url",
+    "uri-reference",
+    "ipv4",
+    "ipv6",
+    "hostname",
+];
+
+/// Whether a schema has a `format` among `names` (any other format is an annotation, which no part
+/// checks).
+pub(super) fn has_format(schema: &Value, names: &[&str]) -> bool {
     any_object(schema, 0, &|m| {
-        m.get("format").is_some_and(Value::is_string)
+        m.get("format")
+            .and_then(Value::as_str)
+            .is_some_and(|f| names.contains(&f))
     })
 }
 
