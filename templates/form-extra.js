@@ -1,6 +1,6 @@
 // Form features that only some schemas need: arrays (rows with add/remove/reorder, enum
-// multi-select), tuples and lazily expanded $ref cycles. Maps are form-map.js's, oneOf/anyOf
-// variants form-variants.js's: each part is embedded only for schemas that use it.
+// multi-select) and lazily expanded $ref cycles. Tuples are form-tuple.js's, maps form-map.js's,
+// oneOf/anyOf variants form-variants.js's: each part is embedded only for schemas that use it.
 (function () {
   'use strict';
   var G = window.McpGenUi, h = G.h, S = G.schema, isObj = S.isObj, F = G.form;
@@ -18,7 +18,8 @@
 
   var array = (s, c, o) => {
     var items = s.items;
-    if (isArr(items) || isArr(s.prefixItems)) return tuple(s, c, o);
+    // A tuple: form-tuple.js's, embedded for schemas with one (else the JSON editor).
+    if (isArr(items) || isArr(s.prefixItems)) return (F.control('tuple') || F.json)(s, c, o);
     var is = S.norm(items, c.root);
     var opts = isArr(is.enum) ? is.enum
       : isArr(is.oneOf || is.anyOf) && (is.oneOf || is.anyOf).every(function (a) { return isObj(a) && F.one(a); }) ? (is.oneOf || is.anyOf).map(function (a) { return F.one(a)[0]; }) : null;
@@ -181,51 +182,6 @@
         if (v === undefined) return;
         holder.textContent = ''; inner = null; nul = v === null && !!s.__null;
         if (v !== null) open(v); else { btn.hidden = false; rm.hidden = true; }
-      }
-    };
-  };
-
-  // A tuple (prefixItems, or draft-07 items: [...]): a fixed row per position with its own
-  // control, then rows per items (additionalItems in draft-07) unless those are false. Optional
-  // positions are left empty only at the end; the whole list stays absent until something is set.
-  var tuple = (s, c, o) => {
-    var pre = (isArr(s.prefixItems) ? s.prefixItems : s.items).slice(0, 50);
-    var rest = isArr(s.prefixItems) ? s.items : s.additionalItems, min = s.minItems || 0;
-    var fs = group(o, s, 'arr tup'), wrong;
-    var fixed = pre.map(function (p, i) {
-      var f = field(p, c, { label: S.norm(p, c.root).title || (o.label || 'Item') + ' ' + (i + 1), name: o.name, required: i < min });
-      fs.append(f.el);
-      return f;
-    });
-    var more = rest === false ? null : array({ items: isObj(rest) ? rest : {}, maxItems: s.maxItems != null ? Math.max(0, s.maxItems - pre.length) : undefined }, c, { label: 'More items', name: o.name });
-    if (more) fs.append(more.el);
-    fs.append(fs.__tail);
-    fs.addEventListener('input', function () { wrong = undefined; });
-    return {
-      el: fs,
-      read: function (errs) {
-        setErr(fs, []);
-        if (wrong !== undefined) return wrongType(fs, errs, wrong, 'a list');
-        var out = [], gap = -1, m = [];
-        fixed.forEach(function (f, i) {
-          var v = f.read(errs);
-          if (v === undefined) { if (gap < 0) gap = i; return; }
-          if (gap >= 0) m.push('Fill in item ' + (gap + 1) + ' before item ' + (i + 1) + '.');
-          out.push(v);
-        });
-        var extra = more ? more.read(errs) || [] : [];
-        if (extra.length && gap >= 0) m.push('Fill in item ' + (gap + 1) + ' before more items.');
-        out = out.concat(extra);
-        if (!out.length && !o.required) return undefined;
-        if (out.length < min) m.push('Add at least ' + min + ' item(s).');
-        fail(fs, errs, m);
-        return out;
-      },
-      write: function (v) {
-        if (v === undefined) return;
-        if (!isArr(v)) { wrong = v; return; }
-        fixed.forEach(function (f, i) { if (i < v.length) f.write(v[i]); });
-        if (more && v.length > pre.length) more.write(v.slice(pre.length));
       }
     };
   };

@@ -461,6 +461,20 @@ mod tests {
                     && p.wants_styles("form-extra")
             );
         }
+        // A tuple: its own part, with form-extra.js's rows for the items after it.
+        for tuple in [
+            json!({"type":"array","prefixItems":[{"type":"string"}]}),
+            json!({"type":"array","items":[{"type":"string"}],"additionalItems":{"type":"number"}}),
+        ] {
+            let p = with_field(tuple.clone());
+            assert!(
+                p.wants("form-tuple.js") && p.wants("form-extra.js"),
+                "{tuple}"
+            );
+        }
+        assert!(
+            !with_field(json!({"type":"array","items":{"type":"string"}})).wants("form-tuple.js")
+        );
         // A list of variants: both.
         let p = with_field(
             json!({"type":"array","items":{"anyOf":[{"type":"string"},{"type":"number"}]}}),

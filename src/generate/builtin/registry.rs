@@ -6,8 +6,8 @@
 
 use super::schema_needs::{
     FORMATS, NET_FORMATS, has_format, has_ids, needs_checks, needs_choice, needs_cond, needs_file,
-    needs_form_extra, needs_form_map, needs_time, needs_validator, needs_variants, plain_form,
-    takes_no_input,
+    needs_form_extra, needs_form_map, needs_time, needs_tuple, needs_validator, needs_variants,
+    plain_form, takes_no_input,
 };
 use crate::model::Tool;
 use crate::model::confirm;
@@ -82,6 +82,8 @@ pub(super) const PARTS: &[Part] = &[
     part!("form-json.js", needs: ["form.js", "schema-check.js"], when: When::Tool(wants_json_editor), styles: []),
     // Its lists of checkboxes use the choices' checkbox rules.
     part!("form-extra.js", needs: ["form.js", "form-json.js"], when: When::Tool(wants_form_extra), styles: ["form-extra", "choice"]),
+    // Tuples: fixed rows, then form-extra.js's rows for the rest.
+    part!("form-tuple.js", needs: ["form-extra.js"], when: When::Tool(wants_tuple), styles: ["form-extra"]),
     // Maps and variants: key/value rows check keys with the validator (propertyNames), variants
     // pick the variant a written value matches with it.
     part!("form-map.js", needs: ["form.js", "form-json.js"], when: When::Tool(wants_form_map), styles: ["form-extra"]),
@@ -178,6 +180,10 @@ fn wants_file(tool: &Tool) -> bool {
 
 fn wants_form_extra(tool: &Tool) -> bool {
     needs_form_extra(form_input(tool))
+}
+
+fn wants_tuple(tool: &Tool) -> bool {
+    needs_tuple(form_input(tool))
 }
 
 fn wants_form_map(tool: &Tool) -> bool {

@@ -435,6 +435,16 @@ pub(super) fn needs_form_extra(schema: Option<&Value>) -> bool {
     uses_extra(root, 0, Extra::Arrays) || has_ref_cycle(root)
 }
 
+/// Whether the input schema has a tuple (`form-tuple.js`): `prefixItems`, or draft-07's `items` as
+/// a list.
+pub(super) fn needs_tuple(schema: Option<&Value>) -> bool {
+    schema.is_some_and(|root| {
+        any_object(root, 0, &|m| {
+            m.contains_key("prefixItems") || m.get("items").is_some_and(Value::is_array)
+        })
+    })
+}
+
 /// Whether the input schema has a map (`form-map.js`'s key/value rows).
 pub(super) fn needs_form_map(schema: Option<&Value>) -> bool {
     schema.is_some_and(|root| uses_extra(root, 0, Extra::Maps))
