@@ -4,24 +4,9 @@
 // the index resolves exactly as one with it. Loaded from templates/min/, as pages embed them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import vm from 'node:vm';
-import { fileURLToPath } from 'node:url';
+import { loadParts, pageValidator } from './page-validator.mjs';
 
-const MIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'templates', 'min');
-
-function schemaParts(parts) {
-  const names = JSON.parse(readFileSync(path.join(MIN, 'names.json'), 'utf8'));
-  const points = {};
-  const McpGenUi = {
-    [names._on]: (p, fn) => { (points[p] ||= []).push(fn); },
-    [names._run]: (p, ...args) => (points[p] || []).map((fn) => fn(...args)),
-  };
-  const context = vm.createContext({ window: { McpGenUi }, URL, console });
-  for (const f of parts) vm.runInContext(readFileSync(path.join(MIN, f), 'utf8'), context, { filename: 'min/' + f });
-  return context.window.McpGenUi.schema;
-}
+const schemaParts = (parts) => loadParts(parts).schema;
 
 // Roots without $id or anchors, as most tools write them (and hostile keys).
 const ROOTS = [
@@ -71,8 +56,7 @@ test('refs schema.js cannot follow alone need the index, as the generator embeds
   assert.equal(alone.resolve(root, 'b.json', root), null);
 });
 
-test('the validator without the index keeps draft-07 rules and the document base', async () => {
-  const { pageValidator } = await import('./page-validator.mjs');
+test('the validator without the index keeps draft-07 rules and the document base', () => {
   const alone = pageValidator({ ids: false }), full = pageValidator();
   const D7 = 'http://json-schema.org/draft-07/schema#';
   const cases = [
