@@ -43,7 +43,8 @@
 //                                  registered such a throw is only logged (llm.js: builtin view)
 //   'form'     (form, schema)      McpGenUi.buildForm built a form (form.js runs it; viewtools.js)
 //   'check'    (schema, value) -> [message]  a per-value check of schema.scalarErrors (schema.js
-//                                  runs it; checks.js)
+//                                  runs it; checks.js, formats.js)
+//   'refs'     (root) -> index     the $ref index of a root schema (schema.js's resolve; schema-ids.js)
 //   'controls' () -> {name: fn}    the controls form.js does not build itself, the first part to
 //                                  offer a name wins (McpGenUi.form.control(name)): constant, bool,
 //                                  choice (form-choice.js); time (form-time.js); json, overBudget

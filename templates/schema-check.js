@@ -22,13 +22,12 @@
     var ka = oKeys(a);
     return ka.length === oKeys(b).length && ka.every((k) => own(b, k) && eq(a[k], b[k]));
   };
-  // A pattern as JavaScript compiles it, unicode-aware where it can be; null when it cannot.
+  // A pattern as JavaScript compiles it (checks.js), unicode-aware where it can be; null when it
+  // cannot.
   var rxs = new Map();
   var rx = (p) => {
     if (!rxs.has(p)) {
-      var r = null;
-      try { r = new RegExp(p, 'u'); } catch (e) { try { r = new RegExp(p); } catch (e2) { r = null; } }
-      rxs.set(p, r);
+      rxs.set(p, S.regex(p));
     }
     return rxs.get(p);
   };
@@ -174,7 +173,10 @@
   // Every error of value v against schema s, whose $refs resolve in root: [{path, at, message}]
   // (path for people, "(root)" for the value itself; at the keys and indexes).
   var validate = (s, v, root = s) => {
-    var x = S.index(root), b = (isObj(s) && x.base.get(s)) || S.resolve(root, '#')?.b;
+    // Without schema-ids.js (the page's schemas have no $id, anchor or dynamic ref) every schema
+    // sits in the one document, at its base URI.
+    var x = S.index(root) || { base: new WeakMap(), dyn: {}, d7: /draft-0\d\//.test(root?.$schema) };
+    var b = (isObj(s) && x.base.get(s)) || S.resolve(root, '#')?.b;
     var st = { x, root, dyn: [], on: new WeakMap(), depth: 0 };
     return ev(s, v, [], b, st).e.map((e) => ({ path: where(e.at), at: e.at, message: e.message }));
   };

@@ -12,59 +12,27 @@
   var same = (a, b) => toJson(a) === toJson(b);
 
   // Which schema a $ref names (book: reference/pages.md, "Which $ref a page follows"), for the
-  // form and the validator alike: an index of the root's resources built once per root: each
-  // $id (resolved against its parent's base URI), $anchor and $dynamicAnchor (draft-07's "#name"
-  // $id too) as an absolute URI, and the base URI of every schema object. A $ref is resolved
-  // against the base of the schema it sits in, then looked up (an $id, an anchor), or its JSON
-  // pointer (~0, ~1 and %-escapes) followed from the resource it names. Refs outside the
-  // document resolve to nothing.
+  // form and the validator alike: {s, b} (the schema and its base URI), or null when it is not in
+  // the document. The index of $ids, anchors and base URIs is schema-ids.js's (the 'refs' point),
+  // embedded where a schema has an $id, an anchor, a $dynamicRef or a $ref that does not start
+  // with "#", and with the validator. Without them a $ref is "#" and a JSON pointer from the root.
   var BASE = 'https://mcp-gen-ui.invalid/input.json';
-  var SUB1 = /^(additionalProperties|additionalItems|items|contains|propertyNames|if|then|else|not|unevaluatedProperties|unevaluatedItems|contentSchema)$/;
-  var SUBN = /^(allOf|anyOf|oneOf|prefixItems|items)$/, SUBM = /^(properties|patternProperties|\$defs|definitions|dependentSchemas|dependencies)$/;
-  var url = (r, b) => { try { return new URL(r, b).href; } catch (e) { return null; } };
-  var indexes = new WeakMap();
-  var index = (root) => {
-    var x = isObj(root) && indexes.get(root);
-    if (x) return x;
-    x = { ids: { [BASE]: root }, dyn: {}, base: new WeakMap(), d7: /draft-0\d\//.test(root?.$schema) };
-    var walk = (s, b, depth) => {
-      if (!isObj(s) || depth > 256 || x.base.has(s)) return;
-      var id = s.$id;
-      if (typeof id === 'string' && !(x.d7 && s.$ref != null)) {
-        var u = url(id, b);
-        if (u && id[0] === '#') x.ids[u] = s;
-        else if (u) x.ids[b = u.replace(/#$/, '')] = s;
-      }
-      if (typeof s.$anchor === 'string') x.ids[b + '#' + s.$anchor] = s;
-      if (typeof s.$dynamicAnchor === 'string') x.ids[b + '#' + s.$dynamicAnchor] = x.dyn[b + '#' + s.$dynamicAnchor] = s;
-      x.base.set(s, b);
-      for (var k in s) {
-        var v = s[k];
-        if (SUB1.test(k)) walk(v, b, depth + 1);
-        if (SUBN.test(k) && isArr(v)) v.forEach((y) => walk(y, b, depth + 1));
-        if (SUBM.test(k) && isObj(v)) for (var j in v) walk(v[j], b, depth + 1);
-      }
-    };
-    walk(root, BASE, 0);
-    if (isObj(root)) indexes.set(root, x);
-    return x;
-  };
-  // The target of ref written in schema "from" under root: {s, b} (the schema and its base URI),
-  // or null when it is not in the document.
-  var resolve = (root, ref, from) => {
-    var x = index(root), u = typeof ref === 'string' && url(ref, (isObj(from) && x.base.get(from)) || BASE);
-    if (!u) return null;
-    var at = (t, b) => ({ s: t, b: (isObj(t) && x.base.get(t)) || b });
-    if (own(x.ids, u)) return at(x.ids[u], u.replace(/#.*/, ''));
-    var hash = u.indexOf('#'), doc = hash < 0 ? u : u.slice(0, hash), cur = own(x.ids, doc) ? x.ids[doc] : undefined, frag = u.slice(doc.length + 1);
-    if (cur === undefined || (frag && frag[0] !== '/')) return null;
+  // A JSON pointer (~0, ~1 and %-escapes) followed from cur: the value there, or undefined.
+  var follow = (cur, frag) => {
     for (var p of frag ? frag.split('/').slice(1) : []) {
-      try { p = decodeURIComponent(p); } catch (e) { return null; }
+      try { p = decodeURIComponent(p); } catch (e) { return; }
       p = p.replace(/~1/g, '/').replace(/~0/g, '~');
-      if (cur === null || typeof cur !== 'object' || !own(cur, p)) return null;
+      if (cur === null || typeof cur !== 'object' || !own(cur, p)) return;
       cur = cur[p];
     }
-    return at(cur, doc);
+    return cur;
+  };
+  var index = (root) => G._run('refs', root)[0];
+  var resolve = (root, ref, from) => {
+    var x = index(root), frag = typeof ref === 'string' && ref[0] === '#' ? ref.slice(1) : null, t;
+    if (x) return x.resolve(ref, from);
+    if (frag === null || (frag && frag[0] !== '/') || (t = follow(root, frag)) === undefined) return null;
+    return { s: t, b: BASE };
   };
   var pointer = (root, ref, from) => resolve(root, ref, from)?.s ?? null;
 
@@ -159,5 +127,5 @@
 
   // scalarErrors: the messages of every 'check' registered (checks.js, for schemas with
   // constraints: the generator embeds it then); none without it.
-  G.schema = { words, where, fmtNum, fmtDate, norm, scalarErrors: (s, v) => G._run('check', s, v).flat(), pointer, resolve, index, isObj, same, own, _dateTime: ISO_DT };
+  G.schema = { words, where, fmtNum, fmtDate, norm, scalarErrors: (s, v) => G._run('check', s, v).flat(), pointer, resolve, index, isObj, same, own, _dateTime: ISO_DT, _follow: follow, _base: BASE };
 })();

@@ -78,10 +78,35 @@ fn fixture_page(name: &str) -> (Value, String) {
 #[test]
 fn typical_tool_stays_small() {
     let (_, html) = fixture_page("get_forecast");
-    // The median target (48 KB) is tracked by `examples/bench-builtin.rs`; no page of a tool this
+    // The median target (56 KB) is tracked by `examples/bench-builtin.rs`; no page of a tool this
     // small may go over the 80 KB ceiling (issue 14).
     println!("get_forecast.html: {} bytes", html.len());
     assert!(html.len() <= 80 * 1024, "{} bytes", html.len());
+}
+
+/// No page of the corpus (real servers' tools, whose own schemas and data are small) goes over
+/// the 80 KB ceiling, read as 80,000 bytes: a page pays only for the parts its tool uses.
+#[test]
+fn no_corpus_page_goes_over_the_ceiling() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/corpus");
+    let mut pages = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let tools: Vec<Value> =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        for raw in tools {
+            let html = render_fixture(&raw, &Templates::embedded());
+            assert!(
+                html.len() <= 80_000,
+                "{}: {} {} bytes",
+                path.display(),
+                raw["name"],
+                html.len()
+            );
+            pages += 1;
+        }
+    }
+    assert!(pages >= 30, "{pages} corpus pages");
 }
 
 /// The recorded pair (GENERATOR_VERSION, digest of every fixture's output). When the output

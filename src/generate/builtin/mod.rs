@@ -429,6 +429,57 @@ mod tests {
         defs.insert("d8".into(), json!({"type":"string"}));
         let dag = json!({"type":"object","properties":{"x":{"$ref":"#/$defs/d0"}},"$defs":defs});
         assert!(parts(json!({"name":"a","inputSchema":dag})).wants("form-json.js"));
+        // Arrays, maps and variants each bring their own part, with the JSON editor and the
+        // validator they use, and not the others'.
+        let extras = ["form-extra.js", "form-map.js", "form-variants.js"];
+        for (field, want) in [
+            (
+                json!({"type":"array","items":{"type":"string"}}),
+                "form-extra.js",
+            ),
+            (
+                json!({"type":"object","additionalProperties":true}),
+                "form-map.js",
+            ),
+            (
+                json!({"type":"object","additionalProperties":{"type":"number"}}),
+                "form-map.js",
+            ),
+            (
+                json!({"oneOf":[{"type":"string"},{"type":"number"}]}),
+                "form-variants.js",
+            ),
+            (json!({"type":["string","integer"]}), "form-variants.js"),
+        ] {
+            let p = with_field(field.clone());
+            for part in extras {
+                assert_eq!(p.wants(part), part == want, "{field}: {part}");
+            }
+            assert!(
+                p.wants("form-json.js")
+                    && p.wants("schema-check.js")
+                    && p.wants_styles("form-extra")
+            );
+        }
+        // A tuple: its own part, with form-extra.js's rows for the items after it.
+        for tuple in [
+            json!({"type":"array","prefixItems":[{"type":"string"}]}),
+            json!({"type":"array","items":[{"type":"string"}],"additionalItems":{"type":"number"}}),
+        ] {
+            let p = with_field(tuple.clone());
+            assert!(
+                p.wants("form-tuple.js") && p.wants("form-extra.js"),
+                "{tuple}"
+            );
+        }
+        assert!(
+            !with_field(json!({"type":"array","items":{"type":"string"}})).wants("form-tuple.js")
+        );
+        // A list of variants: both.
+        let p = with_field(
+            json!({"type":"array","items":{"anyOf":[{"type":"string"},{"type":"number"}]}}),
+        );
+        assert!(p.wants("form-extra.js") && p.wants("form-variants.js") && !p.wants("form-map.js"));
         // A $ref cycle with no field to hold it: no form, so no form-extra.js either.
         assert_eq!(
             parts(json!({"name":"a","annotations":{"readOnlyHint":true},
@@ -560,6 +611,87 @@ mod tests {
             {"f": {"type": "string"}}}, "outputSchema": {"type": "object"}}),
         );
         assert!(p.wants("schema-check.js") && p.wants("checks.js"));
+    }
+
+    #[test]
+    fn format_checks_only_where_a_schema_has_a_format() {
+        // A field with a format gets the checks and the part that checks it, not the other.
+        for f in schema_needs::FORMATS {
+            let p = with_field(json!({"type": "string", "format": f}));
+            assert!(p.wants("checks.js") && p.wants("formats.js"), "{f}");
+            assert!(!p.wants("formats-net.js"), "{f}");
+        }
+        for f in schema_needs::NET_FORMATS {
+            let p = with_field(json!({"type": "string", "format": f}));
+            assert!(p.wants("checks.js") && p.wants("formats-net.js"), "{f}");
+            assert!(!p.wants("formats.js"), "{f}");
+        }
+        // A format no part checks (an annotation): neither.
+        for f in ["password", "data-url", "binary", "Date", "int32"] {
+            let p = with_field(json!({"type": "string", "format": f, "minLength": 1}));
+            assert!(!p.wants("formats.js") && !p.wants("formats-net.js"), "{f}");
+        }
+        // Bounds, lengths and patterns without a format: the checks alone.
+        for k in ["minLength", "maxLength", "pattern", "minimum", "multipleOf"] {
+            let p = with_field(json!({"type": "string", k: 1}));
+            assert!(p.wants("checks.js") && !p.wants("formats.js"), "{k}");
+        }
+        // In $defs too.
+        let p = parts_of(
+            json!({"type": "object", "properties": {"f": {"$ref": "#/$defs/E"}},
+            "$defs": {"E": {"type": "string", "format": "email"}}}),
+        );
+        assert!(p.wants("formats-net.js"));
+        // An outputSchema's format: the validator checks results with them.
+        let out = |o: Value| {
+            parts(
+                json!({"name": "a", "inputSchema": {"type": "object", "properties":
+                {"f": {"type": "string"}}}, "outputSchema": o}),
+            )
+        };
+        let p = out(
+            json!({"type": "object", "properties": {"at": {"type": "string", "format": "date"}}}),
+        );
+        assert!(p.wants("schema-check.js") && p.wants("formats.js"));
+        let p = out(json!({"type": "object", "properties": {"at": {"type": "string"}}}));
+        assert!(p.wants("schema-check.js") && !p.wants("formats.js"));
+        // No checks at all: no format checks (a plain form, or a tool without input).
+        assert!(!with_field(json!({"type": "string"})).wants("formats.js"));
+        assert!(!parts(json!({"name": "a"})).wants("formats.js"));
+    }
+
+    #[test]
+    fn the_ref_index_only_where_a_schema_names_more_than_a_pointer() {
+        // JSON pointers from the root: schema.js follows them alone.
+        let local = parts_of(
+            json!({"type": "object", "properties": {"f": {"$ref": "#/$defs/T"},
+            "g": {"$ref": "#/definitions/a~1b"}},
+            "$defs": {"T": {"type": "string"}}, "definitions": {"a/b": {"type": "number"}}}),
+        );
+        assert!(local.wants("form.js") && !local.wants("schema-ids.js"));
+        // An $id, an anchor, a dynamic ref, or a ref by URI: the index.
+        for extra in [
+            json!({"$id": "https://example.com/s"}),
+            json!({"$defs": {"T": {"$anchor": "t"}}}),
+            json!({"$defs": {"T": {"$dynamicAnchor": "t"}}}),
+            json!({"properties": {"f": {"$dynamicRef": "#t"}}}),
+            json!({"properties": {"f": {"$ref": "other.json#/x"}}}),
+            json!({"properties": {"f": {"$ref": "https://mcp-gen-ui.invalid/input.json#/x"}}}),
+        ] {
+            let mut s = json!({"type": "object", "properties": {"g": {"type": "string"}}});
+            for (k, v) in extra.as_object().unwrap() {
+                s[k] = v.clone();
+            }
+            assert!(parts_of(s.clone()).wants("schema-ids.js"), "{s}");
+        }
+        // In an outputSchema too; the validator alone does not bring it (without it every schema
+        // sits at the document's base URI).
+        let p = parts(json!({"name": "a", "outputSchema": {"$defs": {"R": {"$id": "r.json"}}}}));
+        assert!(p.wants("schema-ids.js"));
+        let p = parts(json!({"name": "a", "outputSchema": {"type": "object",
+            "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {}}}}));
+        assert!(p.wants("schema-check.js") && !p.wants("schema-ids.js"));
+        assert!(!parts(json!({"name": "a"})).wants("schema-ids.js"));
     }
 
     #[test]

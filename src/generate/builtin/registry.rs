@@ -5,8 +5,9 @@
 //! `node tests/tools/minify.mjs`, which minifies every script there).
 
 use super::schema_needs::{
-    needs_checks, needs_choice, needs_cond, needs_file, needs_form_extra, needs_time,
-    needs_validator, plain_form, takes_no_input,
+    FORMATS, NET_FORMATS, has_format, has_ids, needs_checks, needs_choice, needs_cond, needs_file,
+    needs_form_extra, needs_form_map, needs_time, needs_tuple, needs_validator, needs_variants,
+    plain_form, takes_no_input,
 };
 use crate::model::Tool;
 use crate::model::confirm;
@@ -58,8 +59,15 @@ macro_rules! part {
 pub(super) const PARTS: &[Part] = &[
     part!("runtime.js", needs: [], when: When::Always, styles: []),
     part!("schema.js", needs: ["runtime.js"], when: When::Always, styles: []),
+    // The index of $ids, anchors and base URIs behind $ref ('refs' point); without it a $ref is a
+    // JSON pointer from the root.
+    part!("schema-ids.js", needs: ["schema.js"], when: When::Tool(wants_ids), styles: []),
     // The per-value checks behind the inline messages ('check' point).
     part!("checks.js", needs: ["schema.js"], when: When::Tool(wants_checks), styles: []),
+    // The `format` checks (one more 'check' each), only where a schema has one of their formats:
+    // dates, times and the others; email, uri and the host formats.
+    part!("formats.js", needs: ["checks.js"], when: When::Tool(wants_formats), styles: []),
+    part!("formats-net.js", needs: ["checks.js"], when: When::Tool(wants_net_formats), styles: []),
     part!("hosts.js", needs: ["runtime.js"], when: When::Always, styles: []),
     part!("submit-shim.js", needs: [], when: When::Llm, styles: []),
     part!("view.js", needs: ["schema.js"], when: When::Always, styles: []),
@@ -74,6 +82,12 @@ pub(super) const PARTS: &[Part] = &[
     part!("form-json.js", needs: ["form.js", "schema-check.js"], when: When::Tool(wants_json_editor), styles: []),
     // Its lists of checkboxes use the choices' checkbox rules.
     part!("form-extra.js", needs: ["form.js", "form-json.js"], when: When::Tool(wants_form_extra), styles: ["form-extra", "choice"]),
+    // Tuples: fixed rows, then form-extra.js's rows for the rest.
+    part!("form-tuple.js", needs: ["form-extra.js"], when: When::Tool(wants_tuple), styles: ["form-extra"]),
+    // Maps and variants: key/value rows check keys with the validator (propertyNames), variants
+    // pick the variant a written value matches with it.
+    part!("form-map.js", needs: ["form.js", "form-json.js"], when: When::Tool(wants_form_map), styles: ["form-extra"]),
+    part!("form-variants.js", needs: ["form.js", "form-json.js"], when: When::Tool(wants_variants), styles: ["form-extra"]),
     // Drafts that survive the frame, and input streamed as the model writes it.
     part!("drafts.js", needs: ["form.js"], when: When::Tool(has_form), styles: ["drafts"]),
     // Fields of if/then/else and dependency branches: it asks the validator which branch is active.
@@ -120,6 +134,28 @@ fn wants_checks(tool: &Tool) -> bool {
     form_input(tool).is_some_and(needs_checks)
 }
 
+/// A `format` among `names` where the form or the validator checks values: in the input schema (a
+/// form's field or a call's argument) or in the outputSchema (a result the validator checks).
+fn checks_format(tool: &Tool, names: &[&str]) -> bool {
+    let mut schemas = tool.input_schema().into_iter().chain(tool.output_schema());
+    (wants_checks(tool) || wants_validator(tool)) && schemas.any(|s| has_format(s, names))
+}
+
+fn wants_formats(tool: &Tool) -> bool {
+    checks_format(tool, &FORMATS)
+}
+
+fn wants_net_formats(tool: &Tool) -> bool {
+    checks_format(tool, &NET_FORMATS)
+}
+
+/// An `$id`, an anchor, a dynamic or recursive ref, or a `$ref` that is not a JSON pointer from the
+/// root, in the input or output schema.
+fn wants_ids(tool: &Tool) -> bool {
+    let mut schemas = tool.input_schema().into_iter().chain(tool.output_schema());
+    schemas.any(has_ids)
+}
+
 fn has_output_schema(tool: &Tool) -> bool {
     tool.raw.get("outputSchema").is_some_and(Value::is_object)
 }
@@ -144,6 +180,18 @@ fn wants_file(tool: &Tool) -> bool {
 
 fn wants_form_extra(tool: &Tool) -> bool {
     needs_form_extra(form_input(tool))
+}
+
+fn wants_tuple(tool: &Tool) -> bool {
+    needs_tuple(form_input(tool))
+}
+
+fn wants_form_map(tool: &Tool) -> bool {
+    needs_form_map(form_input(tool))
+}
+
+fn wants_variants(tool: &Tool) -> bool {
+    needs_variants(form_input(tool))
 }
 
 fn can_ask(tool: &Tool) -> bool {

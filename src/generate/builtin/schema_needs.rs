@@ -120,6 +120,59 @@ pub(super) fn needs_checks(schema: &Value) -> bool {
     })
 }
 
+/// The formats formats.js checks.
+pub(super) const FORMATS: [&str; 8] = [
+    "date",
+    "time",
+    "date-time",
+    "uuid",
+    "duration",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
+
+/// The formats formats-net.js checks (`url` is read as `uri`).
+pub(super) const NET_FORMATS: [&str; 7] = [
+    "email",
+    "uri",
+    "url",
+    "uri-reference",
+    "ipv4",
+    "ipv6",
+    "hostname",
+];
+
+/// Whether a schema has a `format` among `names` (any other format is an annotation, which no part
+/// checks).
+pub(super) fn has_format(schema: &Value, names: &[&str]) -> bool {
+    any_object(schema, 0, &|m| {
+        m.get("format")
+            .and_then(Value::as_str)
+            .is_some_and(|f| names.contains(&f))
+    })
+}
+
+/// Whether a schema needs schema-ids.js's index to resolve its refs: an `$id`, an anchor, a dynamic
+/// or recursive ref, or a `$ref` that does not start with `#` (schema.js alone follows `#` and a
+/// JSON pointer from the root). Keys inside `const`, `enum` or `default` count too, which only
+/// embeds the index where it is not needed.
+pub(super) fn has_ids(schema: &Value) -> bool {
+    const KEYS: [&str; 6] = [
+        "$id",
+        "$anchor",
+        "$dynamicAnchor",
+        "$dynamicRef",
+        "$recursiveRef",
+        "$recursiveAnchor",
+    ];
+    any_object(schema, 0, &|m| {
+        KEYS.iter().any(|k| m.contains_key(*k))
+            || m.get("$ref")
+                .is_some_and(|r| !r.as_str().is_some_and(|r| r.starts_with('#')))
+    })
+}
+
 /// The keywords only the full validator (schema-check.js) checks: the form's controls and
 /// checks.js enforce types, `enum`/`const`, `required`, `properties`, `additionalProperties`,
 /// `minProperties`, `items`, `minItems`/`maxItems`, "T or null" and lists of consts themselves
@@ -366,47 +419,86 @@ fn plain_field(s: &Value, root: &Value, depth: usize, budget: &mut usize) -> boo
     }
 }
 
-/// Whether the input schema uses anything `form-extra.js` implements: arrays, real variants
-/// (`oneOf`/`anyOf` beyond "T or null"), several types, maps, or a `$ref` cycle. Conservative:
-/// anything it cannot rule out pulls the extra script in.
+/// What a schema object itself asks of the form's optional controls.
+#[derive(Clone, Copy, PartialEq)]
+enum Extra {
+    /// Arrays and tuples, and `$dynamicRef` (form-extra.js).
+    Arrays,
+    /// Maps: `additionalProperties`, `patternProperties`, `dict[str, Any]` fields (form-map.js).
+    Maps,
+    /// Real variants (`oneOf`/`anyOf` beyond "T or null") and several types (form-variants.js).
+    Variants,
+}
+
+/// Whether the input schema uses anything `form-extra.js` implements: arrays, tuples or a `$ref`
+/// cycle. Conservative: anything it cannot rule out pulls the script in.
 pub(super) fn needs_form_extra(schema: Option<&Value>) -> bool {
     let Some(root) = schema else {
         return false;
     };
-    uses_extra(root, 0) || has_ref_cycle(root)
+    uses_extra(root, 0, Extra::Arrays) || has_ref_cycle(root)
 }
 
-fn uses_extra(v: &Value, depth: usize) -> bool {
+/// Whether the input schema has a tuple (`form-tuple.js`): `prefixItems`, or draft-07's `items` as
+/// a list.
+pub(super) fn needs_tuple(schema: Option<&Value>) -> bool {
+    schema.is_some_and(|root| {
+        any_object(root, 0, &|m| {
+            m.contains_key("prefixItems") || m.get("items").is_some_and(Value::is_array)
+        })
+    })
+}
+
+/// Whether the input schema has a map (`form-map.js`'s key/value rows).
+pub(super) fn needs_form_map(schema: Option<&Value>) -> bool {
+    schema.is_some_and(|root| uses_extra(root, 0, Extra::Maps))
+}
+
+/// Whether the input schema has real variants or several types (`form-variants.js`).
+pub(super) fn needs_variants(schema: Option<&Value>) -> bool {
+    schema.is_some_and(|root| uses_extra(root, 0, Extra::Variants))
+}
+
+fn uses_extra(v: &Value, depth: usize, want: Extra) -> bool {
     if depth > 256 {
         return true;
     }
     match v {
         Value::Object(m) => {
-            let kw = ["items", "prefixItems", "$dynamicRef", "patternProperties"]
-                .iter()
-                .any(|k| m.contains_key(*k));
-            let alts = ["oneOf", "anyOf"].iter().any(|k| match m.get(*k) {
-                Some(Value::Array(a)) => a.iter().filter(|x| !is_null_schema(x)).count() > 1,
-                Some(_) => true,
-                None => false,
-            });
-            let ty = match m.get("type") {
-                Some(Value::String(t)) => t == "array",
-                Some(Value::Array(ts)) => {
-                    ts.iter().any(|t| t == "array")
-                        || ts.iter().filter(|t| *t != "null").count() > 1
+            let here = match want {
+                Extra::Arrays => {
+                    ["items", "prefixItems", "$dynamicRef"]
+                        .iter()
+                        .any(|k| m.contains_key(*k))
+                        || match m.get("type") {
+                            Some(Value::String(t)) => t == "array",
+                            Some(Value::Array(ts)) => ts.iter().any(|t| t == "array"),
+                            _ => false,
+                        }
                 }
-                _ => false,
+                Extra::Variants => {
+                    ["oneOf", "anyOf"].iter().any(|k| match m.get(*k) {
+                        Some(Value::Array(a)) => {
+                            a.iter().filter(|x| !is_null_schema(x)).count() > 1
+                        }
+                        Some(_) => true,
+                        None => false,
+                    }) || matches!(m.get("type"), Some(Value::Array(ts))
+                        if ts.iter().filter(|t| *t != "null").count() > 1)
+                }
+                Extra::Maps => {
+                    m.contains_key("patternProperties")
+                        || matches!(m.get("additionalProperties"), Some(Value::Object(_)))
+                        || (m.get("additionalProperties") == Some(&Value::Bool(true))
+                            && m.get("properties")
+                                .and_then(Value::as_object)
+                                .is_some_and(|p| !p.is_empty()))
+                        || (depth > 0 && any_map(m))
+                }
             };
-            let map = matches!(m.get("additionalProperties"), Some(Value::Object(_)))
-                || (m.get("additionalProperties") == Some(&Value::Bool(true))
-                    && m.get("properties")
-                        .and_then(Value::as_object)
-                        .is_some_and(|p| !p.is_empty()))
-                || (depth > 0 && any_map(m));
-            kw || alts || ty || map || m.values().any(|x| uses_extra(x, depth + 1))
+            here || m.values().any(|x| uses_extra(x, depth + 1, want))
         }
-        Value::Array(a) => a.iter().any(|x| uses_extra(x, depth + 1)),
+        Value::Array(a) => a.iter().any(|x| uses_extra(x, depth + 1, want)),
         _ => false,
     }
 }
@@ -517,24 +609,38 @@ mod tests {
 
     #[test]
     fn maps_of_any_values_get_key_value_rows_but_an_empty_root_does_not() {
-        // dict[str, Any] as a field: key/value rows (form-extra.js).
-        assert!(needs_form_extra(Some(
-            &json!({"type":"object","properties":{"values":{"type":"object","additionalProperties":true}}})
-        )));
-        assert!(needs_form_extra(Some(
-            &json!({"type":"object","properties":{"values":{"type":"object","properties":{}}}})
-        )));
+        let map = |v: Value| needs_form_map(Some(&v));
+        // dict[str, Any] as a field: key/value rows (form-map.js), without arrays or variants.
+        let any = json!({"type":"object","properties":{"values":{"type":"object","additionalProperties":true}}});
+        assert!(map(any.clone()));
+        assert!(!needs_form_extra(Some(&any)) && !needs_variants(Some(&any)));
+        assert!(map(
+            json!({"type":"object","properties":{"values":{"type":"object","properties":{}}}})
+        ));
         // The tool takes no input: nothing to edit.
-        assert!(!needs_form_extra(Some(
-            &json!({"type":"object","properties":{},"additionalProperties":true})
-        )));
+        assert!(!map(
+            json!({"type":"object","properties":{},"additionalProperties":true})
+        ));
         // Closed objects are not free maps; patterned ones are maps of their patterns' keys.
-        assert!(!needs_form_extra(Some(
-            &json!({"type":"object","properties":{"v":{"type":"object","additionalProperties":false}}})
-        )));
-        assert!(needs_form_extra(Some(
-            &json!({"type":"object","properties":{"v":{"type":"object","patternProperties":{"^x":{"type":"string"}}}}})
-        )));
+        assert!(!map(
+            json!({"type":"object","properties":{"v":{"type":"object","additionalProperties":false}}})
+        ));
+        assert!(map(
+            json!({"type":"object","properties":{"v":{"type":"object","patternProperties":{"^x":{"type":"string"}}}}})
+        ));
+        assert!(map(json!({"additionalProperties":{"type":"string"}})));
+        // Declared fields that allow more: rows for the others.
+        assert!(map(
+            json!({"properties":{"a":{"type":"string"}},"additionalProperties":true})
+        ));
+        // In an array's items or a $defs entry too.
+        assert!(map(
+            json!({"properties":{"l":{"type":"array","items":{"type":"object","additionalProperties":{"type":"number"}}}}})
+        ));
+        assert!(!map(
+            json!({"properties":{"a":{"type":"array","items":{"type":"string"}}}})
+        ));
+        assert!(!needs_form_map(None));
     }
 
     #[test]
@@ -562,33 +668,39 @@ mod tests {
 
     #[test]
     fn form_extra_only_when_needed() {
-        assert!(!needs_form_extra(Some(
-            &json!({"type":"object","properties":{"a":{"type":"string","enum":["x"]},"b":{"type":["integer","null"]}}})
-        )));
-        assert!(needs_form_extra(Some(
-            &json!({"properties":{"a":{"type":"array"}}})
-        )));
-        assert!(!needs_form_extra(Some(
-            &json!({"properties":{"a":{"anyOf":[{"type":"string"},{"type":"null"}]}}})
-        )));
-        assert!(needs_form_extra(Some(
-            &json!({"properties":{"a":{"anyOf":[{"type":"string"},{"type":"number"}]}}})
-        )));
-        assert!(!needs_form_extra(Some(
-            &json!({"$defs":{"U":{"enum":["a"]}},"properties":{"u":{"$ref":"#/$defs/U"}}})
-        )));
-        assert!(needs_form_extra(Some(
-            &json!({"properties":{"u":{"$ref":"#/$defs/missing"}}})
-        )));
-        assert!(needs_form_extra(Some(
-            &json!({"properties":{"a":{"type":["string","number"]}}})
-        )));
-        assert!(needs_form_extra(Some(
-            &json!({"additionalProperties":{"type":"string"}})
-        )));
-        assert!(needs_form_extra(Some(
-            &json!({"$defs":{"n":{"$ref":"#/$defs/n"}}})
-        )));
-        assert!(!needs_form_extra(None));
+        let extra = |v: Value| needs_form_extra(Some(&v));
+        let variants = |v: Value| needs_variants(Some(&v));
+        let plain = json!({"type":"object","properties":{"a":{"type":"string","enum":["x"]},"b":{"type":["integer","null"]}}});
+        assert!(!extra(plain.clone()) && !variants(plain.clone()) && !needs_form_map(Some(&plain)));
+        // Arrays and tuples: form-extra.js alone.
+        for a in [
+            json!({"properties":{"a":{"type":"array"}}}),
+            json!({"properties":{"a":{"type":["array","null"]}}}),
+            json!({"properties":{"a":{"items":{"type":"string"}}}}),
+            json!({"properties":{"a":{"prefixItems":[{"type":"string"}]}}}),
+        ] {
+            assert!(extra(a.clone()) && !variants(a.clone()), "{a}");
+        }
+        // "T or null" is no variant.
+        let nullable = json!({"properties":{"a":{"anyOf":[{"type":"string"},{"type":"null"}]}}});
+        assert!(!extra(nullable.clone()) && !variants(nullable));
+        // Real variants and several types: form-variants.js alone.
+        for v in [
+            json!({"properties":{"a":{"anyOf":[{"type":"string"},{"type":"number"}]}}}),
+            json!({"properties":{"a":{"oneOf":[{"type":"string"},{"type":"number"}]}}}),
+            json!({"properties":{"a":{"type":["string","number"]}}}),
+            json!({"properties":{"a":{"anyOf":{"not":"an array"}}}}),
+        ] {
+            assert!(variants(v.clone()) && !extra(v.clone()), "{v}");
+        }
+        assert!(!extra(
+            json!({"$defs":{"U":{"enum":["a"]}},"properties":{"u":{"$ref":"#/$defs/U"}}})
+        ));
+        // Unresolvable refs and cycles: the lazy control (form-extra.js).
+        assert!(extra(
+            json!({"properties":{"u":{"$ref":"#/$defs/missing"}}})
+        ));
+        assert!(extra(json!({"$defs":{"n":{"$ref":"#/$defs/n"}}})));
+        assert!(!needs_form_extra(None) && !needs_variants(None));
     }
 }
