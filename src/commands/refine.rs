@@ -34,10 +34,6 @@ pub struct RefineArgs {
     /// example input and show the model the real result
     #[arg(long)]
     pub sample: bool,
-    /// With the llm generator: the Chromium or Chrome that runs each page before it is kept
-    /// [default: $MCP_GEN_UI_BROWSER (`off`: none), else chromium or chrome on the PATH]
-    #[arg(long, value_name = "PATH")]
-    pub browser: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub review: super::diff::ReviewArgs,
     /// Output format
@@ -53,7 +49,8 @@ pub fn run(ctx: &Context, args: &RefineArgs) -> anyhow::Result<Outcome> {
         change: change(args)?,
         generator: args.generator,
         sample: args.sample,
-        browser: args.browser.clone(),
+        // The review's --browser also runs the llm generator's pages.
+        browser: args.review.browser.clone(),
     };
     let cfg = ctx.config()?;
     // Looked for before anything is done, so that a missing browser writes nothing.
