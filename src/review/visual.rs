@@ -33,6 +33,25 @@ const BROWSER_NAMES: [&str; 6] = [
     "microsoft-edge",
 ];
 
+/// The flags every headless Chromium this tool starts gets (pictures and the llm pages' judge):
+/// no GPU, no network of its own, no first-run or extension work, the same colours and scale.
+pub const QUIET_FLAGS: &[&str] = &[
+    "--headless",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-extensions",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+    "--mute-audio",
+    "--force-color-profile=srgb",
+    "--force-device-scale-factor=1",
+];
+
 /// The browser to render with: `--browser`, else `MCP_GEN_UI_BROWSER`, else the first Chromium or
 /// Chrome on the PATH. Looked for before anything is written.
 pub fn find_browser(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
@@ -177,41 +196,28 @@ pub fn render(
     let profile = work.join("profile");
     let shot = work.join("shot.png");
     let mut cmd = Command::new(browser);
-    cmd.args([
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--no-default-browser-check",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-extensions",
-        "--disable-dev-shm-usage",
-        "--hide-scrollbars",
-        "--mute-audio",
-        "--force-color-profile=srgb",
-        "--force-device-scale-factor=1",
-        "--font-render-hinting=none",
-        "--lang=en-US",
-        "--host-resolver-rules=MAP * ~NOTFOUND",
-        // One renderer process for the host and the sandboxed page, so that virtual time covers
-        // their messages too (a page in a process of its own would be pictured before it got its
-        // tool-input and tool-result).
-        "--disable-features=IsolateSandboxedIframes,site-per-process,IsolateOrigins",
-        "--virtual-time-budget=5000",
-        "--run-all-compositor-stages-before-draw",
-    ])
-    .arg(format!("--window-size={WIDTH},{HEIGHT}"))
-    .arg(format!("--user-data-dir={}", profile.display()))
-    .arg(format!("--screenshot={}", shot.display()))
-    .arg(format!("file://{}", host.display()))
-    .env("TZ", "UTC")
-    .env("LANG", "en_US.UTF-8")
-    .stdin(Stdio::null())
-    .stdout(Stdio::null())
-    .stderr(Stdio::piped());
+    cmd.args(QUIET_FLAGS)
+        .args([
+            "--no-sandbox",
+            "--font-render-hinting=none",
+            "--lang=en-US",
+            "--host-resolver-rules=MAP * ~NOTFOUND",
+            // One renderer process for the host and the sandboxed page, so that virtual time covers
+            // their messages too (a page in a process of its own would be pictured before it got its
+            // tool-input and tool-result).
+            "--disable-features=IsolateSandboxedIframes,site-per-process,IsolateOrigins",
+            "--virtual-time-budget=5000",
+            "--run-all-compositor-stages-before-draw",
+        ])
+        .arg(format!("--window-size={WIDTH},{HEIGHT}"))
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(format!("file://{}", host.display()))
+        .env("TZ", "UTC")
+        .env("LANG", "en_US.UTF-8")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
     let mut child = cmd
         .spawn()
         .with_context(|| format!("cannot start the browser {}", browser.display()))?;

@@ -98,24 +98,10 @@ impl Browser {
 /// The command line: headless, isolated, quiet. The renderer sandbox stays on unless the process
 /// runs as root, where Chromium cannot use it.
 fn flags(profile: &Path, local: &str) -> Vec<String> {
-    let mut f: Vec<String> = [
-        "--headless",
+    let own = [
         "--remote-debugging-pipe",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--no-default-browser-check",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-extensions",
         "--disable-default-apps",
-        "--disable-dev-shm-usage",
         "--disable-breakpad",
-        "--hide-scrollbars",
-        "--mute-audio",
-        "--force-color-profile=srgb",
-        "--force-device-scale-factor=1",
         "--lang=en-US",
         "--deny-permission-prompts",
         "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
@@ -124,10 +110,12 @@ fn flags(profile: &Path, local: &str) -> Vec<String> {
         // The host and the sandboxed page in one renderer: the page's requests pass through the
         // same interception as the host's.
         "--disable-features=IsolateSandboxedIframes,site-per-process,IsolateOrigins,MediaRouter,OptimizationHints",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    ];
+    let mut f: Vec<String> = crate::review::visual::QUIET_FLAGS
+        .iter()
+        .chain(&own)
+        .map(|s| s.to_string())
+        .collect();
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } == 0 {
         f.push("--no-sandbox".into());
