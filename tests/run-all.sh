@@ -86,7 +86,11 @@ step "build (the CLI, the example servers, the tests, the benches)"
 cargo build --workspace --all-targets --all-features --quiet
 
 step "cargo tests"
-cargo test --workspace --all-targets --all-features --quiet
+# The llm corpus is replayed once (with a browser, a few minutes): the Rust test writes every page
+# it kept or replaced there, and the browser suite checks those pages instead of replaying again.
+corpus_pages="$(mktemp -d "${TMPDIR:-/tmp}/mcp-gen-ui-corpus-XXXXXX")"
+trap 'rm -rf "$corpus_pages"' EXIT
+MCP_GEN_UI_LLM_CORPUS_OUT="$corpus_pages" cargo test --workspace --all-targets --all-features --quiet
 
 step "the committed weather example is in sync with its server"
 "${CARGO_TARGET_DIR:-target}/debug/mcp-gen-ui" --config examples/weather/mcp-gen-ui.toml check --server
@@ -96,4 +100,4 @@ suites=()
 for d in browser node; do
   if compgen -G "tests/$d/*.test.mjs" >/dev/null; then suites+=("$d/"); fi
 done
-(cd tests && node --test --test-concurrency=1 "${suites[@]}")
+(cd tests && MCP_GEN_UI_LLM_CORPUS_DIR="$corpus_pages" node --test --test-concurrency=1 "${suites[@]}")
