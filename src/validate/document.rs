@@ -679,9 +679,10 @@ fn scripts(
     match kind {
         ScriptKind::Json => script::check_json(&text, &sctx, out),
         ScriptKind::Classic | ScriptKind::Module => {
-            script::check_js(&text, module, &sctx, facts, out);
             let llm = ctx.opts.llm_output;
-            super::script_flow::scan(&text, module, &sctx, llm, flow, out);
+            script::check_js(&text, module, &sctx, facts, out, |program, out| {
+                super::script_flow::scan(&text, program, module, &sctx, llm, flow, out);
+            });
         }
         ScriptKind::Inert => {}
     }

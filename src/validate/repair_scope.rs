@@ -24,7 +24,25 @@ pub fn expose_module_names(html: &str) -> (String, Vec<String>) {
     let mut flow = Flow::default();
     let mut sink = Vec::new();
     for (text, module) in &scripts {
-        scan(text, *module, &ctx, false, &mut flow, &mut sink);
+        let alloc = Allocator::default();
+        let st = if *module {
+            SourceType::mjs()
+        } else {
+            SourceType::script()
+        };
+        let ret = Parser::new(&alloc, text, st).parse();
+        // A script that does not parse is not scanned (the validator reports it).
+        if !ret.panicked && ret.diagnostics.is_empty() {
+            scan(
+                text,
+                &ret.program,
+                *module,
+                &ctx,
+                false,
+                &mut flow,
+                &mut sink,
+            );
+        }
     }
     let names = flow.module_only_calls();
     if names.is_empty() {

@@ -9,7 +9,7 @@ use oxc_ast::ast::{
     AssignmentExpression, AssignmentTarget, BinaryExpression, BinaryOperator, BindingIdentifier,
     CallExpression, ComputedMemberExpression, ConditionalExpression, ExportAllDeclaration,
     ExportFromDeclaration, Expression, IdentifierReference, IfStatement, ImportDeclaration,
-    ImportExpression, NewExpression, ObjectExpression, ObjectProperty, ObjectPropertyKind,
+    ImportExpression, NewExpression, ObjectExpression, ObjectProperty, ObjectPropertyKind, Program,
     StaticMemberExpression, StringLiteral, TemplateLiteral, TryStatement, UnaryExpression,
     UnaryOperator,
 };
@@ -123,12 +123,15 @@ fn line_at(text: &str, base_line: usize, offset: u32) -> usize {
 }
 
 /// Parses one inline script and applies every script rule to it.
+/// `then` gets the parsed program when it parsed cleanly, so that other passes over the script
+/// (script_flow's) need not parse it again.
 pub fn check_js(
     text: &str,
     module: bool,
     ctx: &ScriptCtx<'_>,
     facts: &mut Facts,
     out: &mut Vec<Finding>,
+    then: impl FnOnce(&Program<'_>, &mut Vec<Finding>),
 ) {
     let depth = nesting_depth(text);
     if depth > MAX_NESTING {
@@ -198,6 +201,9 @@ pub fn check_js(
         if name.is_none_or(|n| !bound.contains(n)) {
             out.push(finding);
         }
+    }
+    if ret.diagnostics.is_empty() {
+        then(&ret.program, out);
     }
 }
 

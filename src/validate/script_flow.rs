@@ -5,14 +5,12 @@
 
 use std::collections::HashSet;
 
-use oxc_allocator::Allocator;
 use oxc_ast::ast::{
     Argument, AssignmentExpression, AssignmentTarget, BindingIdentifier, CallExpression,
-    Declaration, Expression, Statement, TryStatement,
+    Declaration, Expression, Program, Statement, TryStatement,
 };
 use oxc_ast_visit::{Visit, walk};
-use oxc_parser::Parser;
-use oxc_span::{GetSpan, SourceType};
+use oxc_span::GetSpan;
 
 use super::finding::{Finding, clip};
 use super::js_expr::{GLOBAL_NAMES, head_origin, url_head};
@@ -33,25 +31,17 @@ pub struct Flow {
 const LOADING_PROPS: [&str; 5] = ["src", "srcset", "poster", "backgroundImage", "background"];
 
 /// Scans one inline script; `llm` adds the rules only pages a model wrote need.
+/// `program` is `text` parsed (cleanly: a script with a syntax error is not scanned).
 pub fn scan(
     text: &str,
+    program: &Program<'_>,
     module: bool,
     ctx: &ScriptCtx<'_>,
     llm: bool,
     flow: &mut Flow,
     out: &mut Vec<Finding>,
 ) {
-    let alloc = Allocator::default();
-    let st = if module {
-        SourceType::mjs()
-    } else {
-        SourceType::script()
-    };
-    let ret = Parser::new(&alloc, text, st).parse();
-    if ret.panicked || !ret.diagnostics.is_empty() {
-        return;
-    }
-    for s in &ret.program.body {
+    for s in &program.body {
         for name in top_level_names(s) {
             if module {
                 flow.module_names.insert(name);
@@ -62,6 +52,12 @@ pub fn scan(
     }
     let mut v = Scanner {
         text,
+        newlines: text
+            .bytes()
+            .enumerate()
+            .filter(|&(_, b)| b == b'\n')
+            .map(|(i, _)| i)
+            .collect(),
         ctx,
         llm,
         tries: 0,
@@ -70,7 +66,7 @@ pub fn scan(
         globals: Vec::new(),
         found: Vec::new(),
     };
-    v.visit_program(&ret.program);
+    v.visit_program(program);
     flow.global_names.extend(v.globals);
     if !module {
         let bound = v.bound;
@@ -134,6 +130,9 @@ pub(super) fn top_level_names(s: &Statement<'_>) -> Vec<String> {
 
 struct Scanner<'s> {
     text: &'s str,
+    /// Byte offsets of the text's newlines, so that a line number costs a binary search: a
+    /// script has thousands of calls, and counting from the start for each was quadratic.
+    newlines: Vec<usize>,
     ctx: &'s ScriptCtx<'s>,
     llm: bool,
     tries: usize,
@@ -148,10 +147,8 @@ impl Scanner<'_> {
         let end = usize::try_from(offset)
             .unwrap_or(usize::MAX)
             .min(self.text.len());
-        let nl = self.text.as_bytes()[..end]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
+        // The newlines before `end`.
+        let nl = self.newlines.partition_point(|&i| i < end);
         self.ctx.line.saturating_add(nl)
     }
 
