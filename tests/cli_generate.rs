@@ -452,3 +452,19 @@ fn what_a_page_cannot_check_is_named_at_generate_time() {
     );
     assert!(!err.contains("tool `local`"), "{err}");
 }
+
+/// `--browser` and `--sample` only change what the llm generator does: with the builtin
+/// generator they are named in a warning, never silently ignored, and the run still succeeds.
+#[test]
+fn llm_only_flags_with_the_builtin_generator_are_named() {
+    let p = Project::new(&two_tools());
+    p.ok(&["generate", "--browser", "/nonexistent/chromium", "--sample"])
+        .stdout(predicate::str::contains("2 generated"))
+        .stderr(predicate::str::contains(
+            "--browser and --sample only apply to the llm generator",
+        ));
+    p.ok(&["generate", "--force", "--sample"]).stderr(
+        predicate::str::contains("--sample only applies to the llm generator")
+            .and(predicate::str::contains("--browser").not()),
+    );
+}

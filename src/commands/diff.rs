@@ -47,7 +47,8 @@ pub struct ReviewArgs {
     /// before.png, after.png and diff.png per page into .mcp-gen-ui-review/ (git-ignored)
     #[arg(long)]
     pub visual: bool,
-    /// The browser for --visual [default: $MCP_GEN_UI_BROWSER, else chromium or chrome on the PATH]
+    /// The browser for --visual; in refine, the llm generator also runs the new page in it
+    /// [default: $MCP_GEN_UI_BROWSER, else chromium or chrome on the PATH]
     #[arg(long, value_name = "PATH", requires = "visual")]
     pub browser: Option<std::path::PathBuf>,
     /// Where --visual writes its pictures [default: .mcp-gen-ui-review/ beside the output

@@ -6,6 +6,7 @@ use clap::Args;
 use super::Reporter;
 use crate::config::GeneratorKind;
 use crate::context::{Context, Outcome};
+use crate::generate::llm::pipeline::REPLACED;
 use crate::pipeline::batch::{Action, Row};
 use crate::pipeline::generate::{GenerateSettings, Generated, generate};
 use crate::report::{self, Format, Printer, Render};
@@ -191,6 +192,11 @@ fn warn_rows(p: &Printer, rows: &[Row]) {
                     "tool `{}`: the LLM's page was replaced by the builtin UI ({f})",
                     report::display_name(&r.tool)
                 ));
+            }
+            // What the run noticed or repaired on the way (`--quiet` hides it; `--format json`
+            // lists it under `warnings`).
+            for w in l.warnings.iter().filter(|w| !w.starts_with(REPLACED)) {
+                p.status(format!("tool `{}`: {w}", report::display_name(&r.tool)));
             }
         }
         if r.action == Action::Failed {

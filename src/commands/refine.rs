@@ -9,6 +9,7 @@ use super::Reporter;
 use super::diff::{FileDiff, Pictures, file_diff, pictures, print_changes};
 use crate::config::GeneratorKind;
 use crate::context::{Context, Outcome};
+use crate::generate::llm::pipeline::REPLACED;
 use crate::pipeline::refine::{Change, RefineSettings, Refined, refine};
 use crate::report::{self, Format, Printer, Render};
 
@@ -173,6 +174,16 @@ impl RefineOutput<'_> {
         }
         for e in &r.failed {
             p.error(format!("no new page for tool `{name}`: {e}"));
+        }
+        if let Some(l) = &r.llm {
+            for f in &l.fallbacks {
+                p.warn(format!(
+                    "tool `{name}`: the LLM's page was replaced by the builtin UI ({f})"
+                ));
+            }
+            for w in l.warnings.iter().filter(|w| !w.starts_with(REPLACED)) {
+                p.status(format!("tool `{name}`: {w}"));
+            }
         }
         let changed = r.written;
         let n = r.history.len();

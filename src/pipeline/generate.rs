@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::State;
 use super::batch::{self, BatchOptions, FileSink, Row};
-use super::generator::load_generator;
+use super::generator::{load_generator, unused_llm_options};
 use super::progress::Progress;
 use super::upstream;
 use crate::config::{Config, GeneratorKind};
@@ -63,6 +63,10 @@ pub fn generate(
         settings.jobs,
         settings.browser.as_deref(),
     )?;
+    if let Some(note) = unused_llm_options(&generator, settings.browser.as_deref(), settings.sample)
+    {
+        progress.warn(&note);
+    }
     let discovery = upstream::discover(cfg, progress, rt)?;
     // Hold the run lock from reading the state to writing it, so two runs cannot interleave.
     let _run_lock = if settings.dry_run {

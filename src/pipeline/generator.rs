@@ -39,6 +39,25 @@ pub fn load_generator(
     Ok(g)
 }
 
+/// The options that only the llm generator reads, named when the builtin generator runs, so that
+/// `--browser` or `--sample` given by mistake is not silently ignored.
+pub fn unused_llm_options(g: &Generator, browser: Option<&Path>, sample: bool) -> Option<String> {
+    if g.llm.is_some() {
+        return None;
+    }
+    let named: Vec<&str> = [(browser.is_some(), "--browser"), (sample, "--sample")]
+        .into_iter()
+        .filter_map(|(given, flag)| given.then_some(flag))
+        .collect();
+    (!named.is_empty()).then(|| {
+        format!(
+            "{} only {} to the llm generator; the builtin generator runs no model and no browser",
+            named.join(" and "),
+            if named.len() == 1 { "applies" } else { "apply" }
+        )
+    })
+}
+
 /// The configured generator for offline commands, which only need its fingerprint. The llm
 /// generator's fingerprint needs no API key, so `check` works in CI without one.
 pub fn offline_generator(cfg: &Config) -> anyhow::Result<Generator> {

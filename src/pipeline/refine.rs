@@ -5,7 +5,7 @@ use anyhow::{Context as _, bail};
 
 use super::State;
 use super::batch::{self, BatchOptions};
-use super::generator::load_generator;
+use super::generator::{load_generator, unused_llm_options};
 use super::progress::{Progress, Silent};
 use super::unknown::UnknownTool;
 use super::upstream;
@@ -80,6 +80,8 @@ pub struct Refined {
     pub written: usize,
     /// Why no new page could be produced (the previous page and lock entry stay).
     pub failed: Vec<String>,
+    /// The llm generator's fallbacks and notes for the tool (`None` with the builtin generator).
+    pub llm: Option<batch::LlmStats>,
     /// The state before and after (for `--visual`).
     pub before: Side,
     pub after: Side,
@@ -95,6 +97,10 @@ pub fn refine(
 ) -> anyhow::Result<Refined> {
     let tool = settings.tool.as_str();
     let generator = load_generator(cfg, settings.generator, None, settings.browser.as_deref())?;
+    // The review's --browser is also for --visual, so only --sample is named here.
+    if let Some(note) = unused_llm_options(&generator, None, settings.sample) {
+        progress.warn(&note);
+    }
     let discovery = upstream::discover(cfg, progress, rt)?;
     let _run_lock = RunLock::acquire(&cfg.out_dir)?;
     write::clean_temp_files(&cfg.out_dir);
@@ -142,6 +148,11 @@ pub fn refine(
         .failed()
         .map(|row| row.error.clone().unwrap_or_default())
         .collect();
+    let llm = batch
+        .rows
+        .iter()
+        .find(|row| row.tool == tool)
+        .and_then(|row| row.llm.clone());
     let after_side = before_side.overlaid(
         Some(batch.lock.clone()),
         &discovery.tools,
@@ -161,6 +172,7 @@ pub fn refine(
         files,
         written,
         failed,
+        llm,
         before: before_side,
         after: after_side,
     })

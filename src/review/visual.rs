@@ -397,15 +397,15 @@ pub fn input_for(tool: &Value, examples: Option<&Value>) -> Value {
 }
 
 /// A schema-valid synthetic result: `structuredContent` from the outputSchema (with its text as
-/// JSON), or a short text.
+/// JSON), or a short text when the tool declares none (absent, `null` or not a schema object).
 pub fn result_for(tool: &Value) -> Value {
     match tool.get("outputSchema") {
-        Some(schema) => {
+        Some(schema) if schema.is_object() => {
             let data = synth(schema, schema, 0, 0, 0, "");
             let text = serde_json::to_string(&data).unwrap_or_default();
             json!({"content": [{"type": "text", "text": text}], "structuredContent": data})
         }
-        None => json!({"content": [{"type": "text", "text": "Example result of the tool."}]}),
+        _ => json!({"content": [{"type": "text", "text": "Example result of the tool."}]}),
     }
 }
 
@@ -672,6 +672,19 @@ mod tests {
             input_for(&tool, Some(&json!([{"city": "Oslo"}]))),
             json!({"city": "Oslo"})
         );
+    }
+
+    #[test]
+    fn a_tool_without_an_output_schema_object_gets_a_text_result() {
+        for tool in [
+            json!({}),
+            json!({"outputSchema": null}),
+            json!({"outputSchema": "rows"}),
+        ] {
+            let r = result_for(&tool);
+            assert!(r.get("structuredContent").is_none(), "{tool}: {r}");
+            assert_eq!(r["content"][0]["type"], "text", "{tool}");
+        }
     }
 
     #[test]

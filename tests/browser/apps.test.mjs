@@ -4,10 +4,10 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { launch, buildRust, exampleServer, everythingServer, memoryServer, timeServer, backofficeServer, generate, connect, ajv, sample, leaves, norm, axeSerious, EXAMPLES, REPO } from './lib.mjs';
+import { tempDir } from './tmp.mjs';
 
 const SERVERS = [
   ['kitchen-sink', () => exampleServer('kitchen-sink')],
@@ -15,7 +15,7 @@ const SERVERS = [
   ['db-server', () => exampleServer('db-server')],
   ['everything', () => everythingServer()],
   // The official memory server (npm) and time server (PyPI, installed by tests/run-all.sh).
-  ['memory', () => memoryServer(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-memory-')), 'memory.jsonl'))],
+  ['memory', () => memoryServer(path.join(tempDir('mcp-gen-ui-memory-'), 'memory.jsonl'))],
   ['time', () => timeServer()],
   // A FastMCP-style back office (Python SDK MCPServer and Pydantic, same venv): forms.test.mjs.
   ['backoffice', () => backofficeServer()],
@@ -153,7 +153,7 @@ describe('corpus snapshots', () => {
   const dir = path.join(REPO, 'tests', 'fixtures', 'corpus');
   for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.tools.json'))) {
     test(f, async (t) => {
-      const out = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-corpus-'));
+      const out = tempDir('mcp-gen-ui-corpus-');
       const tools = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
       execFileSync(path.join(EXAMPLES, 'render-tool'), [path.join(dir, f), out]);
       const v = ajv();

@@ -6,17 +6,17 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { launch, buildRust, EXAMPLES, REPO, ajv } from './lib.mjs';
+import { tempDir } from './tmp.mjs';
 
 buildRust();
 let env, dir, tools;
 
 before(async () => {
   env = await launch();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-cases-'));
+  dir = tempDir('mcp-gen-ui-cases-');
   const src = path.join(REPO, 'tests/fixtures/ui-cases.json');
   tools = JSON.parse(fs.readFileSync(src, 'utf8'));
   execFileSync(path.join(EXAMPLES, 'render-tool'), [src, dir]);

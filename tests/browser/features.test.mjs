@@ -4,10 +4,10 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { launch, buildRust, exampleServer, generate, connect, EXAMPLES, REPO } from './lib.mjs';
+import { tempDir } from './tmp.mjs';
 
 buildRust();
 let env, ks, client, fixtures;
@@ -17,7 +17,7 @@ before(async () => {
   const cmd = exampleServer('kitchen-sink');
   ks = await generate(cmd, 'features');
   client = await connect(cmd);
-  fixtures = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-fixtures-'));
+  fixtures = tempDir('mcp-gen-ui-fixtures-');
   const all = fs.readdirSync(path.join(REPO, 'tests/fixtures/tools')).filter((f) => f.endsWith('.json'))
     .map((f) => JSON.parse(fs.readFileSync(path.join(REPO, 'tests/fixtures/tools', f), 'utf8')))
     .filter((t) => /^[a-z0-9_-]+$/.test(t.name));

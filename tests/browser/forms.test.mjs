@@ -9,9 +9,9 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { launch, buildRust, generate, connect, ajv, sample, everythingServer, memoryServer, timeServer, backofficeServer, REPO, EXAMPLES } from './lib.mjs';
+import { tempDir } from './tmp.mjs';
 
 // The Python of tests/.venv-time (tests/run-all.sh installs mcp-server-time there, which brings
 // the `mcp` package and Pydantic).
@@ -355,7 +355,7 @@ app.connect();
 // exactly those plus the shown non-null defaults.
 const OUTSIDE = [
   ['server-everything', () => everythingServer()],
-  ['memory', () => memoryServer(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-memory-')), 'memory.jsonl'))],
+  ['memory', () => memoryServer(path.join(tempDir('mcp-gen-ui-memory-'), 'memory.jsonl'))],
   ['time', () => timeServer()],
 ];
 for (const [label, cmdOf] of OUTSIDE) describe(`${label}: required-only runs`, () => {
@@ -393,7 +393,7 @@ for (const [label, cmdOf] of OUTSIDE) describe(`${label}: required-only runs`, (
 // schema refuses is shown and sent as the form shows it, not a reason to block every Run.
 describe('defaults a schema gets wrong', () => {
   test('an integer default written as a string is sent as the number the field shows', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-sloppy-'));
+    const dir = tempDir('mcp-gen-ui-sloppy-');
     const tools = [{ name: 'sloppy', inputSchema: { type: 'object', properties: { limit: { type: 'integer', default: '5' }, q: { type: 'string' } } }, annotations: { readOnlyHint: true } }];
     fs.writeFileSync(path.join(dir, 'tools.json'), JSON.stringify(tools));
     execFileSync(path.join(EXAMPLES, 'render-tool'), [path.join(dir, 'tools.json'), dir]);

@@ -6,10 +6,10 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { launch, buildRust, EXAMPLES } from './lib.mjs';
+import { tempDir } from './tmp.mjs';
 
 buildRust();
 
@@ -29,7 +29,7 @@ const NOTE2 = { ...NOTE, inputSchema: { ...NOTE.inputSchema, properties: { ...NO
 const ROWS = { name: 'list_rows', description: 'Rows.', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } };
 
 function render(tools) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-hostlife-'));
+  const dir = tempDir('mcp-gen-ui-hostlife-');
   const f = path.join(dir, 'tools.input.json');
   fs.writeFileSync(f, JSON.stringify(tools));
   execFileSync(path.join(EXAMPLES, 'render-tool'), [f, dir]);

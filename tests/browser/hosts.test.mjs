@@ -9,12 +9,12 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { buildRust, exampleSuite, BIN, REPO } from './lib.mjs';
+import { tempDir } from './tmp.mjs';
 
 buildRust();
 let env, ks, upstream, cmd;
@@ -148,7 +148,7 @@ describe('an MCP Apps host that keeps pages by URI, through serve', () => {
     const client = new Client({ name: 'caching-host', version: '1.0.0' },
       { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [MCP_APP] } } } });
     await client.connect(transport);
-    const guest = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-served-'));
+    const guest = tempDir('mcp-gen-ui-served-');
     try {
       const { tools } = await client.listTools();
       const uri = tools.find((t) => t.name === 'list_users')._meta.ui.resourceUri;

@@ -2,13 +2,13 @@
 // talking to that server, sample arguments from a schema, and chromium.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { tempDir } from './tmp.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO = path.resolve(here, '..', '..');
@@ -49,7 +49,7 @@ function quote(s) { return /^[\w@%+=:,./-]+$/.test(s) ? s : "'" + s.replace(/'/g
 // Generates the UIs with the real CLI when it has `generate`; before that command exists, with the
 // render-tool dev example over the server's own tools/list. Returns {dir, tools}.
 export async function generate(cmd, label) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-' + label + '-'));
+  const dir = tempDir('mcp-gen-ui-' + label + '-');
   // Run inside the temporary folder: a first run writes its project config into the working
   // directory (book: configuration.md), which must not be the repository.
   const cli = spawnSync(BIN, ['generate', '--server', cmd.map(quote).join(' '), '--out-dir', dir], { encoding: 'utf8', timeout: 120000, cwd: dir });
@@ -249,7 +249,7 @@ export function backofficeServer() {
 export async function llmPagesSuite(testName, variable, label, given) {
   // `given`: a directory a run of the Rust test already wrote (with `variable` set), checked as it
   // is and kept afterwards, instead of replaying the answers again.
-  const guestDir = { current: given || fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-' + label + '-')) };
+  const guestDir = { current: given || tempDir('mcp-gen-ui-' + label + '-') };
   if (!given) {
     const r = spawnSync('cargo', ['test', '--quiet', '--test', 'llm', '--', '--exact', testName], {
       cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, [variable]: guestDir.current },

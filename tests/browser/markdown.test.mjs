@@ -7,10 +7,10 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { launch, buildRust, EXAMPLES, REPO } from './lib.mjs';
+import { tempDir } from './tmp.mjs';
 
 buildRust();
 
@@ -49,7 +49,7 @@ const TOOL = {
 let env, dir;
 before(async () => {
   env = await launch();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-markdown-'));
+  dir = tempDir('mcp-gen-ui-markdown-');
   const hostile = JSON.parse(fs.readFileSync(path.join(REPO, 'tests', 'fixtures', 'tools', 'hostile.json'), 'utf8'));
   const f = path.join(dir, 'tools.json');
   // The hostile tool under a plain name, so that its page's file name is known.

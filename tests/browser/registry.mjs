@@ -5,9 +5,9 @@
 // book: installation.md ("Servers we test against").
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { REPO, BIN } from './lib.mjs';
+import { tempDir } from './tmp.mjs';
 
 const DIR = path.join(REPO, 'tests', 'registry');
 export const MANIFEST = path.join(REPO, 'tests', 'fixtures', 'registry-servers.json');
@@ -42,7 +42,7 @@ export function registryServers() {
   const doc = JSON.parse(fs.readFileSync(MANIFEST, 'utf8'));
   const st = status();
   return doc.servers.map((s) => {
-    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-registry-scratch-'));
+    const scratch = tempDir('mcp-gen-ui-registry-scratch-');
     const cmd = s.command.map((a) => a
       .replace('{npm}', path.join(DIR, 'node_modules', '.bin'))
       .replace('{venv}', path.join(DIR, '.venv', 'bin'))
@@ -70,7 +70,7 @@ function cli(dir, args, server) {
 // Generates a project for `server`: {dir (its ui/), tools (tools/list as the CLI recorded it),
 // pages (tool name → page file, from the lock through `list`)}.
 export function generateFor(server) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `mcp-gen-ui-registry-${server.name}-`));
+  const dir = tempDir(`mcp-gen-ui-registry-${server.name}-`);
   // A Python server takes seconds to import on a loaded CI machine: more than the default 10 s.
   fs.writeFileSync(path.join(dir, 'timeout.toml'), '[upstream]\ntimeout_ms = 90000\n');
   cli(dir, ['generate'], server);

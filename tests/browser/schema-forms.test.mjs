@@ -6,12 +6,12 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import Ajv07 from 'ajv';
 import addFormats from 'ajv-formats';
 import { launch, buildRust, ajv, EXAMPLES } from './lib.mjs';
+import { tempDir } from './tmp.mjs';
 
 const obj = (properties, more = {}) => ({ type: 'object', properties, ...more });
 const TOOLS = {
@@ -120,7 +120,7 @@ const a20 = ajv();
 
 before(async () => {
   env = await launch();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-schema-forms-'));
+  dir = tempDir('mcp-gen-ui-schema-forms-');
   const tools = Object.entries(TOOLS).map(([name, inputSchema]) => ({ name, inputSchema, annotations: { readOnlyHint: true } }));
   for (const [name, [inputSchema]] of Object.entries(SHAPES)) tools.push({ name, inputSchema, annotations: { readOnlyHint: true } });
   // A small cap, as `[generate] max_file_bytes = 4096` gives every page.

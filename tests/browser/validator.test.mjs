@@ -8,9 +8,9 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { launch, buildRust, ajv, EXAMPLES } from './lib.mjs';
+import { tempDir } from './tmp.mjs';
 
 buildRust();
 let env, dir;
@@ -36,7 +36,7 @@ const ADOPT = {
 
 before(async () => {
   env = await launch();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-gen-ui-validator-'));
+  dir = tempDir('mcp-gen-ui-validator-');
   fs.writeFileSync(path.join(dir, 'tools.json'), JSON.stringify([ADOPT]));
   execFileSync(path.join(EXAMPLES, 'render-tool'), [path.join(dir, 'tools.json'), dir]);
 });

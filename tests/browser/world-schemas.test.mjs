@@ -13,7 +13,6 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -22,6 +21,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { launch, buildRust, sample, EXAMPLES, REPO } from './lib.mjs';
 import { registryServers, generateFor, requiredSample } from './registry.mjs';
 import { validatorFor, hostPool, runOnce } from './host-pool.mjs';
+import { tempDir } from './tmp.mjs';
 
 buildRust();
 const WORLD = path.join(REPO, 'tests', 'world');
@@ -88,7 +88,7 @@ function pydanticCorpus() {
 
 // Renders each case's page with the builtin generator (the render-tool dev aid): {dir, cases}.
 function render(cases, label) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `mcp-gen-ui-world-${label}-`));
+  const dir = tempDir(`mcp-gen-ui-world-${label}-`);
   const tools = cases.map((c) => ({ name: c.name, description: c.source, inputSchema: c.schema }));
   const f = path.join(dir, 'tools.input.json');
   fs.writeFileSync(f, JSON.stringify(tools));

@@ -12,6 +12,10 @@ use super::prompts::{PromptData, tool_data};
 use super::provider::{ChatRequest, ChatResponse, ProviderError, StopReason, Usage};
 use crate::generate::request::{GenerateError, UiType};
 use crate::model::header_comment;
+
+/// How the warning of a page replaced by the builtin UI begins: the text output shows the
+/// replacement once, from the fallback reason, and the run's other warnings as notes.
+pub const REPLACED: &str = "used the builtin UI instead of the LLM's";
 use crate::origins::Origins;
 
 /// Tokens to allow the classification: one word, but reasoning models think first.
@@ -381,7 +385,7 @@ impl LlmGenerator {
         let html = backstop.builtin_page(run.req)?;
         tracing::warn!(tool = %run.req.tool.name, transient, "llm output replaced by the builtin UI: {reason}");
         run.warnings.push(format!(
-            "used the builtin UI instead of the LLM's{}: {reason}",
+            "{REPLACED}{}: {reason}",
             if transient {
                 " (a passing failure: it is retried on the next run)"
             } else {

@@ -193,7 +193,7 @@ pub fn judge_page(j: &Judge, p: &PageToJudge<'_>) -> Vec<BrowserFinding> {
         )],
     };
     j.host.remove(&id);
-    if p.sample.is_none() && p.tool.get("outputSchema").is_none() {
+    if p.sample.is_none() && !p.tool.get("outputSchema").is_some_and(Value::is_object) {
         guessed(out)
     } else {
         out
