@@ -36,7 +36,8 @@ before(async () => {
 after(async () => { await suite?.close(); });
 
 async function axe(frame) {
-  await frame.evaluate(AXE);
+  // Loaded once per page: the dark-theme run reuses the light run's copy.
+  if (!(await frame.evaluate(() => typeof window.axe === 'object'))) await frame.evaluate(AXE);
   return frame.evaluate(async () => {
     const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
     return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')

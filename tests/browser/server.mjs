@@ -63,6 +63,8 @@ function rewrite(code, file) {
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.cjs': 'text/javascript', '.json': 'application/json' };
 
+const NM_CACHE = new Map();
+
 // guestDir: directory of generated HTML files, served at /guest/<file> with the default CSP.
 export function startServer(guestDir) {
   const server = http.createServer((req, res) => {
@@ -85,8 +87,15 @@ export function startServer(guestDir) {
         const file = path.join(NM, decodeURIComponent(url.pathname.slice(4)));
         if (!file.startsWith(NM) || !fs.existsSync(file)) return send(404, 'text/plain', 'not found');
         const ext = path.extname(file);
-        const body = ext.match(/js$/) ? rewrite(fs.readFileSync(file, 'utf8'), file) : fs.readFileSync(file);
-        return send(200, TYPES[ext] || 'application/octet-stream', body);
+        // The installed packages do not change during a run: each module is rewritten once and
+        // the browser may keep it, so that a new host page does not fetch and rewrite the host
+        // SDK's hundreds of modules again (that was most of a page's load time).
+        let body = NM_CACHE.get(file);
+        if (body === undefined) {
+          body = ext.match(/js$/) ? rewrite(fs.readFileSync(file, 'utf8'), file) : fs.readFileSync(file);
+          NM_CACHE.set(file, body);
+        }
+        return send(200, TYPES[ext] || 'application/octet-stream', body, { 'cache-control': 'max-age=3600' });
       }
       send(404, 'text/plain', 'not found');
     } catch (e) { send(500, 'text/plain', String(e && e.stack || e)); }

@@ -6,7 +6,11 @@ import path from 'node:path';
 
 const made = [];
 process.on('exit', () => {
-  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of made) {
+    // A server still writing there as the process ends may leave the folder behind: never a
+    // reason to fail the run.
+    try { fs.rmSync(dir, { recursive: true, force: true, maxRetries: 2 }); } catch { /* left behind */ }
+  }
 });
 
 /** A new folder under the system's temporary folder, named `prefix` and random letters. */
