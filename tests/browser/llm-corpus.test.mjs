@@ -51,6 +51,31 @@ async function control(frame, re) {
   return null;
 }
 
+// One browser page serves answer after answer (a new page costs a new renderer process, about a
+// second here): each answer gets a fresh host document in it, its own console record and its own
+// result; after an answer that failed, the next one gets a new page.
+let reused = null;
+async function hostPage(result) {
+  if (!reused) {
+    const page = await browser.newPage();
+    const state = { page, errors: [], result: null };
+    page.on('console', (m) => { if (m.type() === 'error') state.errors.push(m.text().split('\n')[0]); });
+    page.on('pageerror', (e) => state.errors.push(String(e).split('\n')[0]));
+    await page.exposeFunction('hostCallTool', async () => state.result);
+    reused = state;
+  }
+  reused.errors.length = 0;
+  reused.result = result;
+  return reused;
+}
+async function releasePage(failed) {
+  if (!reused) return;
+  if (failed) { await reused.page.close(); reused = null; return; }
+  // Leave the answer's document before the next one starts recording.
+  await reused.page.goto('about:blank');
+  reused.errors.length = 0;
+}
+
 /** Runs every real-host check on one page; returns the failures (empty: the page works). */
 async function checkPage(file, toolName) {
   const tool = TOOLS[toolName];
@@ -58,11 +83,7 @@ async function checkPage(file, toolName) {
   const fails = [];
   const size = fs.statSync(path.join(suite.dir, file)).size;
   if (size > MAX_BYTES) fails.push(`size ${size} bytes`);
-  const page = await browser.newPage();
-  const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text().split('\n')[0]); });
-  page.on('pageerror', (e) => errors.push(String(e).split('\n')[0]));
-  await page.exposeFunction('hostCallTool', async () => kase.result);
+  const { page, errors } = await hostPage(kase.result);
   let xss = 0;
   try {
     await page.goto(`http://127.0.0.1:${http.port}/host.html`);
@@ -136,7 +157,7 @@ async function checkPage(file, toolName) {
     if (xss) fails.push(`${xss} script execution(s) from hostile strings`);
     if (errors.length) fails.push(`console: ${errors.slice(0, 3).join(' | ')}`);
   } finally {
-    await page.close();
+    await releasePage(fails.length > 0);
   }
   return { fails, xss };
 }
