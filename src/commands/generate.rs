@@ -194,7 +194,7 @@ fn warn_rows(p: &Printer, rows: &[Row]) {
                 ));
             }
             // What the run noticed or repaired on the way (`--quiet` hides it; `--format json`
-            // lists it under `warnings`).
+            // lists it under the row's `llm.warnings`).
             for w in l.warnings.iter().filter(|w| !w.starts_with(REPLACED)) {
                 p.status(format!("tool `{}`: {w}", report::display_name(&r.tool)));
             }

@@ -12,11 +12,11 @@ use super::prompts::{PromptData, tool_data};
 use super::provider::{ChatRequest, ChatResponse, ProviderError, StopReason, Usage};
 use crate::generate::request::{GenerateError, UiType};
 use crate::model::header_comment;
+use crate::origins::Origins;
 
 /// How the warning of a page replaced by the builtin UI begins: the text output shows the
 /// replacement once, from the fallback reason, and the run's other warnings as notes.
 pub const REPLACED: &str = "used the builtin UI instead of the LLM's";
-use crate::origins::Origins;
 
 /// Tokens to allow the classification: one word, but reasoning models think first.
 const CLASSIFY_MAX_TOKENS: u32 = 1024;
