@@ -70,10 +70,15 @@ async function hostPage(result) {
 }
 async function releasePage(failed) {
   if (!reused) return;
-  if (failed) { await reused.page.close(); reused = null; return; }
-  // Leave the answer's document before the next one starts recording.
-  await reused.page.goto('about:blank');
-  reused.errors.length = 0;
+  const { page } = reused;
+  // Leave the answer's document before the next one starts recording; a page that failed, threw
+  // or cannot leave is closed, and the next answer gets a new one.
+  if (!failed && await page.goto('about:blank').then(() => true, () => false)) {
+    reused.errors.length = 0;
+    return;
+  }
+  reused = null;
+  await page.close().catch(() => {});
 }
 
 /** Runs every real-host check on one page; returns the failures (empty: the page works). */
@@ -84,7 +89,7 @@ async function checkPage(file, toolName) {
   const size = fs.statSync(path.join(suite.dir, file)).size;
   if (size > MAX_BYTES) fails.push(`size ${size} bytes`);
   const { page, errors } = await hostPage(kase.result);
-  let xss = 0;
+  let xss = 0, done = false;
   try {
     await page.goto(`http://127.0.0.1:${http.port}/host.html`);
     await page.waitForFunction(() => typeof window.startHost === 'function');
@@ -156,8 +161,9 @@ async function checkPage(file, toolName) {
     xss = await frame.evaluate(() => window.__xss || 0);
     if (xss) fails.push(`${xss} script execution(s) from hostile strings`);
     if (errors.length) fails.push(`console: ${errors.slice(0, 3).join(' | ')}`);
+    done = true;
   } finally {
-    await releasePage(fails.length > 0);
+    await releasePage(!done || fails.length > 0);
   }
   return { fails, xss };
 }
