@@ -9,7 +9,7 @@ use serde_json::json;
 
 mod support;
 use support::example;
-use support::provider::provider;
+use support::provider::{answer_with, provider};
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -308,4 +308,33 @@ async fn a_page_that_fails_only_on_a_guessed_result_is_kept_with_a_warning() {
         html.contains("Array.isArray(data.forecast)"),
         "the model's page is kept"
     );
+}
+
+/// `refine` with the llm generator says, as `generate` does, when the model's new page could not
+/// be used and the builtin UI took its place (and which rule it broke); the refinement is kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refine_says_when_the_models_page_was_replaced() {
+    let (server, dir, _, _) = generated_with("good_ui.html").await;
+    let d = dir.path().to_path_buf();
+    let before = std::fs::read_to_string(d.join("ui/echo.html")).unwrap();
+    // The model's next answer loads a script from a CDN: the validator refuses it.
+    server.reset().await;
+    answer_with(&server, &page("external_script.html")).await;
+    let out = run_blocking(&d, &["refine", "echo", "a table of the results"], true).await;
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("tool `echo`: the LLM's page was replaced by the builtin UI (")
+            && err.contains("cdn.jsdelivr.net"),
+        "{err}"
+    );
+    let after = std::fs::read_to_string(d.join("ui/echo.html")).unwrap();
+    assert_ne!(after, before, "the builtin UI replaced the model's page");
+    assert!(
+        !after.contains("cdn.jsdelivr.net"),
+        "the invalid page never lands"
+    );
+    let lock = std::fs::read_to_string(d.join("ui/mcp-gen-ui.lock")).unwrap();
+    assert!(lock.contains("fallback_reason"), "{lock}");
+    assert!(lock.contains("a table of the results"), "{lock}");
 }

@@ -18,18 +18,23 @@ pub fn completion(text: &str) -> ResponseTemplate {
 /// call with `page`.
 pub async fn provider(page: &str) -> MockServer {
     let server = MockServer::start().await;
+    answer_with(&server, page).await;
+    server
+}
+
+/// Makes `server` answer as `provider` does, with `page` (after `server.reset()`, a new answer).
+pub async fn answer_with(server: &MockServer, page: &str) {
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
         .and(body_string_contains("rich or minimal"))
         .respond_with(completion("rich"))
         .with_priority(1)
-        .mount(&server)
+        .mount(server)
         .await;
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
         .respond_with(completion(page))
         .with_priority(2)
-        .mount(&server)
+        .mount(server)
         .await;
-    server
 }
