@@ -218,13 +218,40 @@ fn render_with(
         widget => req.widget,
         data => script_json(&data),
         styles => minify_css(&templates.styles(parts)),
-        runtime => guard_script(&templates.runtime(parts)),
+        runtime => guard_script(&if templates.scripts_overridden {
+            templates.runtime(parts)
+        } else {
+            strict_once(&templates.runtime(parts))
+        }),
         app => guard_script(templates.get("app.js")),
     };
     let body = tpl
         .render(ctx)
         .map_err(|e| template_err(name, format!("page.html failed to render: {e}")))?;
     Ok(format!("{}{}", header_comment(name), body))
+}
+
+/// The embedded parts' script with one `"use strict"` for all of them: each minified part is a
+/// function whose body opens with the directive, and the same directive at the top of the script
+/// makes all of its code strict, so the parts' own copies say nothing more (a smaller page, the
+/// same behaviour). Only for the embedded parts: an override script is never made strict.
+fn strict_once(joined: &str) -> String {
+    const DIRECTIVE: &str = "\"use strict\";";
+    let mut out = String::with_capacity(joined.len() + DIRECTIVE.len());
+    out.push_str(DIRECTIVE);
+    for line in joined.split_inclusive('\n') {
+        let opened = ["(()=>{", "!function(){"]
+            .into_iter()
+            .find_map(|open| Some((open, line.strip_prefix(open)?.strip_prefix(DIRECTIVE)?)));
+        match opened {
+            Some((open, rest)) => {
+                out.push_str(open);
+                out.push_str(rest);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -246,6 +273,31 @@ mod tests {
             refinements: &[],
             server_name: "test",
         }
+    }
+
+    #[test]
+    fn the_parts_script_says_use_strict_once() {
+        let tool = Tool::from_raw(json!({"name": "t", "inputSchema": {"type": "object",
+            "properties": {"a": {"type": "string", "minLength": 2}}}}))
+        .unwrap();
+        let cfg = ToolConfig::default();
+        let html = render(&req_for(&tool, &cfg), &Templates::embedded()).unwrap();
+        let script = html.split("<script>").nth(1).unwrap();
+        let script = script.split("</script>").next().unwrap();
+        assert!(
+            script
+                .trim_start()
+                .starts_with("\"use strict\";!function(){")
+        );
+        assert_eq!(script.matches("\"use strict\"").count(), 1, "{script}");
+        // Every part is still there, each opening its own function.
+        assert!(script.matches("\n(()=>{").count() >= 5, "{script}");
+        // A part that is not one of ours keeps what it says.
+        let odd = "(()=>{\"use strict\";a()})();\n(function(){\"use strict\";b()})();";
+        assert_eq!(
+            strict_once(odd),
+            "\"use strict\";(()=>{a()})();\n(function(){\"use strict\";b()})();"
+        );
     }
 
     #[test]
