@@ -102,27 +102,29 @@
     return !w[0] ? Str(k) : w.map((x, i) => ACRO.test(x) ? x.toUpperCase() : i ? x.toLowerCase() : x[0].toUpperCase() + x.slice(1)).join(' ');
   };
 
-  // The host's locale and time zone (HostContext.locale / timeZone), else the browser's.
+  // What f returns, or undefined when it throws (Intl refuses a bad locale or time zone).
+  var attempt = (f) => { try { return f(); } catch (e) { /* undefined */ } };
+  // The host's locale and time zone (HostContext.locale / timeZone) when Intl accepts them, else
+  // the browser's.
   var where = () => {
     var c = G.app?.getHostContext?.() || {}, tz = c.timeZone, loc = c.locale;
-    try { new Intl.DateTimeFormat('en', { timeZone: tz }); } catch (e) { tz = undefined; }
-    try { new Intl.NumberFormat(loc); } catch (e) { loc = undefined; }
-    if (!tz) try { tz = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { tz = undefined; }
-    return { locale: loc || undefined, timeZone: tz || 'UTC' };
+    return {
+      locale: attempt(() => new Intl.NumberFormat(loc) && loc) || undefined,
+      timeZone: attempt(() => new Intl.DateTimeFormat('en', { timeZone: tz }) && tz)
+        || attempt(() => Intl.DateTimeFormat().resolvedOptions().timeZone) || 'UTC',
+    };
   };
-  var fmtNum = (v) => {
-    try { return new Intl.NumberFormat(where().locale, { maximumFractionDigits: 20, useGrouping: 'min2' }).format(v); } catch (e) { return Str(v); }
-  };
+  var fmtNum = (v) => attempt(() => new Intl.NumberFormat(where().locale, { maximumFractionDigits: 20, useGrouping: 'min2' }).format(v)) ?? Str(v);
   var ISO_DT = /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d(:\d\d(\.\d+)?)?([Zz]|[+-]\d\d:?\d\d)$/;
   // A date or date-time string for people (host locale and time zone), or null when it is not one.
   var fmtDate = (v, short) => {
     if (typeof v !== 'string') return null;
     var w = where(), dateStyle = short ? 'short' : 'medium';
-    try {
+    return attempt(() => {
       if (/^\d{4}-\d\d-\d\d$/.test(v)) return new Intl.DateTimeFormat(w.locale, { timeZone: 'UTC', dateStyle }).format(new Date(v + 'T00:00:00Z'));
       var d = ISO_DT.test(v) && new Date(v);
       return !d || isNaN(d) ? null : new Intl.DateTimeFormat(w.locale, { timeZone: w.timeZone, dateStyle, timeStyle: 'short' }).format(d);
-    } catch (e) { return null; }
+    }) ?? null;
   };
 
   // scalarErrors: the messages of every 'check' registered (checks.js, for schemas with
