@@ -30,7 +30,8 @@
       href: url, class: 'link', target: '_blank', rel: 'noopener noreferrer', text: text || url,
       onclick: (e) => {
         e.preventDefault();
-        if (G.app?._ready) G.app.openLink({ url }).catch((err) => console.warn('mcp-gen-ui: open-link failed', err));
+        var app = G.app;
+        if (app?._ready) app.openLink({ url }).catch((err) => console.warn('mcp-gen-ui: open-link failed', err));
       }
     });
   };
@@ -76,7 +77,7 @@
         : m[6] ? link(m[6])
         : m[8] ? h('strong', inline(m[8]))
         : m[11] ? h('em', inline(m[11]))
-        : m[12] ? m[12] : link(m[0]);
+        : m[12] || link(m[0]);
       out.push(n);
       last = re.lastIndex;
     }
@@ -94,7 +95,7 @@
       l = lines[i];
       if ((m = /^\s*(\x60{3,}|~{3,})/.exec(l))) {
         var code = [], fence = m[1];
-        for (i++; i < lines.length && lines[i].trim().indexOf(fence) !== 0; i++) code.push(lines[i]);
+        for (i++; i < lines.length && !lines[i].trim().startsWith(fence); i++) code.push(lines[i]);
         block(h('pre', h('code', code.join('\n'))));
       } else if (/^\s{0,3}#{1,6}\s/.test(l)) block(h('p.mdh', h('strong', inline(l.replace(/^\s*#+\s*/, '').replace(/\s#+\s*$/, '')))));
       else if (/^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(l)) block(h('hr'));
@@ -103,8 +104,7 @@
         var ind = m[1].replace(/\t/g, '    ').length, tag = /\d/.test(m[2]) ? 'ol' : 'ul', top;
         while ((top = lists[lists.length - 1]) && (ind < top.ind || (ind === top.ind && tag !== top.tag))) lists.pop();
         if (!top || ind > top.ind) {
-          var list = h(tag), from = parseInt(m[2], 10);
-          if (from > 1) list.start = from;
+          var from = parseInt(m[2]), list = h(tag, { start: from > 1 ? from : null });
           (top ? top.li : box).append(list);
           lists.push(top = { el: list, ind, tag });
         }
@@ -151,14 +151,15 @@
     var all = (f) => (k) => v.every((r) => f(r[k]));
     // (v has rows: no column is both.)
     var nums = cols.filter(all(num)), texts = cols.filter(all(str));
-    var x = o.x && cols.includes(o.x) ? o.x : texts.find(all((t) => ordinal(t) != null));
-    if (!x) x = nums.find((k) => /^(year|x|t|time|timestamp|ts|epoch|hour|day|week|month|step|index|n|i|tick|iteration|epoch_ms)$/i.test(k));
-    if (!x && !forced) x = texts.find((k) => TIMEY.test(k));
+    var ordered = all((t) => ordinal(t) != null);
+    // A forced chart takes the first text column when no other x fits.
+    var x = (o.x && cols.includes(o.x) ? o.x : texts.find(ordered))
+      || nums.find((k) => /^(year|x|t|time|timestamp|ts|epoch|hour|day|week|month|step|index|n|i|tick|iteration|epoch_ms)$/i.test(k))
+      || (forced ? texts[0] : texts.find((k) => TIMEY.test(k)));
     if (!forced && (!x || cols.some((k) => k !== x && IDENT.test(k)))) return null;
-    if (!x && forced) x = texts[0];
     var ys = o.y?.length ? o.y.filter((k) => nums.includes(k)) : nums.filter((k) => k !== x && !CODE.test(k)).slice(0, 6);
     if (!ys.length) return null;
-    var ord = !!x && v.every((r) => ordinal(r[x]) != null);
+    var ord = !!x && ordered(x);
     return { rows: ord ? v.slice().sort((a, b) => ordinal(a[x]) - ordinal(b[x])) : v, x: x || null, ys, ord };
   };
 
@@ -177,11 +178,11 @@
     for (var t = lo; t <= hi + step / 2 && tks.length < 50; t += step) tks.push(M.round(t / step) * step);
     // (Intl's format is a bound function.)
     try { fmt = new Intl.NumberFormat(S.where().locale, { maximumFractionDigits: M.max(0, M.min(20, -M.floor(M.log10(step) + 1e-9))), notation: step >= 1e6 ? 'compact' : 'standard', useGrouping: 'min2' }).format; } catch (e) { /* plain */ }
-    // Dates and numeric keys are placed by value, anything else evenly.
+    // Dates and numeric keys are placed by value, anything else evenly (a series has 2 rows or more).
     var xs = ser.ord && !bar && sx ? rows.map((r) => ordinal(r[sx])) : null;
     var x0 = xs?.[0], x1 = xs?.[n - 1];
     if (x1 === x0) xs = null;
-    var X = (i) => L + (xs ? (xs[i] - x0) / (x1 - x0) * pw : bar ? (i + 0.5) * pw / n : n === 1 ? pw / 2 : i * pw / (n - 1));
+    var X = (i) => L + (xs ? (xs[i] - x0) / (x1 - x0) * pw : bar ? (i + 0.5) * pw / n : i * pw / (n - 1));
     var Y = (v) => T + ph - (v - lo) / (hi - lo) * ph;
     var fix = (v) => v.toFixed(1);
     var xl = (i, long) => {
@@ -191,7 +192,7 @@
       if (/^\d{4}-\d\d$/.test(v)) try { return new Intl.DateTimeFormat(S.where().locale, { timeZone: 'UTC', year: 'numeric', month: long ? 'long' : 'short' }).format(new Date(v + '-01T00:00:00Z')); } catch (e) { return v; }
       return fmtDate(v, !long) || Str(v);
     };
-    var title = (bar ? 'Bar' : 'Line') + ' chart of ' + ys.map((k) => lab(k, o)).join(', ') + (sx ? ' by ' + lab(sx, o) : '');
+    var names = ys.map((k) => lab(k, o)), title = (bar ? 'Bar' : 'Line') + ' chart of ' + names.join(', ') + (sx ? ' by ' + lab(sx, o) : '');
     // Points carry their own names (a role=img chart would hide them from screen readers), up to
     // a few hundred; past that the chart is one image and the Table view lists the values.
     var named = n * ys.length <= 400, quiet = { 'aria-hidden': 'true' };
@@ -206,7 +207,7 @@
     xt.forEach((i, j) => svg.append(axis(X(i), H - 10, bar ? 'middle' : !j ? 'start' : j === xt.length - 1 ? 'end' : 'middle', xl(i).slice(0, 24))));
     ys.forEach((k, si) => {
       var cls = ' s' + (si % 6), bw = pw / n / (ys.length + 0.5), pts = [], marks = [];
-      var name = lab(k, o) + ', ' + (sx ? lab(sx, o) + ' ' : '#');
+      var name = names[si] + ', ' + (sx ? lab(sx, o) + ' ' : '#');
       rows.forEach((r, i) => {
         var v = r[k];
         if (!num(v)) return;
@@ -223,7 +224,7 @@
       if (!bar) svg.append(h('svg:polyline', { points: pts.join(' '), class: 'ln' + cls, ...quiet }));
       svg.append(...marks);
     });
-    return put(el, h('figure.chartbox', svg, h('ul.legend', ys.map((k, si) => h('li', h('span', { class: 'sw s' + (si % 6), ...quiet }), lab(k, o))))));
+    return put(el, h('figure.chartbox', svg, h('ul.legend', names.map((k, si) => h('li', h('span', { class: 'sw s' + (si % 6), ...quiet }), k)))));
   };
 
   var renderTable = (el, rows, o) => {
@@ -257,33 +258,31 @@
 
   // One pane per view, each filled the first time it is shown.
   var toggleBox = (views) => {
-    var bar = h('div.tools', { role: 'group', 'aria-label': 'View' }), box = h('div.multi', bar), shows = [];
+    var bar = h('div.tools', { role: 'group', 'aria-label': 'View' }), box = h('div.multi', bar);
     var show = (i) => shows.forEach((f, j) => f(j === i));
-    views.forEach(([name, fill], i) => {
+    var shows = views.map(([name, fill], i) => {
       var pane = h('div'), b = btn(name, () => show(i)), done;
-      shows.push((on) => {
+      bar.append(b);
+      box.append(pane);
+      return (on) => {
         pane.hidden = !on;
         b.setAttribute('aria-pressed', Str(on));
         if (on && !done) { done = true; fill(pane); }
-      });
-      bar.append(b);
-      box.append(pane);
+      };
     });
     show(0);
     return box;
   };
 
   var renderCards = (el, obj, o, depth) => {
-    var dl = h('dl.cards');
-    oKeys(obj).forEach((k) => {
-      if (hidden(k, o)) return;
+    var items = oKeys(obj).filter((k) => !hidden(k, o)).map((k) => {
       var v = obj[k], name = lab(k, o), deep = isNode(v) && depth < 8;
       // A nested value folds under its name; a long text (a path, a sentence) gets the whole row
       // instead of a tall narrow card.
-      dl.append(h('div.kv' + (deep ? '.wide' : str(v) && v.length > 48 ? '.span' : ''), h(deep ? 'dt.sr' : 'dt', name),
-        h('dd', deep ? h('details', { open: depth < 2 }, h('summary', name + (isArr(v) ? ' (' + v.length + ')' : '')), node(v, sub(o), depth + 1)) : scalar(v, k))));
+      return h('div.kv' + (deep ? '.wide' : str(v) && v.length > 48 ? '.span' : ''), h(deep ? 'dt.sr' : 'dt', name),
+        h('dd', deep ? h('details', { open: depth < 2 }, h('summary', name + (isArr(v) ? ' (' + v.length + ')' : '')), node(v, sub(o), depth + 1)) : scalar(v, k)));
     });
-    return put(el, dl.firstChild ? dl : empty('No fields.'));
+    return put(el, items.length ? h('dl.cards', items) : empty('No fields.'));
   };
   var sub = (o) => ({ labels: o.labels, hidden: o.hidden });
   var isNode = (x) => x !== null && typeof x === 'object';
