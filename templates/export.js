@@ -6,13 +6,14 @@
 (function () {
   'use strict';
   var G = window.McpGenUi, h = G.h, isObj = G.schema.isObj, isArr = Array.isArray, Str = String, toJson = JSON.stringify;
-  var html = document.documentElement, app = () => G.app || {}, listening;
+  var html = document.documentElement, app = () => G.app || {}, FULL = 'fullscreen', listening;
+  var notice = (text) => G.showNotice(text);
   // The file's name: the tool's, from the page's App (app.js names it "mcp-gen-ui: TOOL").
   var stem = () => Str(app().appInfo?.name || 'result').replace(/^mcp-gen-ui: /, '').replace(/[^\w.-]+/g, '-');
   // The value a result holds: its structuredContent, else the JSON of its one text item.
   var value = (r) => {
-    var t = (isArr(r.content) ? r.content : []).filter((c) => c?.type === 'text');
     if (r.structuredContent !== undefined) return r.structuredContent;
+    var t = (isArr(r.content) ? r.content : []).filter((c) => c?.type === 'text');
     if (t.length === 1) try { return JSON.parse(t[0].text); } catch (e) { /* not JSON */ }
   };
   var recs = (v) => isArr(v) && v.length && v.every(isObj) ? v : null;
@@ -25,29 +26,29 @@
   };
   var csv = (rows) => {
     var cols = [...new Set(rows.flatMap(Object.keys))];
-    return [cols].concat(rows.map((r) => cols.map((k) => r[k]))).map((l) => l.map(cell).join(',') + '\r\n').join('');
+    return [cols, ...rows.map((r) => cols.map((k) => r[k]))].map((l) => l.map(cell).join(',') + '\r\n').join('');
   };
   var offer = (ext, mimeType, text) => h('button.btn.ghost', {
     text: 'Download ' + ext.toUpperCase(),
     onclick: () => app().downloadFile({ contents: [{ type: 'resource', resource: { uri: 'file:///' + stem() + '.' + ext, mimeType, text: text() } }] })
-      .then((r) => r?.isError && G.showNotice('The host did not download the file.'), (e) => G.showNotice('The download failed: ' + G._message(e)))
+      .then((r) => r?.isError && notice('The host did not download the file.'), (e) => notice('The download failed: ' + G._message(e)))
   });
   // Fullscreen: the button names the other mode; the layout follows the mode the host grants.
-  var full = () => html.getAttribute('data-mode') === 'fullscreen';
+  var full = () => html.dataset.mode === FULL;
   var label = () => document.querySelectorAll('.fs').forEach((b) => { b.textContent = full() ? 'Exit fullscreen' : 'Fullscreen'; });
-  var toggle = () => app().requestDisplayMode({ mode: full() ? 'inline' : 'fullscreen' }).then((r) => {
-    if (typeof r?.mode === 'string') html.setAttribute('data-mode', r.mode);
+  var toggle = () => app().requestDisplayMode({ mode: full() ? 'inline' : FULL }).then((r) => {
+    if (typeof r?.mode === 'string') html.dataset.mode = r.mode;
     label();
-  }, (e) => G.showNotice(G._message(e)));
+  }, (e) => notice(G._message(e)));
 
   G._on('result', (r, body) => {
     if (!isObj(r) || r.isError) return;
-    var out = [], v = value(r), rows = recs(v) || (isObj(v) && Object.values(v).map(recs).find(Boolean));
-    if (full() || app().getHostContext?.()?.availableDisplayModes?.includes?.('fullscreen')) {
+    var out = [], v = value(r), rows = recs(v) || (isObj(v) && Object.values(v).find(recs));
+    if (full() || app().getHostContext?.()?.availableDisplayModes?.includes?.(FULL)) {
       var fs = h('button.btn.ghost.fs', { onclick: toggle, hidden: !full() });
       if (!listening) app().addEventListener?.('hostcontextchanged', listening = label);
       // Large (a table over a screenful, a chart, long text): known once the body is in the page.
-      Promise.resolve().then(() => { fs.hidden = !(full() || body.querySelector('.chartbox') || body.offsetHeight > 560 || body.textContent.length > 4000); label(); });
+      queueMicrotask(() => { fs.hidden = !(full() || body.querySelector('.chartbox') || body.offsetHeight > 560 || body.textContent.length > 4000); label(); });
       out.push(fs);
     }
     if (rows && isObj(app().getHostCapabilities?.()?.downloadFile)) out.push(offer('csv', 'text/csv', () => csv(rows)), offer('json', 'application/json', () => toJson(v, null, 2)));

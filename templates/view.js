@@ -19,17 +19,19 @@
   var hidden = (k, o) => o.hidden?.includes?.(k);
   var num = (v) => typeof v === 'number' && isFinite(v);
   var str = (v) => typeof v === 'string';
-  var json = (v) => toJson(v);
   var empty = (text) => h('p.help.empty', text);
   var btn = (text, onclick, cls) => h('button.btn.sm' + (cls || ''), { text, onclick });
   var pre = (t) => h('pre.raw', h('code', t));
+  // The render functions append to the element they are given and return it.
+  var put = (el, ...kids) => { el.append(...kids); return el; };
 
   var link = (url, text) => {
     return h('a', {
       href: url, class: 'link', target: '_blank', rel: 'noopener noreferrer', text: text || url,
       onclick: (e) => {
         e.preventDefault();
-        if (G.app?._ready) G.app.openLink({ url }).catch((err) => console.warn('mcp-gen-ui: open-link failed', err));
+        var app = G.app;
+        if (app?._ready) app.openLink({ url }).catch((err) => console.warn('mcp-gen-ui: open-link failed', err));
       }
     });
   };
@@ -37,8 +39,7 @@
   // Text longer than "max" shows its start and a button that reveals the rest.
   var more = (full, max, make) => {
     if (full.length <= max) return make(full);
-    var box = h('div.trunc', make(full.slice(0, max) + '…'));
-    box.append(btn('Show more (' + (full.length - max) + ' more characters)', () => box.replaceChildren(make(full))));
+    var box = h('div.trunc', make(full.slice(0, max) + '…'), btn('Show more (' + (full.length - max) + ' more characters)', () => box.replaceChildren(make(full))));
     return box;
   };
 
@@ -46,15 +47,15 @@
   var scalar = (v, k) => {
     if (v == null) return h('span.nil', v === null ? 'null' : '—');
     if (num(v) && !(k && CODE.test(k))) {
-      var f = fmtNum(v);
-      return h('span.number', { text: f, title: f === Str(v) ? null : Str(v) });
+      var f = fmtNum(v), raw = Str(v);
+      return h('span.number', { text: f, title: f === raw ? null : raw });
     }
     if (str(v)) {
       if (URL_RE.test(v)) return link(v);
       var d = v.length < 40 && fmtDate(v);
       return d ? h('time', { datetime: v, title: v, text: d }) : more(v, 300, (t) => h('span.str', t));
     }
-    if (typeof v === 'object') return more(json(v), 200, (t) => h('code', t));
+    if (isNode(v)) return more(toJson(v), 200, (t) => h('code', t));
     return h('span', { class: typeof v, text: Str(v) });
   };
 
@@ -63,9 +64,10 @@
   // **strong**, *emphasis*, inline code, [links](url), <autolinks> and bare URLs. Only http,
   // https and mailto links become links (opened through the host); any other link, an image
   // (its alt text) and raw HTML stay text: nothing here ever becomes markup.
-  var INL = /\x60([^\x60]+)\x60|!\[([^\]]*)\]\(([^()\s]*)(?:\s+"[^"]*")?\)|\[([^\]]+)\]\(([^()\s]+)(?:\s+"[^"]*")?\)|<((?:https?:\/\/|mailto:)[^\s<>]+)>|(\*\*|__)(?=\S)([\s\S]*?\S)\7|(^|[^\w*\\])([*_])(?=[^\s*_])([^*_]*?[^\s*_\\])\10(?!\w)|\\([\\\x60*_[\]()#+\-.!<>])|https?:\/\/[^\s<>()"]*[^\s<>()".,;:!?'*_]/;
+  var INL = /\x60([^\x60]+)\x60|!\[([^\]]*)\]\(([^()\s]*)(?:\s+"[^"]*")?\)|\[([^\]]+)\]\(([^()\s]+)(?:\s+"[^"]*")?\)|<((?:https?:\/\/|mailto:)[^\s<>]+)>|(\*\*|__)(?=\S)([\s\S]*?\S)\7|(^|[^\w*\\])([*_])(?=[^\s*_])([^*_]*?[^\s*_\\])\10(?!\w)|\\([\\\x60*_[\]()#+\-.!<>])|https?:\/\/[^\s<>()"]*[^\s<>()".,;:!?'*_]/g;
   var inline = (text) => {
-    var out = [], last = 0, m, re = new RegExp(INL.source, 'g');
+    // (A copy per call: the strong and emphasis texts are read while the outer one is.)
+    var out = [], last = 0, m, re = new RegExp(INL);
     while ((m = re.exec(text))) {
       var at = m.index + (m[9] || '').length;
       if (at > last) out.push(text.slice(last, at));
@@ -75,7 +77,7 @@
         : m[6] ? link(m[6])
         : m[8] ? h('strong', inline(m[8]))
         : m[11] ? h('em', inline(m[11]))
-        : m[12] ? m[12] : link(m[0]);
+        : m[12] || link(m[0]);
       out.push(n);
       last = re.lastIndex;
     }
@@ -84,41 +86,36 @@
   };
   var markdown = (text, box) => {
     box = box || h('div.md');
-    var lines = text.split(/\r?\n/), para = [], lists = [], i, l, m, LI = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
+    var lines = text.split(/\r?\n/), para = [], lists = [], i, l, m, LI = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/, QUOTE = /^\s{0,3}>\s?(.*)$/;
     var flush = () => { if (para.length) box.append(h('p', inline(para.join('\n')))); para = []; };
     var close = () => { flush(); lists = []; };
+    // A block ends the paragraph and the lists before it.
+    var block = (el) => { close(); box.append(el); };
     for (i = 0; i < lines.length; i++) {
       l = lines[i];
       if ((m = /^\s*(\x60{3,}|~{3,})/.exec(l))) {
-        close();
         var code = [], fence = m[1];
-        for (i++; i < lines.length && lines[i].trim().indexOf(fence) !== 0; i++) code.push(lines[i]);
-        box.append(h('pre', h('code', code.join('\n'))));
-      } else if (/^\s{0,3}#{1,6}\s/.test(l)) {
-        close();
-        box.append(h('p.mdh', h('strong', inline(l.replace(/^\s*#+\s*/, '').replace(/\s#+\s*$/, '')))));
-      } else if (/^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(l)) {
-        close();
-        box.append(h('hr'));
-      } else if ((m = LI.exec(l))) {
+        for (i++; i < lines.length && !lines[i].trim().startsWith(fence); i++) code.push(lines[i]);
+        block(h('pre', h('code', code.join('\n'))));
+      } else if (/^\s{0,3}#{1,6}\s/.test(l)) block(h('p.mdh', h('strong', inline(l.replace(/^\s*#+\s*/, '').replace(/\s#+\s*$/, '')))));
+      else if (/^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(l)) block(h('hr'));
+      else if ((m = LI.exec(l))) {
         flush();
-        var ind = m[1].replace(/\t/g, '    ').length, tag = /\d/.test(m[2]) ? 'ol' : 'ul';
-        var top = lists[lists.length - 1];
-        while (top && (ind < top.ind || (ind === top.ind && tag !== top.tag))) { lists.pop(); top = lists[lists.length - 1]; }
+        var ind = m[1].replace(/\t/g, '    ').length, tag = /\d/.test(m[2]) ? 'ol' : 'ul', top;
+        while ((top = lists[lists.length - 1]) && (ind < top.ind || (ind === top.ind && tag !== top.tag))) lists.pop();
         if (!top || ind > top.ind) {
-          var list = h(tag), from = parseInt(m[2], 10);
-          if (from > 1) list.start = from;
+          var from = parseInt(m[2]), list = h(tag, { start: from > 1 ? from : null });
           (top ? top.li : box).append(list);
           lists.push(top = { el: list, ind, tag });
         }
         top.el.append(top.li = h('li', inline(m[3])));
       } else if (!l.trim()) close();
-      else if (lists.length && /^\s/.test(l)) lists[lists.length - 1].li.append('\n', ...inline(l.trim()));
-      else if ((m = /^\s{0,3}>\s?(.*)$/.exec(l))) {
-        close();
+      // An indented line continues the last item (top: the innermost list, while there are lists).
+      else if (lists.length && /^\s/.test(l)) top.li.append('\n', ...inline(l.trim()));
+      else if ((m = QUOTE.exec(l))) {
         var quote = [m[1]];
-        while (i + 1 < lines.length && (m = /^\s{0,3}>\s?(.*)$/.exec(lines[i + 1]))) { quote.push(m[1]); i++; }
-        box.append(h('blockquote', markdown(quote.join('\n'))));
+        while (i + 1 < lines.length && (m = QUOTE.exec(lines[i + 1]))) { quote.push(m[1]); i++; }
+        block(h('blockquote', markdown(quote.join('\n'))));
       } else { lists = []; para.push(l); }
     }
     close();
@@ -152,48 +149,40 @@
     if (!v.every(isObj)) return null;
     var cols = columns(v, o);
     var all = (f) => (k) => v.every((r) => f(r[k]));
-    var nums = cols.filter(all(num)), texts = cols.filter((k) => !nums.includes(k) && v.every((r) => str(r[k])));
-    var x = o.x && cols.includes(o.x) ? o.x : texts.find(all((t) => ordinal(t) != null));
-    if (!x) x = nums.find((k) => /^(year|x|t|time|timestamp|ts|epoch|hour|day|week|month|step|index|n|i|tick|iteration|epoch_ms)$/i.test(k));
-    if (!x && !forced) x = texts.find((k) => TIMEY.test(k));
+    // (v has rows: no column is both.)
+    var nums = cols.filter(all(num)), texts = cols.filter(all(str));
+    var ordered = all((t) => ordinal(t) != null);
+    // A forced chart takes the first text column when no other x fits.
+    var x = (o.x && cols.includes(o.x) ? o.x : texts.find(ordered))
+      || nums.find((k) => /^(year|x|t|time|timestamp|ts|epoch|hour|day|week|month|step|index|n|i|tick|iteration|epoch_ms)$/i.test(k))
+      || (forced ? texts[0] : texts.find((k) => TIMEY.test(k)));
     if (!forced && (!x || cols.some((k) => k !== x && IDENT.test(k)))) return null;
-    if (!x && forced) x = texts[0];
     var ys = o.y?.length ? o.y.filter((k) => nums.includes(k)) : nums.filter((k) => k !== x && !CODE.test(k)).slice(0, 6);
     if (!ys.length) return null;
-    var ord = !!x && v.every((r) => ordinal(r[x]) != null);
+    var ord = !!x && ordered(x);
     return { rows: ord ? v.slice().sort((a, b) => ordinal(a[x]) - ordinal(b[x])) : v, x: x || null, ys, ord };
   };
 
-  // Round axis ticks: steps of 1, 2 or 5 × 10ⁿ covering [lo, hi].
-  var ticks = (lo, hi, want) => {
-    var raw = (hi - lo) / M.max(want - 1, 1), p = M.pow(10, M.floor(M.log10(raw))), f = raw / p;
-    var step = (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * p;
-    var a = M.floor(lo / step) * step, b = M.ceil(hi / step) * step, out = [];
-    for (var t = a; t <= b + step / 2 && out.length < 50; t += step) out.push(M.round(t / step) * step);
-    return { lo: a, hi: b, step, ticks: out };
-  };
-  var tickFmt = (step) => {
-    var nf;
-    try { nf = new Intl.NumberFormat(S.where().locale, { maximumFractionDigits: M.max(0, M.min(20, -M.floor(M.log10(step) + 1e-9))), notation: step >= 1e6 ? 'compact' : 'standard', useGrouping: 'min2' }); } catch (e) { /* plain */ }
-    return (v) => nf ? nf.format(v) : Str(v);
-  };
-
-  var renderChart = (el, ser, o) => {
-    o = o || {};
-    var bar = o.view === 'bar', rows = ser.rows.slice(0, 1000), ys = ser.ys, sx = ser.x, W = 640, H = 260, L = 56, R = 12, T = 12, B = 34;
-    var all = [];
-    rows.forEach((r) => ys.forEach((k) => { if (num(r[k])) all.push(r[k]); }));
+  var renderChart = (el, ser, o, bar) => {
+    var rows = ser.rows.slice(0, 1000), ys = ser.ys, sx = ser.x, W = 640, H = 260, L = 56, R = 12, T = 12, B = 34;
+    var n = rows.length, pw = W - L - R, ph = H - T - B, all = rows.flatMap((r) => ys.map((k) => r[k]).filter(num));
+    // A bar chart's axis includes 0.
+    if (bar) all.push(0);
     var lo = M.min(...all), hi = M.max(...all);
-    if (bar) { lo = M.min(lo, 0); hi = M.max(hi, 0); }
     if (lo === hi) { lo -= 1; hi += 1; }
-    var tk = ticks(lo, hi, 5), fmt = tickFmt(tk.step);
-    lo = tk.lo; hi = tk.hi;
-    var n = rows.length, pw = W - L - R, ph = H - T - B;
-    // Dates and numeric keys are placed by value, anything else evenly.
+    // Round axis ticks: steps of 1, 2 or 5 × 10ⁿ covering [lo, hi], about 5 of them.
+    var raw = (hi - lo) / 4, p = M.pow(10, M.floor(M.log10(raw))), f = raw / p;
+    var step = (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * p, tks = [], fmt = Str;
+    lo = M.floor(lo / step) * step;
+    hi = M.ceil(hi / step) * step;
+    for (var t = lo; t <= hi + step / 2 && tks.length < 50; t += step) tks.push(M.round(t / step) * step);
+    // (Intl's format is a bound function.)
+    try { fmt = new Intl.NumberFormat(S.where().locale, { maximumFractionDigits: M.max(0, M.min(20, -M.floor(M.log10(step) + 1e-9))), notation: step >= 1e6 ? 'compact' : 'standard', useGrouping: 'min2' }).format; } catch (e) { /* plain */ }
+    // Dates and numeric keys are placed by value, anything else evenly (a series has 2 rows or more).
     var xs = ser.ord && !bar && sx ? rows.map((r) => ordinal(r[sx])) : null;
     var x0 = xs?.[0], x1 = xs?.[n - 1];
     if (x1 === x0) xs = null;
-    var X = (i) => L + (xs ? (xs[i] - x0) / (x1 - x0) * pw : bar ? (i + 0.5) * pw / n : n === 1 ? pw / 2 : i * pw / (n - 1));
+    var X = (i) => L + (xs ? (xs[i] - x0) / (x1 - x0) * pw : bar ? (i + 0.5) * pw / n : i * pw / (n - 1));
     var Y = (v) => T + ph - (v - lo) / (hi - lo) * ph;
     var fix = (v) => v.toFixed(1);
     var xl = (i, long) => {
@@ -203,48 +192,46 @@
       if (/^\d{4}-\d\d$/.test(v)) try { return new Intl.DateTimeFormat(S.where().locale, { timeZone: 'UTC', year: 'numeric', month: long ? 'long' : 'short' }).format(new Date(v + '-01T00:00:00Z')); } catch (e) { return v; }
       return fmtDate(v, !long) || Str(v);
     };
-    var title = (bar ? 'Bar' : 'Line') + ' chart of ' + ys.map((k) => lab(k, o)).join(', ') + (sx ? ' by ' + lab(sx, o) : '');
+    var names = ys.map((k) => lab(k, o)), title = (bar ? 'Bar' : 'Line') + ' chart of ' + names.join(', ') + (sx ? ' by ' + lab(sx, o) : '');
     // Points carry their own names (a role=img chart would hide them from screen readers), up to
     // a few hundred; past that the chart is one image and the Table view lists the values.
     var named = n * ys.length <= 400, quiet = { 'aria-hidden': 'true' };
     var svg = h('svg:svg', { viewBox: '0 0 ' + W + ' ' + H, class: 'chart', role: named ? 'group' : 'img', 'aria-label': title + (named ? '' : ' (' + n + ' points: the Table view lists them)') });
     var axis = (x, y, anchor, text) => h('svg:text', { x, y, 'text-anchor': anchor, class: 'axis', ...quiet, text });
-    tk.ticks.forEach((v) => {
+    tks.forEach((v) => {
       var y = Y(v);
       svg.append(h('svg:line', { x1: L, x2: W - R, y1: y, y2: y, class: 'grid', ...quiet }), axis(L - 6, y + 4, 'end', fmt(v)));
     });
-    var xt = n <= 1 ? [0] : n <= 4 ? rows.map((r, i) => i) : [0, M.round((n - 1) / 3), M.round(2 * (n - 1) / 3), n - 1];
-    xt.forEach((i, j) => {
-      var end = j === xt.length - 1 && xt.length > 1;
-      svg.append(axis(X(i), H - 10, !bar && j === 0 ? 'start' : !bar && end ? 'end' : 'middle', xl(i).slice(0, 24)));
-    });
+    // Up to 4 labelled rows on the x axis: the first, the last and two between.
+    var xt = [...new Set([0, 1, 2, 3].map((q) => M.round(q * (n - 1) / 3)))];
+    xt.forEach((i, j) => svg.append(axis(X(i), H - 10, bar ? 'middle' : !j ? 'start' : j === xt.length - 1 ? 'end' : 'middle', xl(i).slice(0, 24))));
     ys.forEach((k, si) => {
-      var cls = ' s' + (si % 6), bw = pw / n / (ys.length + 0.5), pts = [];
-      rows.forEach((r, i) => { if (num(r[k])) pts.push(fix(X(i)) + ',' + fix(Y(r[k]))); });
-      if (!bar) svg.append(h('svg:polyline', { points: pts.join(' '), class: 'ln' + cls, ...quiet }));
+      var cls = ' s' + (si % 6), bw = pw / n / (ys.length + 0.5), pts = [], marks = [];
+      var name = names[si] + ', ' + (sx ? lab(sx, o) + ' ' : '#');
       rows.forEach((r, i) => {
         var v = r[k];
         if (!num(v)) return;
-        var name = lab(k, o) + ', ' + (sx ? lab(sx, o) + ' ' : '#');
         var a = named ? { role: 'img', 'aria-label': name + xl(i, true) + ': ' + fmtNum(v) } : quiet;
         // Hover shows the raw values; screen readers get them formatted.
         var tip = h('svg:title', name + (sx ? Str(r[sx]) : i + 1) + ': ' + v);
+        var cx = fix(X(i)), cy = fix(Y(v));
+        pts.push(cx + ',' + cy);
         if (bar) {
           var y0 = Y(M.max(0, v)), y1 = Y(M.min(0, v));
-          svg.append(h('svg:rect', { x: fix(X(i) - pw / n / 2 + bw * (si + 0.25)), y: fix(y0), width: fix(M.max(bw - 1, 1)), height: fix(M.max(y1 - y0, 0.5)), class: 'bar' + cls, ...a }, tip));
-        } else if (n <= 400) svg.append(h('svg:circle', { cx: fix(X(i)), cy: fix(Y(v)), r: n > 120 ? 2 : 3, class: 'pt' + cls, ...a }, tip));
+          marks.push(h('svg:rect', { x: fix(X(i) - pw / n / 2 + bw * (si + 0.25)), y: fix(y0), width: fix(M.max(bw - 1, 1)), height: fix(M.max(y1 - y0, 0.5)), class: 'bar' + cls, ...a }, tip));
+        } else if (n <= 400) marks.push(h('svg:circle', { cx, cy, r: n > 120 ? 2 : 3, class: 'pt' + cls, ...a }, tip));
       });
+      if (!bar) svg.append(h('svg:polyline', { points: pts.join(' '), class: 'ln' + cls, ...quiet }));
+      svg.append(...marks);
     });
-    el.append(h('figure.chartbox', svg, h('ul.legend', ys.map((k, si) => h('li', h('span', { class: 'sw s' + (si % 6), ...quiet }), lab(k, o))))));
-    return el;
+    return put(el, h('figure.chartbox', svg, h('ul.legend', names.map((k, si) => h('li', h('span', { class: 'sw s' + (si % 6), ...quiet }), k)))));
   };
 
   var renderTable = (el, rows, o) => {
-    o = o || {};
     var cols = columns(rows, o), p = Str(o.sort || '').split(/\s+/);
     var sortKey = p[0] || null, dir = p[1] === 'desc' ? -1 : 1, q = '', limit = ROWS;
     var fid = 'flt' + M.random().toString(36).slice(2, 8);
-    var filter = h('input', { type: 'search', id: fid, placeholder: 'Filter rows…' });
+    var filter = h('input', { type: 'search', id: fid, placeholder: 'Filter rows…', oninput: () => { q = filter.value; limit = ROWS; draw(); } });
     var count = h('span.count', { 'aria-live': 'polite' });
     var ths = cols.map((k) => h('th', { scope: 'col' }, h('button.sort', { text: lab(k, o), onclick: () => { dir = sortKey === k ? -dir : 1; sortKey = k; draw(); } })));
     var tbody = h('tbody'), foot = h('div.tfoot');
@@ -254,95 +241,75 @@
     };
     var draw = () => {
       var ql = q.toLowerCase();
-      var vis = rows.filter((r) => !ql || cols.some((k) => { var v = r[k]; return v != null && (typeof v === 'object' ? json(v) : Str(v)).toLowerCase().includes(ql); }));
-      if (sortKey) vis = vis.slice().sort(cmp);
+      var vis = rows.filter((r) => !ql || cols.some((k) => { var v = r[k]; return v != null && (isNode(v) ? toJson(v) : Str(v)).toLowerCase().includes(ql); }));
+      var n = vis.length, left = n - limit;
+      if (sortKey) vis.sort(cmp);
       ths.forEach((th, i) => th.setAttribute('aria-sort', cols[i] === sortKey ? (dir > 0 ? 'ascending' : 'descending') : 'none'));
-      tbody.replaceChildren(...vis.slice(0, limit).map((r) => h('tr', cols.map((k) => { var v = r[k]; return h('td', { class: num(v) ? 'n' : null }, scalar(v, k)); }))));
-      count.textContent = vis.length + ' of ' + rows.length + ' rows';
-      if (!vis.length) tbody.append(h('tr', h('td', { colspan: Str(cols.length), class: 'empty', text: 'No rows match "' + q + '".' })));
-      foot.replaceChildren(...vis.length > limit ? [btn('Show ' + M.min(vis.length - limit, 200) + ' more rows', () => { limit += 200; draw(); })] : []);
+      tbody.replaceChildren(...n ? vis.slice(0, limit).map((r) => h('tr', cols.map((k) => { var v = r[k]; return h('td', { class: num(v) ? 'n' : null }, scalar(v, k)); })))
+        : [h('tr', h('td', { colspan: cols.length, class: 'empty', text: 'No rows match "' + q + '".' }))]);
+      count.textContent = n + ' of ' + rows.length + ' rows';
+      foot.replaceChildren(...left > 0 ? [btn('Show ' + M.min(left, 200) + ' more rows', () => { limit += 200; draw(); })] : []);
     };
-    filter.addEventListener('input', () => { q = filter.value; limit = ROWS; draw(); });
     draw();
-    el.append(h('div.tablebox',
+    return put(el, h('div.tablebox',
       rows.length > 5 ? h('div.tools', h('label.sr', { for: fid, text: 'Filter rows' }), filter, count) : null,
       h('div.scroll', { tabindex: '0', role: 'region', 'aria-label': 'Table' + (o.caption ? ': ' + o.caption : '') }, h('table', h('thead', h('tr', ths)), tbody)), foot));
-    return el;
   };
 
+  // One pane per view, each filled the first time it is shown.
   var toggleBox = (views) => {
-    var bar = h('div.tools', { role: 'group', 'aria-label': 'View' }), box = h('div.multi', bar), panes = [];
-    views.forEach(([name, fill], i) => {
-      var pane = h('div', { hidden: i > 0 });
-      var b = btn(name, () => panes.forEach((p, j) => {
-        p.pane.hidden = j !== i;
-        p.b.setAttribute('aria-pressed', Str(j === i));
-        if (j === i && !p.done) { p.done = true; p.fill(p.pane); }
-      }));
-      b.setAttribute('aria-pressed', Str(!i));
-      panes.push({ pane, b, fill, done: !i });
-      if (!i) fill(pane);
+    var bar = h('div.tools', { role: 'group', 'aria-label': 'View' }), box = h('div.multi', bar);
+    var show = (i) => shows.forEach((f, j) => f(j === i));
+    var shows = views.map(([name, fill], i) => {
+      var pane = h('div'), b = btn(name, () => show(i)), done;
       bar.append(b);
       box.append(pane);
+      return (on) => {
+        pane.hidden = !on;
+        b.setAttribute('aria-pressed', Str(on));
+        if (on && !done) { done = true; fill(pane); }
+      };
     });
+    show(0);
     return box;
   };
 
   var renderCards = (el, obj, o, depth) => {
-    o = o || {};
-    depth = depth || 0;
-    var dl = h('dl.cards');
-    oKeys(obj).forEach((k) => {
-      if (hidden(k, o)) return;
-      var v = obj[k], dd = h('dd');
-      if (v !== null && typeof v === 'object' && depth < 8) {
-        dd.append(h('details', { open: depth < 2 }, h('summary', lab(k, o) + (isArr(v) ? ' (' + v.length + ')' : '')), node(v, sub(o), depth + 1)));
-        dl.append(h('div.kv.wide', h('dt.sr', lab(k, o)), dd));
-      } else {
-        dd.append(scalar(v, k));
-        // A long text (a path, a sentence) gets the whole row instead of a tall narrow card.
-        dl.append(h(str(v) && v.length > 48 ? 'div.kv.span' : 'div.kv', h('dt', lab(k, o)), dd));
-      }
+    var items = oKeys(obj).filter((k) => !hidden(k, o)).map((k) => {
+      var v = obj[k], name = lab(k, o), deep = isNode(v) && depth < 8;
+      // A nested value folds under its name; a long text (a path, a sentence) gets the whole row
+      // instead of a tall narrow card.
+      return h('div.kv' + (deep ? '.wide' : str(v) && v.length > 48 ? '.span' : ''), h(deep ? 'dt.sr' : 'dt', name),
+        h('dd', deep ? h('details', { open: depth < 2 }, h('summary', name + (isArr(v) ? ' (' + v.length + ')' : '')), node(v, sub(o), depth + 1)) : scalar(v, k)));
     });
-    el.append(dl.firstChild ? dl : empty('No fields.'));
-    return el;
+    return put(el, items.length ? h('dl.cards', items) : empty('No fields.'));
   };
   var sub = (o) => ({ labels: o.labels, hidden: o.hidden });
   var isNode = (x) => x !== null && typeof x === 'object';
 
   var list = (v, o, depth) => {
     // A short list of short values (tags, column names, ids) reads best as one line of chips.
-    var chips = v.length <= 24 && v.every((x) => x === null || (typeof x !== 'object' && Str(x).length <= 40));
-    var ul = h(chips ? 'ul.list.chips' : 'ul.list'), limit = ROWS;
-    var draw = () => {
-      ul.replaceChildren(...v.slice(0, limit).map((x) => h('li', isNode(x) ? node(x, sub(o), depth + 1) : scalar(x))));
-      if (v.length > limit) ul.append(h('li', btn('Show ' + (v.length - limit) + ' more', () => { limit = v.length; draw(); })));
-    };
-    draw();
+    var chips = v.length <= 24 && v.every((x) => x === null || (!isNode(x) && Str(x).length <= 40));
+    var items = (n) => v.slice(0, n).map((x) => h('li', isNode(x) ? node(x, sub(o), depth + 1) : scalar(x)));
+    // The first ROWS, then a button that shows them all.
+    var ul = h(chips ? 'ul.list.chips' : 'ul.list', items(ROWS), v.length > ROWS && h('li', btn('Show ' + (v.length - ROWS) + ' more', () => ul.replaceChildren(...items(v.length)))));
     return ul;
   };
 
-  var renderJson = (el, v) => {
-    el.append(more(toJson(v, null, 2) ?? 'undefined', RAW, pre));
-    return el;
-  };
+  var renderJson = (el, v) => put(el, more(toJson(v, null, 2) ?? 'undefined', RAW, pre));
 
   // Picks a view for any JSON value; hints (o.view, o.x, o.y, …) only apply at the top level.
   var node = (v, o, depth) => {
     var view = depth ? null : o.view, box = h('div.val');
     if (view === 'json') return renderJson(box, v);
-    // The value's one array under a title: the array itself, the rest as cards.
-    var inner = (key, rest) => {
-      if (rest) renderCards(box, rest, o, 1);
-      box.append(h('p.sub', lab(key, o)), node(v[key], o, 0));
-      return box;
-    };
-    if (isObj(v) && view && view !== 'cards') {
-      var key = oKeys(v).find((k) => isArr(v[k]) && v[k].length);
-      if (key) {
-        var { [key]: _, ...rest } = v;
-        return inner(key, oKeys(rest).length && rest);
-      }
+    // At the top, a wrapper around one array ({items: [...]}) shows the array itself under its
+    // title, and so does a value's first array where a hint asks for another view than cards (the
+    // rest as cards above it).
+    var ks = isObj(v) ? oKeys(v) : [], key = !depth && ks.find((k) => isArr(v[k]) && v[k].length);
+    if (key && (ks.length === 1 || (view && view !== 'cards'))) {
+      var { [key]: _, ...rest } = v;
+      if (ks.length > 1) renderCards(box, rest, o, 1);
+      return put(box, h('p.sub', lab(key, o)), node(v[key], o, 0));
     }
     if (isArr(v)) {
       if (!v.length) return empty('No items.');
@@ -350,41 +317,31 @@
       var objs = v.every(isObj);
       var ser = series(v, o, view === 'line' || view === 'bar');
       if (ser && view !== 'table' && view !== 'cards') {
-        var co = { ...o, view: view === 'bar' ? 'bar' : 'line' };
-        return toggleBox([['Chart', (p) => renderChart(p, ser, co)], ['Table', (p) => renderTable(p, ser.rows, o)]]);
+        return toggleBox([['Chart', (p) => renderChart(p, ser, o, view === 'bar')], ['Table', (p) => renderTable(p, ser.rows, o)]]);
       }
       if (objs && view === 'cards') { v.slice(0, ROWS).forEach((x) => renderCards(box, x, o, depth + 1)); return box; }
       return objs ? renderTable(box, v, o) : list(v, o, depth);
     }
-    if (isObj(v)) {
-      // A wrapper around one array ({items: [...]}) shows the array itself.
-      var ks = oKeys(v);
-      if (!depth && ks.length === 1 && v[ks[0]]?.length && isArr(v[ks[0]])) return inner(ks[0]);
-      return renderCards(box, v, o, depth);
-    }
+    if (isObj(v)) return renderCards(box, v, o, depth);
     if (str(v)) return depth ? scalar(v) : v.trim() ? text(v) : empty('Empty text.');
-    box.append(scalar(v));
-    return box;
+    return put(box, scalar(v));
   };
 
-  var render = (el, v, o) => { el.append(node(v, o || {}, 0)); return el; };
+  var render = (el, v, o) => put(el, node(v, o || {}, 0));
 
+  // An image or audio item (kind: its type), shown only when its data is base64 of a media type of its kind.
   var media = (c) => {
     var mime = Str(c.mimeType || ''), data = Str(c.data || ''), src = 'data:' + mime + ';base64,' + data.replace(/\s/g, '');
-    var kind = c.type, skip = 'Skipped ' + kind + ' content';
-    if (!/^[A-Za-z0-9+/=\s]*$/.test(data)) return h('p.warn', skip + ': its data is not base64.');
-    if (!RegExp('^' + kind + '/[\\w.+-]+$').test(mime)) return h('p.warn', skip + ' of type ' + mime + '.');
-    return kind === 'image' ? h('img.media', { src, alt: 'Image returned by the tool' })
-      : h('audio', { controls: true, src, 'aria-label': 'Audio returned by the tool' });
+    var kind = c.type, image = kind === 'image', what = (image ? 'Image' : 'Audio') + ' returned by the tool';
+    var bad = !/^[A-Za-z0-9+/=\s]*$/.test(data) ? ': its data is not base64.' : !RegExp('^' + kind + '/[\\w.+-]+$').test(mime) ? ' of type ' + mime + '.' : '';
+    return bad ? h('p.warn', 'Skipped ' + kind + ' content' + bad) : image ? h('img.media', { src, alt: what }) : h('audio', { controls: true, src, 'aria-label': what });
   };
 
   var resource = (c, o) => {
-    var r = c.resource || c, uri = Str(r.uri || ''), name = r.name || r.title || uri, t = r.text, j;
-    var box = h('div.res', h('p.sub', URL_RE.test(uri) ? link(uri, name) : h('code', name)));
-    if (r.description) box.append(h('p.help', r.description));
-    if (str(t)) box.append((j = /json/.test(r.mimeType || '') || /^[[{]/.test(t.trim()) ? tryJson(t) : undefined) !== undefined ? node(j, o, 0) : more(t, TEXT, pre));
-    else if (str(r.blob)) box.append(media({ type: /^audio/.test(r.mimeType) ? 'audio' : 'image', mimeType: r.mimeType, data: r.blob }));
-    return box;
+    var r = c.resource || c, uri = Str(r.uri || ''), name = r.name || r.title || uri, t = r.text, j = tryJson(t);
+    return h('div.res', h('p.sub', URL_RE.test(uri) ? link(uri, name) : h('code', name)), r.description ? h('p.help', r.description) : null,
+      str(t) ? (j !== undefined ? node(j, o, 0) : more(t, TEXT, pre))
+      : str(r.blob) && media({ type: /^audio/.test(r.mimeType) ? 'audio' : 'image', mimeType: r.mimeType, data: r.blob }));
   };
 
   var copy = (value, status) => {
@@ -405,60 +362,47 @@
   // content item, then the raw JSON toggle and copy button.
   var renderResult = (el, r, o) => {
     o = o || {};
-    r = r && typeof r === 'object' ? r : { content: [{ type: 'text', text: Str(r) }] };
+    r = isNode(r) ? r : { content: [{ type: 'text', text: Str(r) }] };
     el.textContent = '';
-    var body = h('div', { class: 'result' + (r.isError ? ' is-error' : '') });
-    var content = isArr(r.content) ? r.content : [];
-    var sc = r.structuredContent, has = sc !== undefined;
-    if (r.isError) {
-      var panel = h('div.error', { role: 'alert' }, h('strong', 'The tool reported an error'));
-      content.forEach((c) => { if (c?.type === 'text') panel.append(text(Str(c.text))); });
-      if (has) panel.append(node(sc, {}, 1));
-      body.append(panel);
-    } else {
-      if (has) {
-        var errs = o.outputSchema && G.validate ? G.validate(o.outputSchema, sc) : [];
-        if (errs.length) body.append(h('div.warn', { role: 'note' }, h('strong', 'The result does not match the tool\'s outputSchema: '),
-          errs.slice(0, 5).map((e) => e.path + ': ' + e.message).join('; ')));
-        body.append(node(sc, o, 0));
-      }
-      content.forEach((c) => {
-        if (!isNode(c)) return;
-        var t = c.type, j;
-        if (t === 'text') {
-          j = tryJson(c.text);
-          // Servers often repeat structuredContent (or its one payload) as JSON text: show it once.
-          if (has && j !== undefined && (S.same(j, sc) || (isObj(sc) && Object.values(sc).some((x) => S.same(x, j))))) return;
-          body.append(j !== undefined ? node(j, o, 0) : text(Str(c.text ?? '')));
-        } else body.append(t === 'image' || t === 'audio' ? media(c) : t === 'resource_link' || t === 'resource' ? resource(c, o) : renderJson(h('div'), c));
-      });
-      if (!has && !content.length) body.append(empty('The tool returned no content.'));
-    }
-    var raw = h('div.rawbox', { hidden: true }), status = h('span.help', { role: 'status' });
-    var rawText = toJson(r, null, 2) || '';
-    var rawBtn = btn('Raw JSON', () => {
-      raw.hidden = !raw.hidden;
-      rawBtn.setAttribute('aria-expanded', Str(!raw.hidden));
-      if (!raw.hidden && !raw.firstChild) renderJson(raw, r);
-    }, '.ghost');
-    rawBtn.setAttribute('aria-expanded', 'false');
+    var content = isArr(r.content) ? r.content : [], sc = r.structuredContent, has = sc !== undefined;
+    var errs = !r.isError && has && o.outputSchema && G.validate ? G.validate(o.outputSchema, sc) : [];
+    var item = (c) => {
+      if (!isNode(c)) return;
+      var t = c.type, j;
+      if (t !== 'text') return t === 'image' || t === 'audio' ? media(c) : t === 'resource_link' || t === 'resource' ? resource(c, o) : renderJson(h('div'), c);
+      j = tryJson(c.text);
+      if (j === undefined) return text(Str(c.text ?? ''));
+      // Servers often repeat structuredContent (or its one payload) as JSON text: show it once.
+      if (!(has && (S.same(j, sc) || (isObj(sc) && Object.values(sc).some((x) => S.same(x, j)))))) return node(j, o, 0);
+    };
+    var body = h('div', { class: 'result' + (r.isError ? ' is-error' : '') }, r.isError
+      ? h('div.error', { role: 'alert' }, h('strong', 'The tool reported an error'), content.filter((c) => c?.type === 'text').map((c) => text(Str(c.text))), has && node(sc, {}, 1))
+      : [errs.length > 0 && h('div.warn', { role: 'note' }, h('strong', 'The result does not match the tool\'s outputSchema: '), errs.slice(0, 5).map((e) => e.path + ': ' + e.message).join('; ')),
+        has && node(sc, o, 0), content.map(item), !has && !content.length && empty('The tool returned no content.')]);
+    var raw = h('div.rawbox'), status = h('span.help', { role: 'status' }), rawText = toJson(r, null, 2) || '';
+    var showRaw = (on) => {
+      raw.hidden = !on;
+      rawBtn.setAttribute('aria-expanded', Str(on));
+      if (on && !raw.firstChild) renderJson(raw, r);
+    };
+    var rawBtn = btn('Raw JSON', () => showRaw(raw.hidden), '.ghost');
+    showRaw(false);
     // The host's controls for this result (export.js: fullscreen, downloads), via the 'result' point.
     body.append(h('div.tools.end', G._run('result', r, body), rawBtn, btn('Copy JSON', () => copy(rawText, status), '.ghost'), status), raw);
-    el.append(body);
-    return el;
+    return put(el, body);
   };
 
   G.render = render;
   G.renderResult = renderResult;
-  G.renderTable = (el, rows, o) => renderTable(el, isArr(rows) ? rows.filter(isObj) : [], o);
+  G.renderTable = (el, rows, o) => renderTable(el, isArr(rows) ? rows.filter(isObj) : [], o || {});
   G.renderChart = (el, data, o) => {
     o = o || {};
     var ser = isArr(data) ? series(data, o, true) : null;
-    return ser ? renderChart(el, ser, o) : render(el, data, { view: 'table' });
+    return ser ? renderChart(el, ser, o, o.view === 'bar') : render(el, data, { view: 'table' });
   };
   G.renderCards = (el, obj, o) => isObj(obj) ? renderCards(el, obj, o || {}, 0) : render(el, obj, o);
   G.renderJson = renderJson;
-  G.renderText = (el, t) => { el.append(text(Str(t))); return el; };
+  G.renderText = (el, t) => put(el, text(Str(t)));
   // The same renderer for the form's descriptions (form.js, app.js): el gets the blocks.
   G.markdown = (el, t) => { el.classList.add('md'); markdown(Str(t), el); return el; };
 })();
