@@ -2,25 +2,27 @@
 // tool through the host, and shows every result the host sends.
 (function () {
   'use strict';
-  var G = window.McpGenUi, h = G.h, byId = G._byId, message = G._message, V = G.viewTools;
-  var data = {};
-  try { data = JSON.parse(byId('mcp-gen-ui-data').textContent); } catch (e) { console.error('mcp-gen-ui: bad embedded data', e); }
+  var G = window.McpGenUi, h = G.h, byId = G._byId, message = G._message, V = G.viewTools, isObj = G.schema.isObj;
+  // The prefix of the page's ids and console messages.
+  var ME = 'mcp-gen-ui', data = {};
+  try { data = JSON.parse(byId(ME + '-data').textContent); } catch (e) { console.error(ME + ': bad embedded data', e); }
   var tool = data.tool || {}, hints = data.hints || {}, ann = tool.annotations || {}, name = tool.title || tool.name;
   var opts = { view: hints.view, x: hints.x, y: hints.y, hidden: hints.hidden, labels: hints.labels, sort: hints.sort, outputSchema: tool.outputSchema };
   if (hints.theme === 'light' || hints.theme === 'dark') G.applyDocumentTheme(G.forcedTheme = hints.theme);
   if (hints.density === 'compact') document.documentElement.classList.add('compact');
 
-  var app = G.app = new G.App({ name: 'mcp-gen-ui: ' + (tool.name || 'tool'), version: data.version || '1' }, {}, { autoResize: true });
-  var formEl = byId('mcp-form'), status = byId('mcp-status'), out = byId('mcp-result');
+  var app = G.app = new G.App({ name: ME + ': ' + (tool.name || 'tool'), version: data.version || '1' }, {}, { autoResize: true });
+  var ACTIONS = 'div.actions', formEl = byId('mcp-form'), status = byId('mcp-status'), out = byId('mcp-result');
   // form.js is left out of pages whose tool takes no input.
   var form = G.buildForm ? G.buildForm(tool.inputSchema) : { el: h('p.help', 'This tool takes no input.'), read: () => ({}), write() {} };
-  var submit = h('button.btn.primary', { type: 'submit', text: G.asksFirst(ann, false) ? 'Run…' : 'Run' });
-  var label = submit.textContent, last = null;
-  formEl.append(form.el, h('div.actions', submit));
+  var label = G.asksFirst(ann, false) ? 'Run…' : 'Run', last = null;
+  var submit = h('button.btn.primary', { type: 'submit', text: label });
+  formEl.append(form.el, h(ACTIONS, submit));
   // The description in view.js's Markdown subset; page.html's plain text stays for a page without scripts.
   var desc = document.querySelector('.head .desc');
   if (desc && tool.description && G.markdown) desc.replaceWith(G.markdown(h('div.desc'), tool.description));
   var failed = (text) => ({ isError: true, content: [{ type: 'text', text }] });
+  var listen = (el, type, fn) => el.addEventListener(type, fn);
 
   var say = (msg, kind) => {
     status.className = 'status' + (kind ? ' ' + kind : '');
@@ -29,7 +31,7 @@
   // A retry button under an error, for calls this page made (not for results the host pushed).
   var retry = () => {
     var args = last;
-    return args && h('div.actions', h('button.btn', { text: 'Retry', onclick: () => ask(false).then((yes) => yes && run(args)).catch(() => { /* shown in the page */ }) }));
+    return args && h(ACTIONS, h('button.btn', { text: 'Retry', onclick: () => ask(false).then((yes) => yes && run(args)).catch(() => { /* shown in the page */ }) }));
   };
   var show = (result, mine) => {
     say('');
@@ -57,26 +59,25 @@
   // Who confirms (book: reference/pages.md): the runtime's one rule, for the person's click or a
   // run the model asks for (run_tool). confirm.js is embedded whenever either can ask. Resolves
   // true when the person runs it, false when they cancel.
-  var ask = (model) => {
-    if (!G.asksFirst(ann, model)) return Promise.resolve(true);
-    return G._confirmRun ? G._confirmRun(formEl, name, () => { say('Cancelled.'); submit.focus(); }, model) : Promise.resolve(false);
-  };
+  var ask = (model) => Promise.resolve(!G.asksFirst(ann, model)
+    || !!G._confirmRun && G._confirmRun(formEl, name, () => { say('Cancelled.'); submit.focus(); }, model));
   // What the Run button does; the run_tool view tool does the same (model: true). Resolves with
   // the result, or with {errors} when the form is not valid, or {cancelled} when the person said no.
   var attempt = (model) => {
     var errs = [], args = form.read(errs), n = errs.length;
+    if (!isObj(args)) args = {};
     // The field's key before each of the form's own messages, for run_tool's answer (the page
     // shows them at their field already; the validator's come with their path).
     errs.forEach((x) => { var k = x.box?.dataset?.key; if (k) x.message = k + ': ' + x.message; });
     // Then the tool's whole inputSchema, where the schema needs more than the form checks
     // (schema-check.js is embedded then): nothing is sent that it rejects.
-    if (!n && G.checkArgs) n = (errs = G.checkArgs(tool.inputSchema, args = G.schema.isObj(args) ? args : {}, form)).length;
+    if (!n && G.checkArgs) n = (errs = G.checkArgs(tool.inputSchema, args, form)).length;
     if (n) {
       say('Please fix ' + n + ' field' + (n > 1 ? 's' : '') + ' before running.', 'bad');
       errs[0].el?.focus?.();
       return Promise.resolve({ errors: errs });
     }
-    return ask(model).then((yes) => yes ? run(G.schema.isObj(args) ? args : {}) : { cancelled: true });
+    return ask(model).then((yes) => yes ? run(args) : { cancelled: true });
   };
   // Runs from the Run button's click, which Enter in a field also produces: hosts that sandbox
   // the frame without allow-forms (the reference host grants only allow-scripts) block form
@@ -92,27 +93,29 @@
     // nothing in the form.
     V.runner = (args) => {
       var filled = args && V.fillAll(args);
-      if (filled?.isError) return { ...filled, content: [{ type: 'text', text: 'Not run. ' + filled.content[0].text }] };
+      // (Its content replaced, the rest as fill_form answered.)
+      if (filled?.isError) return { ...filled, ...failed('Not run. ' + filled.content[0].text) };
       return attempt(true).then((r) => r?.errors ? failed('The form is not valid yet: ' + r.errors.map((x) => x.message).join('; '))
         : r?.cancelled ? failed('The person chose not to run ' + tool.name + '.') : r,
       (e) => failed('The call failed: ' + message(e)));
     };
   }
-  submit.addEventListener('click', go);
-  formEl.addEventListener('submit', go);
+  listen(submit, 'click', go);
+  listen(formEl, 'submit', go);
 
   app.ontoolinput = (p) => { if (p?.arguments) form.write(p.arguments); };
   // Arguments as the model writes them (drafts.js locks and marks the form meanwhile): anything
   // but an object is ignored.
   app.ontoolinputpartial = (p) => {
-    if (G.schema.isObj(p?.arguments)) form.write(p.arguments);
-    else console.warn('mcp-gen-ui: ignored a tool-input-partial whose arguments are not an object');
+    if (isObj(p?.arguments)) form.write(p.arguments);
+    else console.warn(ME + ': ignored a tool-input-partial whose arguments are not an object');
   };
-  app.ontoolresult = (r) => show(r);
+  // A result the host pushed: no retry button (show without "mine").
+  app.ontoolresult = show;
   app.ontoolcancelled = (p) => say('The tool call was cancelled' + (p?.reason ? ': ' + p.reason : '.'), 'bad');
   app.onteardown = () => ({});
   // Time fields name the host's time zone, known once the host has answered.
   var zones = () => G._run('zone');
-  app.addEventListener('hostcontextchanged', zones);
-  app.connect().then(zones).catch((e) => console.warn('mcp-gen-ui:', e?.message));
+  listen(app, 'hostcontextchanged', zones);
+  app.connect().then(zones).catch((e) => console.warn(ME + ':', e?.message));
 })();

@@ -64,71 +64,81 @@
   'use strict';
   var PROTOCOL = '2026-01-26';
   // Short local names for the globals this file calls most (the minifier keeps member names).
-  var M = Math, Str = String, isArr = Array.isArray;
+  var M = Math, Str = String, isArr = Array.isArray, Doc = document, Win = window, Prom = Promise, assign = Object.assign;
+  var attr = (el, k, v) => el.setAttribute(k, v);
+  var isStr = (v) => typeof v === 'string';
+  // What h() and add() leave out.
+  var none = (v) => v == null || v === false;
+  // Not null and of type object (arrays included).
+  var objLike = (v) => v !== null && typeof v === 'object';
+  var CALL = 'tools/call', INIT = 'ui/initialize', LINK = 'ui/open-link', NOTE = 'ui/notifications/';
   // ext-apps renamed two host->app requests after 2.0.4 (the released AppBridge still sends the
   // old names): both names reach the same handler.
-  var RENAMED = { 'ui/call-view-tool': 'tools/call', 'ui/list-view-tools': 'tools/list' };
-  var EVENTS = ['toolinput', 'toolinputpartial', 'toolresult', 'toolcancelled', 'hostcontextchanged', 'teardown'];
-  var G = window.McpGenUi = window.McpGenUi || {};
+  var RENAMED = { 'ui/call-view-tool': CALL, 'ui/list-view-tools': 'tools/list' };
+  var RESULT = 'toolresult', CONTEXT = 'hostcontextchanged', TEARDOWN = 'teardown';
+  var EVENTS = ['toolinput', 'toolinputpartial', RESULT, 'toolcancelled', CONTEXT, TEARDOWN];
+  var G = Win.McpGenUi = Win.McpGenUi || {};
   var hooks = {};
   var on = (point, fn) => { (hooks[point] = hooks[point] || []).push(fn); };
   var run = (point, ...a) => (hooks[point] || []).map((f) => f(...a));
-  var html = document.documentElement;
-  var byId = (id) => document.getElementById(id);
+  var html = Doc.documentElement, htmlStyle = html.style;
+  var byId = (id) => Doc.getElementById(id);
   var message = (e) => Str(e?.message || e);
   // Who confirms (book: reference/pages.md): whether a run asks the person first. Their own click
   // on Run asks when destructiveHint is true; a run the model asks for (run_tool) asks unless
   // readOnlyHint is true or destructiveHint is false. "True" and "false" are the JSON literals: a
   // string "true" or a 1 is neither. src/model/confirm.rs is the same rule, tested against this.
   var asksFirst = (annotations, byModel) => {
-    var is = (k, v) => annotations !== null && typeof annotations === 'object' && !isArr(annotations) && annotations[k] === v;
-    return byModel ? !(is('readOnlyHint', true) || is('destructiveHint', false)) : is('destructiveHint', true);
+    var a = objLike(annotations) && !isArr(annotations) ? annotations : {}, d = a.destructiveHint;
+    return byModel ? !(a.readOnlyHint === true || d === false) : d === true;
   };
 
   // h('tag.class1.class2', attrs?, ...children): attrs is a plain object (text, on*, class and
   // attributes); anything else in its place is the first child. Strings become text nodes.
   // Buttons default to type=button so that only the Run button submits the form.
+  var CLASS = 'class';
   var h = (tag, attrs, ...kids) => {
     var [t, ...cls] = tag.split('.');
     var el = t.startsWith('svg:')
-      ? document.createElementNS('http://www.w3.org/2000/svg', t.slice(4))
-      : document.createElement(t);
-    if (cls.length) el.setAttribute('class', cls.join(' '));
+      ? Doc.createElementNS('http://www.w3.org/2000/svg', t.slice(4))
+      : Doc.createElement(t);
+    if (cls.length) attr(el, CLASS, cls.join(' '));
     if (t === 'button') el.type = 'button';
-    if (attrs == null || typeof attrs !== 'object' || attrs.nodeType || isArr(attrs)) kids.unshift(attrs);
+    if (!objLike(attrs) || attrs.nodeType || isArr(attrs)) kids.unshift(attrs);
     else for (var k in attrs) {
       var v = attrs[k];
-      if (v == null || v === false) continue;
+      if (none(v)) continue;
       if (k === 'text') el.textContent = Str(v);
       else if (k.startsWith('on')) { if (typeof v === 'function') el.addEventListener(k.slice(2), v); }
-      else if (k === 'class') el.setAttribute('class', v);
-      else if (k in el && typeof v !== 'string' && !(el instanceof SVGElement)) el[k] = v;
-      else el.setAttribute(k, v === true ? '' : Str(v));
+      else if (k === CLASS) attr(el, CLASS, v);
+      else if (k in el && !isStr(v) && !(el instanceof SVGElement)) el[k] = v;
+      else attr(el, k, v === true ? '' : Str(v));
     }
     add(el, kids);
     return el;
   };
   var add = (el, c) => {
-    if (c == null || c === false) return;
+    if (none(c)) return;
     if (isArr(c)) c.forEach((x) => add(el, x));
-    else el.append(typeof c === 'object' ? c : Str(c));
+    else el.append(objLike(c) ? c : Str(c));
   };
 
+  var THEME = 'data-theme';
   var applyDocumentTheme = (theme) => {
     if (theme !== 'light' && theme !== 'dark') return;
-    html.setAttribute('data-theme', theme);
-    html.style.colorScheme = theme;
+    attr(html, THEME, theme);
+    htmlStyle.colorScheme = theme;
   };
   var applyHostStyleVariables = (vars) => {
     for (var k in vars || {}) {
       // Only custom properties: a host value can never rewrite anything but our own variables.
-      if (/^--[\w-]+$/.test(k) && typeof vars[k] === 'string') html.style.setProperty(k, vars[k]);
+      if (/^--[\w-]+$/.test(k) && isStr(vars[k])) htmlStyle.setProperty(k, vars[k]);
     }
   };
   var applyHostFonts = (css) => {
-    if (typeof css !== 'string' || !css) return;
-    var s = byId('mcp-host-fonts');
-    if (!s) document.head.append(s = h('style', { id: 'mcp-host-fonts' }));
+    if (!isStr(css) || !css) return;
+    var id = 'mcp-host-fonts', s = byId(id);
+    if (!s) Doc.head.append(s = h('style', { id }));
     s.textContent = css;
   };
   var px = (v) => typeof v === 'number' && isFinite(v) && v >= 0 ? M.round(v) + 'px' : '';
@@ -137,42 +147,44 @@
     applyDocumentTheme(G.forcedTheme || ctx.theme);
     applyHostStyleVariables(ctx.styles?.variables);
     applyHostFonts(ctx.styles?.css?.fonts);
-    var cd = ctx.containerDimensions, sa = ctx.safeAreaInsets, dc = ctx.deviceCapabilities, st = html.style;
-    if (typeof ctx.displayMode === 'string') html.setAttribute('data-mode', ctx.displayMode);
-    if (cd && typeof cd === 'object') {
-      st.maxHeight = px(cd.maxHeight);
-      st.height = px(cd.height);
-      st.overflowY = st.maxHeight || st.height ? 'auto' : '';
+    var cd = ctx.containerDimensions, sa = ctx.safeAreaInsets, dc = ctx.deviceCapabilities;
+    if (isStr(ctx.displayMode)) attr(html, 'data-mode', ctx.displayMode);
+    if (objLike(cd)) {
+      htmlStyle.maxHeight = px(cd.maxHeight);
+      htmlStyle.height = px(cd.height);
+      htmlStyle.overflowY = htmlStyle.maxHeight || htmlStyle.height ? 'auto' : '';
     }
-    if (sa && typeof sa === 'object') ['top', 'right', 'bottom', 'left'].forEach((k) => st.setProperty('--safe-' + k, px(sa[k]) || '0px'));
-    if (dc && typeof dc === 'object') html.classList.toggle('touch', dc.touch === true);
+    if (objLike(sa)) 'top right bottom left'.split(' ').forEach((k) => htmlStyle.setProperty('--safe-' + k, px(sa[k]) || '0px'));
+    if (objLike(dc)) html.classList.toggle('touch', dc.touch === true);
   };
 
-  var NOT_CONNECTED = 'Not connected to an MCP host';
+  var NOT_CONNECTED = 'Not connected to an MCP host', NOTICE = 'mcp-notice';
   var showNotice = (text) => {
-    var n = byId('mcp-notice');
-    if (!n) document.body.prepend(n = h('div', { id: 'mcp-notice', class: 'notice', role: 'status' }));
+    var n = byId(NOTICE);
+    if (!n) Doc.body.prepend(n = h('div', { id: NOTICE, class: 'notice', role: 'status' }));
     n.textContent = text;
     n.hidden = false;
   };
   var hideNotice = () => {
-    var n = byId('mcp-notice');
+    var n = byId(NOTICE);
     if (n) n.hidden = true;
   };
 
   class App {
     constructor(appInfo, capabilities, options) {
-      var info = appInfo && typeof appInfo === 'object' ? appInfo : {};
-      // The reference host rejects ui/initialize without appInfo.version (-32602).
-      this.appInfo = { name: Str(info.name || 'mcp-gen-ui app'), version: Str(info.version || '1.0.0') };
-      this.capabilities = capabilities || {};
-      this.options = options || {};
-      this.hostKind = null;
-      this._n = 0;
-      this._pending = {};
-      this._ls = {};
-      this._ctx = {};
-      this._ready = false;
+      var info = objLike(appInfo) ? appInfo : {};
+      assign(this, {
+        // The reference host rejects ui/initialize without appInfo.version (-32602).
+        appInfo: { name: Str(info.name || 'mcp-gen-ui app'), version: Str(info.version || '1.0.0') },
+        capabilities: capabilities || {},
+        options: options || {},
+        hostKind: null,
+        _n: 0,
+        _pending: {},
+        _ls: {},
+        _ctx: {},
+        _ready: false
+      });
       EVENTS.forEach((e) => { this['on' + e] = null; });
       this._onMessage = (ev) => this._receive(ev);
     }
@@ -180,12 +192,12 @@
     addEventListener(name, fn) { (this._ls[name] = this._ls[name] || []).push(fn); }
     removeEventListener(name, fn) { this._ls[name] = (this._ls[name] || []).filter((f) => f !== fn); }
     _emit(name, params) {
-      var out, failed = null, watch = name === 'toolresult' && hooks.failed;
-      run('event', this, name, params);
-      [this['on' + name], ...this._ls[name] || []].forEach((f) => {
+      var app = this, out, failed = null, watch = name === RESULT && hooks.failed;
+      run('event', app, name, params);
+      [app['on' + name], ...app._ls[name] || []].forEach((f) => {
         if (!f) return;
         try {
-          out = watch ? f.call(this, params) : f(params);
+          out = watch ? f.call(app, params) : f(params);
           // A handler's promise that rejects failed too.
           if (watch && typeof out?.then === 'function') out.then(null, (e) => run('failed', params, e));
         } catch (e) {
@@ -193,23 +205,22 @@
         }
       });
       if (failed) run('failed', params, failed);
-      run('handled', this, name, params);
+      run('handled', app, name, params);
       return out;
     }
     _post(msg) {
       msg.jsonrpc = '2.0';
-      window.parent.postMessage(msg, '*');
+      Win.parent.postMessage(msg, '*');
     }
     // A request that the answer for "key" settles (through _pending), or that times out; "done"
     // turns the answer into the result.
     _wait(key, method, opts, send, done) {
-      var ms = opts?.timeout || (method === 'tools/call' ? 120000 : 30000);
-      return new Promise((resolve, reject) => {
-        var t = setTimeout(() => {
-          delete this._pending[key];
-          reject(new Error(method + ' timed out after ' + M.round(ms / 1000) + ' s: the host did not answer'));
-        }, ms);
-        this._pending[key] = (err, res) => {
+      var ms = opts?.timeout || (method === CALL ? 120000 : 30000), pending = this._pending;
+      return new Prom((resolve, reject) => {
+        var t = setTimeout(() => pending[key](new Error(method + ' timed out after ' + M.round(ms / 1000) + ' s: the host did not answer')), ms);
+        // Settled once: the answer (or the timeout) removes the request.
+        pending[key] = (err, res) => {
+          delete pending[key];
           clearTimeout(t);
           if (err) reject(err); else resolve(done ? done(res) : res);
         };
@@ -217,104 +228,102 @@
       });
     }
     _request(method, params, opts) {
-      if (this.hostKind === 'openai' && !opts?.init) return this._openai(method, params);
-      if (this.hostKind === 'mcpui') return G.hosts.request(this, method, params, opts);
-      if (!this._ready && method !== 'ui/initialize') return Promise.reject(new Error(NOT_CONNECTED + ': cannot send ' + method));
-      var id = ++this._n;
-      return this._wait(id, method, opts, () => this._post({ id, method, params: params || {} }));
+      var app = this, kind = app.hostKind;
+      if (kind === 'openai' && !opts?.init) return app._openai(method, params);
+      if (kind === 'mcpui') return G.hosts.request(app, method, params, opts);
+      if (!app._ready && method !== INIT) return Prom.reject(new Error(NOT_CONNECTED + ': cannot send ' + method));
+      var id = ++app._n;
+      return app._wait(id, method, opts, () => app._post({ id, method, params: params || {} }));
     }
     _notify(method, params) {
       // Nothing may reach the host before the handshake completes (hosts keep the frame hidden).
-      if (this._ready && this.hostKind === 'mcp') this._post({ method, params: params || {} });
-      else if (this.hostKind === 'mcpui') G.hosts.request(this, method, params);
-      return Promise.resolve();
+      var app = this;
+      if (app._ready && app.hostKind === 'mcp') app._post({ method, params: params || {} });
+      else if (app.hostKind === 'mcpui') G.hosts.request(app, method, params);
+      return Prom.resolve();
     }
     _receive(ev) {
-      if (ev.source !== window.parent) return;
-      var m = ev.data;
-      if (!m || typeof m !== 'object') return;
-      if (typeof m.type === 'string' && G.hosts) return G.hosts.receive(this, m);
+      var app = this, m = ev.data;
+      if (ev.source !== Win.parent || !objLike(m)) return;
+      if (isStr(m.type) && G.hosts) return G.hosts.receive(app, m);
       if (m.jsonrpc !== '2.0') return;
-      var p = m.params || {};
-      if (m.method && m.id != null) {
-        var reply = (result, error) => this._post(error ? { id: m.id, error } : { id: m.id, result: result || {} });
+      var p = m.params || {}, id = m.id, asked = m.method;
+      if (asked && id != null) {
+        var reply = (result, error) => app._post(error ? { id, error } : { id, result: result || {} });
         var fail = (code) => (e) => reply(null, { code, message: message(e) });
-        var method = RENAMED[m.method] || m.method;
+        var method = RENAMED[asked] || asked;
         if (method === 'ping') return reply({});
-        if (method === 'ui/resource-teardown') return Promise.resolve(this._emit('teardown', p)).then(reply, fail(-32603));
+        if (method === 'ui/resource-teardown') return Prom.resolve(app._emit(TEARDOWN, p)).then(reply, fail(-32603));
         // View tools (viewtools.js): tools/list, tools/call and their newer names.
         var vt = G.viewTools?.handle(method, p);
         if (vt) return vt.then(reply, fail(-32602));
-        return reply(null, { code: -32601, message: 'Method not found: ' + m.method });
+        return reply(null, { code: -32601, message: 'Method not found: ' + asked });
       }
-      if (m.method) {
+      if (asked) {
         // ui/notifications/tool-input -> toolinput, …; teardown is a request, never a notification.
-        var name = /^ui\/notifications\/[a-z-]+$/.test(m.method) ? m.method.slice(17).replace(/-/g, '') : '';
-        if (name === 'teardown' || !EVENTS.includes(name)) return;
-        if (name === 'hostcontextchanged') {
-          Object.assign(this._ctx, p);
+        var name = /^ui\/notifications\/[a-z-]+$/.test(asked) ? asked.slice(17).replace(/-/g, '') : '';
+        if (name === TEARDOWN || !EVENTS.includes(name)) return;
+        if (name === CONTEXT) {
+          assign(app._ctx, p);
           applyContext(p);
         }
-        this._emit(name, p);
+        app._emit(name, p);
         return;
       }
-      var cb = this._pending[m.id];
-      if (cb) {
-        delete this._pending[m.id];
-        var e = m.error;
-        if (e) cb(new Error((e.message || 'Host error') + (e.code != null ? ' (' + e.code + ')' : '')));
-        else cb(null, m.result);
-      }
+      var cb = app._pending[id], e = m.error;
+      if (cb) cb(e && new Error((e.message || 'Host error') + (e.code != null ? ' (' + e.code + ')' : '')), m.result);
     }
 
     connect() {
       // The page's App: the builtin glue's, else the first one connected (an LLM-written page
       // makes its own). Dates and numbers follow its host context; links open through it.
-      G.app = G.app || this;
-      run('connect', this);
-      if (this._connecting) return this._connecting;
-      window.addEventListener('message', this._onMessage);
-      var inFrame = window.parent && window.parent !== window;
+      var app = this;
+      G.app = G.app || app;
+      run('connect', app);
+      if (app._connecting) return app._connecting;
+      Win.addEventListener('message', app._onMessage);
+      var inFrame = Win.parent && Win.parent !== Win;
       var X = G.hosts || {};
       // The copy serve embedded in a tool result (MCP-UI hosts) speaks MCP-UI at once.
       var emb = inFrame && X.embedded?.();
-      if (emb) return (this._connecting = X.mcpui(this, emb));
-      var caps = { ...this.capabilities };
+      if (emb) return (app._connecting = X.mcpui(app, emb));
+      var caps = { ...app.capabilities };
       if (G.viewTools?.list().length) caps.tools = { listChanged: false, ...caps.tools };
+      // The first of the ways below to succeed or fail settles the promise.
       var done = false;
-      return (this._connecting = new Promise((resolve, reject) => {
-        var win = (res) => { if (!done) { done = true; hideNotice(); resolve(res); } };
+      var once = (f) => (v) => { if (!done) { done = true; f(v); } };
+      return (app._connecting = new Prom((resolve, reject) => {
+        var win = once((res) => { hideNotice(); resolve(res); }), lose = once(reject);
         if (inFrame) {
-          this._request('ui/initialize', { protocolVersion: PROTOCOL, appInfo: this.appInfo, appCapabilities: caps },
+          app._request(INIT, { protocolVersion: PROTOCOL, appInfo: app.appInfo, appCapabilities: caps },
             { timeout: 864e5, init: true }).then((res) => {
             // Completed even when window.openai was already in use: a host that speaks both gets
             // its handshake, and MCP Apps takes over from then on.
             res = res || {};
-            this.hostKind = 'mcp';
+            app.hostKind = 'mcp';
             // Newer hosts also put their capabilities under capabilities.extensions (SEP-2133).
-            this._hostCaps = res.hostCapabilities || res.capabilities?.extensions?.['io.modelcontextprotocol/ui'] || {};
-            this._hostInfo = res.hostInfo;
-            Object.assign(this._ctx, res.hostContext);
-            this._ready = true;
-            this._post({ method: 'ui/notifications/initialized', params: {} });
-            applyContext(this._ctx);
+            app._hostCaps = res.hostCapabilities || res.capabilities?.extensions?.['io.modelcontextprotocol/ui'] || {};
+            app._hostInfo = res.hostInfo;
+            assign(app._ctx, res.hostContext);
+            app._ready = true;
+            app._notify(NOTE + 'initialized');
+            applyContext(app._ctx);
             hideNotice();
-            if (this.options.autoResize !== false && !this._sizing) this.setupSizeChangedNotifications();
+            if (app.options.autoResize !== false && !app._sizing) app.setupSizeChangedNotifications();
             win(res);
-          }, (e) => { if (!done) { done = true; reject(e); } });
+          }, lose);
         }
         // window.openai (ChatGPT Apps SDK) as soon as it is there: rendering sends nothing.
-        X.openai?.(this, win);
+        X.openai?.(app, win);
         setTimeout(() => {
-          if (done || this.hostKind) return;
+          if (done || app.hostKind) return;
           if (!inFrame) {
             showNotice(NOT_CONNECTED + '. Open this UI from an MCP Apps client (or "mcp-gen-ui preview").');
-            done = true;
-            return reject(new Error(NOT_CONNECTED));
+            return lose(new Error(NOT_CONNECTED));
           }
           showNotice('Waiting for the MCP host to answer…');
           // Neither MCP Apps nor window.openai answered: perhaps an MCP-UI host.
-          X.probe?.(this, win);
+          X.probe?.(app, win);
         }, inFrame ? 1500 : 0);
       }));
     }
@@ -322,10 +331,10 @@
     // Logs go as notifications/message: AppBridge 2.0.4 listens only there, and newer hosts listen
     // on both that and ui/log.
     sendLog(p) { return this._notify('notifications/message', p); }
-    sendSizeChanged(p) { return this._notify('ui/notifications/size-changed', p); }
+    sendSizeChanged(p) { return this._notify(NOTE + 'size-changed', p); }
     callServerTool(p, o) {
-      try { (hooks.call || []).forEach((f) => { p = f(this, p); }); } catch (e) { return Promise.reject(e); }
-      return this._request('tools/call', p, o);
+      try { (hooks.call || []).forEach((f) => { p = f(this, p); }); } catch (e) { return Prom.reject(e); }
+      return this._request(CALL, p, o);
     }
 
     getHostContext() { return this._ctx; }
@@ -339,11 +348,11 @@
         busy = true;
         requestAnimationFrame(() => {
           busy = false;
-          var old = html.style.height;
-          html.style.height = 'max-content';
+          var old = htmlStyle.height;
+          htmlStyle.height = 'max-content';
           var height = M.ceil(html.getBoundingClientRect().height);
-          html.style.height = old;
-          var width = M.ceil(window.innerWidth);
+          htmlStyle.height = old;
+          var width = M.ceil(Win.innerWidth);
           if (width !== lw || height !== lh) { lw = width; lh = height; this.sendSizeChanged({ width, height }); }
         });
       };
@@ -351,7 +360,7 @@
       if (typeof ResizeObserver === 'undefined') return () => {};
       var ro = new ResizeObserver(measure);
       ro.observe(html);
-      ro.observe(document.body);
+      ro.observe(Doc.body);
       return () => ro.disconnect();
     }
   }
@@ -359,8 +368,8 @@
   Object.entries({
     readServerResource: 'resources/read',
     listServerResources: 'resources/list', sendMessage: 'ui/message',
-    updateModelContext: 'ui/update-model-context', openLink: 'ui/open-link',
-    sendOpenLink: 'ui/open-link', requestDisplayMode: 'ui/request-display-mode',
+    updateModelContext: 'ui/update-model-context', openLink: LINK,
+    sendOpenLink: LINK, requestDisplayMode: 'ui/request-display-mode',
     downloadFile: 'ui/download-file'
   }).forEach(([name, method]) => { App.prototype[name] = function (p, o) { return this._request(method, p, o); }; });
 
@@ -369,16 +378,11 @@
   G.PostMessageTransport = class PostMessageTransport {};
   G.h = h;
   G.applyDocumentTheme = applyDocumentTheme;
-  G.getDocumentTheme = () => html.getAttribute('data-theme') === 'dark' ? 'dark' : 'light';
+  G.getDocumentTheme = () => html.getAttribute(THEME) === 'dark' ? 'dark' : 'light';
   G.applyHostStyleVariables = applyHostStyleVariables;
   G.applyHostFonts = applyHostFonts;
-  G.showNotice = showNotice;
-  G.hideNotice = hideNotice;
-  G.applyContext = applyContext;
-  G.PROTOCOL_VERSION = PROTOCOL;
-  G.asksFirst = asksFirst;
-  G._on = on;
-  G._run = run;
-  G._byId = byId;
-  G._message = message;
+  assign(G, {
+    showNotice, hideNotice, applyContext, PROTOCOL_VERSION: PROTOCOL, asksFirst,
+    _on: on, _run: run, _byId: byId, _message: message
+  });
 })();

@@ -16,24 +16,26 @@
   'use strict';
   var G = window.McpGenUi, isObj = G.schema.isObj;
   // Short local names for the globals this file calls most (the minifier keeps member names).
-  var isArr = Array.isArray, oKeys = Object.keys;
+  var isArr = Array.isArray, oKeys = Object.keys, Prom = Promise;
   var tools = [], fns = {}, form = null, schema = null, last = null;
-  var noInput = { type: 'object', properties: {} }, readOnly = { readOnlyHint: true };
+  var objSchema = (properties) => ({ type: 'object', properties });
+  var noInput = objSchema({}), readOnly = { readOnlyHint: true };
   var V = G.viewTools = {
     add(def, fn) { if (!fns[def.name]) tools.push(def); fns[def.name] = fn; },
     list: () => tools.filter((t) => !t._needsForm || form).map(({ _needsForm, ...t }) => t),
     shown(r) { last = r; },
     handle(method, p) {
-      if (method === 'tools/list' || method === 'ui/list-view-tools') return Promise.resolve({ tools: V.list() });
+      if (method === 'tools/list' || method === 'ui/list-view-tools') return Prom.resolve({ tools: V.list() });
       if (method !== 'tools/call' && method !== 'ui/call-view-tool') return null;
       var fn = fns[p.name];
-      if (!fn || !V.list().some((t) => t.name === p.name)) return Promise.reject(new Error('Unknown view tool: ' + p.name));
-      return Promise.resolve().then(() => fn(isObj(p.arguments) ? p.arguments : {}));
+      if (!fn || !V.list().some((t) => t.name === p.name)) return Prom.reject(new Error('Unknown view tool: ' + p.name));
+      return Prom.resolve().then(() => fn(isObj(p.arguments) ? p.arguments : {}));
     }
   };
 
-  var result = (data, text) => ({ content: [{ type: 'text', text: text + '\n' + JSON.stringify(data).slice(0, 20000) }], structuredContent: data });
-  var failure = (text) => ({ isError: true, content: [{ type: 'text', text }] });
+  var says = (text) => [{ type: 'text', text }];
+  var result = (data, text) => ({ content: says(text + '\n' + JSON.stringify(data).slice(0, 20000)), structuredContent: data });
+  var failure = (text) => ({ isError: true, content: says(text) });
   var label = (e) => {
     var l = (e.box || e.el)?.querySelector?.(':scope > label, :scope > legend');
     return (l ? l.textContent.replace(/\s*\*$/, '').trim() + ': ' : '') + e.message;
@@ -42,11 +44,11 @@
   // "missing" and their messages are not shown (a partial fill is normal).
   var readForm = (partial) => {
     var errs = [], values = form.read(errs), out = { values: isObj(values) ? values : {} };
-    var bad = errs.filter((e) => !partial || !e.req);
-    out.errors = bad.map(label);
+    var req = errs.filter((e) => e.req);
+    out.errors = errs.filter((e) => !partial || !e.req).map(label);
     if (partial) {
-      errs.filter((e) => e.req).forEach((e) => { if (e.box) G.form.setErr(e.box); });
-      out.missing = errs.filter((e) => e.req).map((e) => label(e).replace(/: .*$/, ''));
+      req.forEach((e) => { if (e.box) G.form.setErr(e.box); });
+      out.missing = req.map((e) => label(e).replace(/: .*$/, ''));
     }
     return out;
   };
@@ -73,9 +75,7 @@
     errs = errs.filter((e) => !e.req).map(label);
     var refused = oKeys(values).filter((k) => !taken(values[k], isObj(now) ? now[k] : undefined));
     if (errs.length || refused.length) {
-      var r = result({ values: readForm(true).values, refused, errors: errs }, 'Nothing was changed: the form does not take ' + (refused.length ? refused.join(', ') : 'these values') + (errs.length ? ' (' + errs.join('; ') + ')' : '') + '. It still holds:');
-      r.isError = true;
-      return r;
+      return { ...result({ values: readForm(true).values, refused, errors: errs }, 'Nothing was changed: the form does not take ' + (refused.length ? refused.join(', ') : 'these values') + (errs.length ? ' (' + errs.join('; ') + ')' : '') + '. It still holds:'), isError: true };
     }
     form.write(values);
     var done = readForm(true);
@@ -95,30 +95,36 @@
     return s;
   };
 
-  V.add({ name: 'read_form', _needsForm: true, title: 'Read the form',
-    description: 'The form\'s current values and its messages for invalid fields.',
-    inputSchema: noInput, annotations: readOnly }, () => result(readForm(), 'The form holds:'));
-  V.add({ name: 'fill_form', _needsForm: true, title: 'Fill in the form',
-    description: 'Sets some form fields for the person to review (others keep their values); runs nothing; all or none. Returns the form\'s values, refused fields and missing required fields.',
-    get inputSchema() { return { type: 'object', properties: { values: valuesSchema('Field values, as the tool takes them') }, required: ['values'] }; } },
-  (a) => {
-    if (!isObj(a.values)) return failure('fill_form needs {"values": {…}}, an object of field values.');
-    return fill(a.values);
-  });
-  V.add({ name: 'run_tool', title: 'Run the tool',
-    description: 'Runs the tool as the Run button does (with arguments: filled in first; without: the form\'s values) and returns the result shown. Tools that may change data ask the person first.',
-    get inputSchema() { return { type: 'object', properties: { arguments: valuesSchema('Arguments of the tool (optional: the form\'s values are used when absent)') } }; } },
-  (a) => {
-    var run = V.runner || V._runner;
-    return run ? run(isObj(a.arguments) ? a.arguments : undefined) : failure('This page cannot run its tool.');
-  });
-  V.add({ name: 'read_result', title: 'Read the result',
-    description: 'The result the page shows and its visible text.',
-    inputSchema: noInput, annotations: readOnly }, () => {
-    var el = V.resultEl || document.body;
-    var text = (el.innerText || el.textContent || '').trim().slice(0, 8000);
-    return result({ shown: last != null, result: last, text }, last == null ? 'The page shows no result yet.' : 'The page shows:');
-  });
+  // A view tool, with its definition's keys in the order tools/list sends them; input() gives its
+  // inputSchema each time the list is asked for (the form's schema is known by then).
+  var tool = (name, needsForm, title, description, input, fn, more) =>
+    V.add({ name, _needsForm: needsForm, title, description, get inputSchema() { return input(); }, ...more }, fn);
+  var reads = { annotations: readOnly };
+
+  tool('read_form', true, 'Read the form',
+    'The form\'s current values and its messages for invalid fields.',
+    () => noInput, () => result(readForm(), 'The form holds:'), reads);
+  tool('fill_form', true, 'Fill in the form',
+    'Sets some form fields for the person to review (others keep their values); runs nothing; all or none. Returns the form\'s values, refused fields and missing required fields.',
+    () => ({ ...objSchema({ values: valuesSchema('Field values, as the tool takes them') }), required: ['values'] }),
+    (a) => {
+      if (!isObj(a.values)) return failure('fill_form needs {"values": {…}}, an object of field values.');
+      return fill(a.values);
+    });
+  tool('run_tool', false, 'Run the tool',
+    'Runs the tool as the Run button does (with arguments: filled in first; without: the form\'s values) and returns the result shown. Tools that may change data ask the person first.',
+    () => objSchema({ arguments: valuesSchema('Arguments of the tool (optional: the form\'s values are used when absent)') }),
+    (a) => {
+      var run = V.runner || V._runner;
+      return run ? run(isObj(a.arguments) ? a.arguments : undefined) : failure('This page cannot run its tool.');
+    });
+  tool('read_result', false, 'Read the result',
+    'The result the page shows and its visible text.',
+    () => noInput, () => {
+      var el = V.resultEl || document.body;
+      var text = (el.innerText || el.textContent || '').trim().slice(0, 8000);
+      return result({ shown: last != null, result: last, text }, last == null ? 'The page shows no result yet.' : 'The page shows:');
+    }, reads);
 
   // For runner.js: the form's values and messages, or null when the page has no form. For app.js's
   // run_tool: fill_form's all-or-none fill, or null without a form.
