@@ -7,29 +7,32 @@
   'use strict';
   var G = window.McpGenUi;
   // A pattern as the validators servers use compile it (formats.js's "regex" format uses it too).
-  var regex = G.schema.regex = (p) => {
-    try { return new RegExp(p, 'u'); } catch (e) { try { return new RegExp(p); } catch (e2) { return null; } }
-  };
+  // (with the u flag, else without it, else null)
+  var compile = (p, flags) => { try { return new RegExp(p, flags); } catch (e) { return null; } };
+  var regex = G.schema.regex = (p) => compile(p, 'u') || compile(p);
 
   // Messages for one value, as plain sentences. Only what a form can act on is checked.
   G._on('check', (s, v) => {
     var e = [], n = (k) => typeof s[k] === 'number';
     var check = (bad, text) => { if (bad) e.push(text + '.'); };
     if (typeof v === 'string') {
-      var len = Array.from(v).length, r = typeof s.pattern === 'string' && regex(s.pattern);
+      var len = [...v].length, r = typeof s.pattern === 'string' && regex(s.pattern);
       check(s.minLength != null && len < s.minLength, 'Use at least ' + s.minLength + ' characters');
       check(s.maxLength != null && len > s.maxLength, 'Use at most ' + s.maxLength + ' characters');
       check(r && !r.test(v), 'Must match the pattern ' + s.pattern);
     }
     if (typeof v === 'number') {
-      var xmin = s.exclusiveMinimum === true ? s.minimum : n('exclusiveMinimum') ? s.exclusiveMinimum : null;
-      var xmax = s.exclusiveMaximum === true ? s.maximum : n('exclusiveMaximum') ? s.exclusiveMaximum : null;
-      var q = v / s.multipleOf;  // a whole quotient, as JavaScript computes it (as Ajv does)
-      check(n('minimum') && v < s.minimum, 'Must be at least ' + s.minimum);
-      check(n('maximum') && v > s.maximum, 'Must be at most ' + s.maximum);
-      check(xmin != null && v <= xmin, 'Must be greater than ' + xmin);
-      check(xmax != null && v >= xmax, 'Must be less than ' + xmax);
-      check(n('multipleOf') && s.multipleOf > 0 && !Number.isInteger(q), 'Must be a multiple of ' + s.multipleOf);
+      // An exclusive bound: draft-04's boolean beside its bound, or the bound itself.
+      var excl = (k, bound) => s[k] === true ? s[bound] : n(k) ? s[k] : null;
+      var xmin = excl('exclusiveMinimum', 'minimum'), xmax = excl('exclusiveMaximum', 'maximum');
+      // "Must be at least 3.", "Must be a multiple of 0.5." and the like.
+      var must = (bad, text) => check(bad, 'Must be ' + text);
+      must(n('minimum') && v < s.minimum, 'at least ' + s.minimum);
+      must(n('maximum') && v > s.maximum, 'at most ' + s.maximum);
+      must(xmin != null && v <= xmin, 'greater than ' + xmin);
+      must(xmax != null && v >= xmax, 'less than ' + xmax);
+      // a whole quotient, as JavaScript computes it (as Ajv does)
+      must(n('multipleOf') && s.multipleOf > 0 && !Number.isInteger(v / s.multipleOf), 'a multiple of ' + s.multipleOf);
     }
     return e;
   });

@@ -9,12 +9,11 @@
   G._confirmRun = function (form, name, cancelled, model) {
     if (pending) pending(false);
     if (!box) form.append(box = h('div.confirm', { role: 'alertdialog', 'aria-label': 'Confirm' }));
-    box.textContent = '';
     return new Promise(function (resolve) {
       pending = resolve;
       var end = function (v) { box.hidden = true; pending = null; resolve(v); };
       var yes = h('button.btn.danger', { text: 'Yes, run it', onclick: function () { end(true); } });
-      box.append(h('p', model ? ['The assistant wants to run ', h('strong', name), ', which may change data.']
+      box.replaceChildren(h('p', model ? ['The assistant wants to run ', h('strong', name), ', which may change data.']
         : [h('strong', name), ' may change or delete data.'], ' Run it with these inputs?'),
         h('div.actions', yes, h('button.btn.ghost', { text: 'Cancel', onclick: function () { end(false); cancelled(); } })));
       box.hidden = false;

@@ -10,6 +10,7 @@
   var G = window.McpGenUi, h = G.h, S = G.schema, isObj = S.isObj, isArr = Array.isArray, oKeys = Object.keys, toJson = JSON.stringify;
   var WEEK = 6048e5, KEY = 'mcp-gen-ui/draft', PREFIX = KEY + '/', TYPED = /^(text|email|url|search|tel|date|time|datetime-local|textarea)$/;
   var tool = {}, formEl = G._byId('mcp-form'), form, root, built, base, given, view, bar, streaming, errs = [], mem = {}, ls;
+  var all = (el, sel) => [...el.querySelectorAll(sel)];
   var parse = (t) => { try { return JSON.parse(t); } catch (e) { /* null */ } };
   var data = parse(G._byId('mcp-gen-ui-data')?.textContent);
   if (isObj(data?.tool)) tool = data.tool;
@@ -19,7 +20,7 @@
     : isObj(v) ? '{' + oKeys(v).sort().map((k) => toJson(k) + ':' + canon(v[k])) + '}' : toJson(v) ?? 'null';
   // Two 32-bit hashes of the text: a key, not a secret (book: what another page could read).
   var hash = (t) => {
-    for (var a = 0x811c9dc5, b = 5381, i = 0; i < t.length; i++) { a = Math.imul(a ^ t.charCodeAt(i), 16777619); b = Math.imul(b, 33) ^ t.charCodeAt(i); }
+    for (var a = 0x811c9dc5, b = 5381, i = 0, c; i < t.length; i++) { c = t.charCodeAt(i); a = Math.imul(a ^ c, 16777619); b = Math.imul(b, 33) ^ c; }
     return (a >>> 0).toString(36) + (b >>> 0).toString(36);
   };
   var schemaHash = hash(canon(tool.inputSchema));
@@ -45,23 +46,26 @@
 
   // What the form holds, read without changing the messages the person sees.
   var quiet = () => {
-    var el = form.el, v, bad = [...el.querySelectorAll('[aria-invalid]')];
-    var marks = [...el.querySelectorAll('.err')].map((e) => [e, e.textContent, e.hidden]);
+    var el = form.el, v, inv = 'aria-invalid', sel = '[' + inv + ']', bad = all(el, sel);
+    var marks = all(el, '.err').map((e) => [e, e.textContent, e.hidden]);
     try { v = form.read(errs = []); } catch (e) { /* undefined */ }
     marks.forEach(([e, t, hid]) => { e.textContent = t; e.hidden = hid; });
-    el.querySelectorAll('[aria-invalid]').forEach((e) => e.removeAttribute('aria-invalid'));
-    bad.forEach((e) => e.setAttribute('aria-invalid', 'true'));
+    all(el, sel).forEach((e) => e.removeAttribute(inv));
+    bad.forEach((e) => e.setAttribute(inv, 'true'));
     return v;
   };
   // Never a field the form shows as a password, never a file's contents: left out by the schema.
   var hidden = (s, name) => G.form.secret?.(s, name) || s.contentEncoding === 'base64' || s.format === 'data-url';
+  var norm = (s) => S.norm(s, root);
   var strip = (v, s0, depth) => {
-    var s = S.norm(s0, root), alts = [s].concat(s.oneOf || [], s.anyOf || [], s.then || [], s.else || []), out = {};
+    // (a branch that is no object has no properties)
+    var s = norm(s0), alts = [s, s.oneOf, s.anyOf, s.then, s.else].flat(), out = {};
     if (depth > 24 || !isObj(v) && !isArr(v)) return v;
     if (isArr(v)) return v.map((x, i) => strip(x, s.prefixItems?.[i] || s.items, depth + 1));
     oKeys(v).forEach((k) => {
-      var subs = alts.map((a) => S.norm(a, root).properties?.[k]).filter(isObj).concat(s.additionalProperties || []).map((x) => S.norm(x, root));
-      if (!hidden({}, k) && !subs.some((x) => hidden(x, k))) out[k] = strip(v[k], subs[0], depth + 1);
+      var subs = alts.map((a) => norm(a).properties?.[k]).filter(isObj).concat(s.additionalProperties || []).map(norm);
+      // (the name alone, then each schema the key may have)
+      if (![{}, ...subs].some((x) => hidden(x, k))) out[k] = strip(v[k], subs[0], depth + 1);
     });
     return out;
   };
@@ -73,11 +77,15 @@
     for (var k in cur) out[k] = k in target ? over(target[k], cur[k]) : undefined;
     return out;
   };
+  var unbar = () => bar?.remove();
+  // Writes v over what the form holds.
+  var put = (v) => form.write(over(v, quiet()));
   var note = (text, act) => {
-    bar?.remove();
+    unbar();
     formEl.prepend(bar = h('div.draftbar', { role: 'status' }, h('span', text), act));
   };
 
+  var drop = () => { keep(view, null); unbar(); };
   var save = () => {
     if (!streaming && view) {
       var v = strip(quiet(), root, 0);
@@ -90,12 +98,12 @@
   var restore = () => {
     var d = load(view);
     if (d) {
-      form.write(over(d.v, quiet()));
+      put(d.v);
       (isArr(d.r) ? d.r : []).forEach(([id, t]) => {
         var c = G._byId(id);
         if (c && form.el.contains(c) && TYPED.test(c.type) && !c.value) { c.value = t; c.dispatchEvent(new Event('input', { bubbles: true })); }
       });
-      note('Your unsent changes were restored.', h('button.btn.sm.ghost', { text: 'Discard changes', onclick: () => { form.write(over(given, quiet())); keep(view, null); bar.remove(); } }));
+      note('Your unsent changes were restored.', h('button.btn.sm.ghost', { text: 'Discard changes', onclick: () => { put(given); drop(); } }));
     }
   };
   // The view of a tool-input (none: null): what the form holds with that input, before a draft.
@@ -107,9 +115,10 @@
   var lock = (on) => {
     formEl.inert = streaming = on;
     formEl.classList.toggle('filling', on);
-    formEl.querySelectorAll('input,select,textarea,button').forEach((c) => {
-      if (on && !c.disabled) c.disabled = c.dataset.filling = 1;
-      else if (!on && c.dataset.filling) { c.disabled = false; delete c.dataset.filling; }
+    all(formEl, 'input,select,textarea,button').forEach((c) => {
+      var d = c.dataset;
+      if (on && !c.disabled) c.disabled = d.filling = 1;
+      else if (!on && d.filling) { c.disabled = false; delete d.filling; }
     });
     if (on) note('Filling in as the model writes…');
   };
@@ -122,29 +131,30 @@
     ['input', 'change'].forEach((t) => formEl.addEventListener(t, save));
     start(null);
   });
+  // An event or call of the page's App, once the form is built.
+  var ours = (app) => form && app === G.app;
   // Before the glue writes a tool-input (partial or final): the form as built, so that what the
   // input lacks is empty.
   G._on('event', (app, name, p) => {
-    if (form && app === G.app && /^toolinput/.test(name) && isObj(p?.arguments)) {
-      bar?.remove();
-      form.write(over(built, quiet()));
+    if (ours(app) && /^toolinput/.test(name) && isObj(p?.arguments)) {
+      unbar();
+      put(built);
     }
   });
   G._on('handled', (app, name, p) => {
-    if (!form || app !== G.app) return;
+    if (!ours(app)) return;
     var args = isObj(p?.arguments) && p.arguments;
     if (name === 'toolinputpartial' && args) lock(true);
     else if (name === 'toolinput' && args || /^tool(cancelled|result)$/.test(name)) {
-      if (streaming) { lock(false); bar.remove(); }
+      if (streaming) { lock(false); unbar(); }
       if (args) start(args);
     }
   });
   // Nothing is sent while the model writes; a call that goes out drops the draft.
   G._on('call', (app, p) => {
-    if (form && app === G.app && p?.name === tool.name) {
+    if (ours(app) && p?.name === tool.name) {
       if (streaming) throw Error('The model is still writing the arguments: nothing was sent.');
-      keep(view, null);
-      bar?.remove();
+      drop();
     }
     return p;
   });

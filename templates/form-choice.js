@@ -5,21 +5,37 @@
   'use strict';
   var G = window.McpGenUi, h = G.h, F = G.form, leaf = F.leaf, nid = F.nid;
   var option = (value, text) => h('option', { value, text });
-  // A select, with "(not set)" or "— choose —" first, as a short field.
-  var select = (s, o, first, options) => {
-    var sel = h('select', option('', first), options);
-    return [sel, leaf({ short: true, ...o }, sel, nid(), s)];
-  };
-  // The option that sets a nullable field to null; a required one starts there (what it sends).
-  var nullOption = (s, o, sel) => {
-    if (!s.__null) return;
-    sel.append(option('null', 'null'));
-    if (o.required) sel.value = 'null';
+  // A select of vals, as a short field: "(not set)" or "— choose —" first, then an option per
+  // value (its value attribute from keys, its text from titles), then, for a nullable field whose
+  // values lack null, the option that sets it to null; a required one starts there (what it sends).
+  // A value written into it picks the option of the value it matches.
+  var select = (s, o, vals, keys, titles, match) => {
+    var sel = h('select', option('', o.required ? '— choose —' : '(not set)'), keys.map((k, i) => option(k, titles[i])));
+    var box = leaf({ short: true, ...o }, sel, nid(), s);
+    if (s.__null && !vals.includes(null)) {
+      sel.append(option('null', 'null'));
+      if (o.required) sel.value = 'null';
+    }
+    return {
+      el: box,
+      exact: true,
+      read(errs) {
+        F.setErr(box);
+        var v = sel.value;
+        if (v === 'null') return null;
+        if (v !== '') return vals[keys.indexOf(v)];
+        if (o.required) F.need(box, errs, 'Choose a value.');
+      },
+      write(v) {
+        var i = vals.findIndex((x) => match(x, v));
+        sel.value = i >= 0 ? keys[i] : v === null && s.__null ? 'null' : '';
+      }
+    };
   };
 
   var constant = (s, o) => {
-    var id = nid(), out = h('output.const', { 'aria-labelledby': id }, JSON.stringify(s.const));
-    return { el: h('div.fld', h('span.lab', { id }, o.label), out), exact: true, read: () => s.const, write() {} };
+    var id = nid();
+    return { el: h('div.fld', h('span.lab', { id }, o.label), h('output.const', { 'aria-labelledby': id }, JSON.stringify(s.const))), exact: true, read: () => s.const, write() {} };
   };
 
   var bool = (s, o) => {
@@ -30,39 +46,9 @@
       var cb = h('input', { type: 'checkbox' });
       return { el: leaf({ short: true, ...o }, cb, nid(), s), exact: true, read: () => cb.checked, write(v) { cb.checked = v === true; } };
     }
-    var [sel, el] = select(s, o, o.required ? '— choose —' : '(not set)', [option('true', 'Yes'), option('false', 'No')]);
-    nullOption(s, o, sel);
-    return {
-      el,
-      exact: true,
-      read(errs) {
-        F.setErr(el);
-        var v = sel.value;
-        if (v === '') return o.required ? F.need(el, errs, 'Choose a value.') : undefined;
-        return v === 'null' ? null : v === 'true';
-      },
-      write(v) { sel.value = v === true ? 'true' : v === false ? 'false' : v === null && s.__null ? 'null' : ''; }
-    };
+    return select(s, o, [true, false], ['true', 'false'], ['Yes', 'No'], (x, v) => x === v);
   };
 
-  var choice = (s, o, vals, title) => {
-    var [sel, box] = select(s, o, o.required ? '— choose —' : '(not set)', vals.map((v, i) => option(String(i), title(v, i))));
-    if (!vals.includes(null)) nullOption(s, o, sel);
-    return {
-      el: box,
-      exact: true,
-      read(errs) {
-        F.setErr(box);
-        if (sel.value === 'null') return null;
-        if (sel.value !== '') return vals[Number(sel.value)];
-        if (!o.required) return undefined;
-        F.need(box, errs, 'Choose a value.');
-      },
-      write(v) {
-        var i = vals.findIndex((x) => G.schema.same(x, v));
-        sel.value = i >= 0 ? String(i) : v === null && s.__null ? 'null' : '';
-      }
-    };
-  };
+  var choice = (s, o, vals, title) => select(s, o, vals, vals.map((v, i) => String(i)), vals.map((v, i) => title(v, i)), G.schema.same);
   G._on('controls', () => ({ constant, bool, choice }));
 })();
