@@ -52,16 +52,18 @@
     return into;
   };
 
+  // A schema as an object: true (and a missing one) is {}, false is {not: {}}.
+  var asSchema = (x) => x === false ? { not: {} } : isObj(x) ? x : {};
   // Returns a fresh object (the original schema is never mutated) with $ref followed, allOf merged
   // and nullability in "__null"; "__refs" lists the refs crossed, for cycle detection by callers.
   var norm = (s0, root, depth = 0) => {
-    var s = s0 === true || s0 == null ? {} : s0 === false ? { not: {} } : isObj(s0) ? s0 : {};
+    var s = asSchema(s0);
     var refs = [], $ref, from = s0;
     for (var g = 0; typeof s.$ref === 'string' && g < 32 && !refs.includes(s.$ref); g++) {
       var t = pointer(root, s.$ref, from);
       refs.push(s.$ref);
       ({ $ref, ...s } = s);
-      s = { ...isObj(t) ? t : t === false ? { not: {} } : {}, ...s };
+      s = { ...asSchema(t), ...s };
       from = t;
     }
     ({ $ref, ...s } = s);
@@ -81,15 +83,9 @@
     var key = isArr(s.anyOf) ? 'anyOf' : isArr(s.oneOf) ? 'oneOf' : null;
     if (key && depth < 16) {
       var alts = s[key].filter((a) => !(isObj(a) && a.type === 'null' && Object.keys(a).length <= 2));
-      if (alts.length === 1 || (alts.length < s[key].length && alts.length)) {
-        if (alts.length < s[key].length) s.__null = true;
-        if (alts.length === 1) {
-          delete s[key];
-          var one = norm(alts[0], root, depth + 1);
-          merge(s, one);
-          if (one.__null) s.__null = true;
-        } else s[key] = alts;
-      }
+      if (alts.length && alts.length < s[key].length) { s.__null = true; s[key] = alts; }
+      // (merge keeps the branch's own "__null".)
+      if (alts.length === 1) { delete s[key]; merge(s, norm(alts[0], root, depth + 1)); }
     }
     if (s.nullable === true) s.__null = true;
     return s;
