@@ -17,8 +17,10 @@
     var check = (bad, text) => { if (bad) e.push(text + '.'); };
     if (typeof v === 'string') {
       var len = [...v].length, r = typeof s.pattern === 'string' && regex(s.pattern);
-      check(s.minLength != null && len < s.minLength, 'Use at least ' + s.minLength + ' characters');
-      check(s.maxLength != null && len > s.maxLength, 'Use at most ' + s.maxLength + ' characters');
+      // "Use at least 3 characters." or "Use at most 3 characters."
+      var chars = (k, bad, which) => check(s[k] != null && bad, 'Use at ' + which + ' ' + s[k] + ' characters');
+      chars('minLength', len < s.minLength, 'least');
+      chars('maxLength', len > s.maxLength, 'most');
       check(r && !r.test(v), 'Must match the pattern ' + s.pattern);
     }
     if (typeof v === 'number') {

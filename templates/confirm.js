@@ -13,8 +13,9 @@
       pending = resolve;
       var end = function (v) { box.hidden = true; pending = null; resolve(v); };
       var yes = h('button.btn.danger', { text: 'Yes, run it', onclick: function () { end(true); } });
-      box.replaceChildren(h('p', model ? ['The assistant wants to run ', h('strong', name), ', which may change data.']
-        : [h('strong', name), ' may change or delete data.'], ' Run it with these inputs?'),
+      var who = h('strong', name);
+      box.replaceChildren(h('p', model ? ['The assistant wants to run ', who, ', which may change data.']
+        : [who, ' may change or delete data.'], ' Run it with these inputs?'),
         h('div.actions', yes, h('button.btn.ghost', { text: 'Cancel', onclick: function () { end(false); cancelled(); } })));
       box.hidden = false;
       yes.focus();

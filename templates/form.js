@@ -40,9 +40,9 @@
   var TEXTY = /^(text|body|content|message|prompt|description|notes?|code|query|sql|markdown|html|json|comment|summary)$/i;
 
   var setErr = (box, msgs = []) => {
-    var p = box.__err, c = box.__ctl;
+    var p = box.__err, c = box.__ctl, inv = 'aria-invalid';
     if (p) { p.textContent = msgs.join(' '); p.hidden = !msgs.length; }
-    if (c) { if (msgs.length) attr(c, 'aria-invalid', 'true'); else c.removeAttribute('aria-invalid'); }
+    if (c) { if (msgs.length) attr(c, inv, 'true'); else c.removeAttribute(inv); }
   };
   var fail = (box, errs, msgs) => {
     if (!msgs.length) return;
@@ -59,15 +59,20 @@
     var cb = h('input', { type: 'checkbox', onchange: () => onSet(cb.checked) });
     return { el: h('label.nul', cb, 'Set to null'), cb };
   };
-  var show = (v) => { var t = toJson(v); return t && t.length > 40 ? t.slice(0, 40) + '…' : t; };
+  // Checks or clears a field's null control, if it has one.
+  var tick = (nb, on) => { if (nb) nb.cb.checked = on; };
+  // A value at the end of a message: its JSON (cut at 40 characters), then the full stop.
+  var show = (v) => { var t = toJson(v); return (t && t.length > 40 ? t.slice(0, 40) + '…' : t) + '.'; };
+  // A value as a person reads it: a string as it is, anything else as JSON.
+  var asText = (v) => typeof v === 'string' ? v : toJson(v);
   // What is wrong with a value written into a leaf (tool-input, a view tool): its type, its
   // choices, then the checks of a typed value.
   var valueErrors = (s, v) => {
     var choices = isArr(s.enum) ? s.enum : own(s, 'const') ? [s.const] : values(s.oneOf || s.anyOf);
-    if (choices) return choices.some((x) => S.same(x, v)) || (v === null && s.__null) ? [] : ['Not one of the choices: ' + show(v) + '.'];
+    if (choices) return choices.some((x) => S.same(x, v)) || (v === null && s.__null) ? [] : ['Not one of the choices: ' + show(v)];
     if (v === null) return s.__null || s.type === 'null' ? [] : ['Cannot be null.'];
     var t = [].concat(s.type || []), k = typeof v;
-    if (t.length && !t.some((x) => x === k || (x === 'integer' && Number.isInteger(v)))) return ['Expected ' + t.join(' or ') + ', got ' + show(v) + '.'];
+    if (t.length && !t.some((x) => x === k || (x === 'integer' && Number.isInteger(v)))) return ['Expected ' + t.join(' or ') + ', got ' + show(v)];
     return S.scalarErrors(s, v);
   };
   // A leaf keeps what was written into it: until the person changes it (input or change events),
@@ -89,7 +94,7 @@
   };
   var placeholder = (s) => {
     var ex = isArr(s.examples) ? s.examples[0] : s.example;
-    return ex === undefined ? null : typeof ex === 'string' ? ex : toJson(ex);
+    return ex === undefined ? null : asText(ex);
   };
   var star = (o) => o.required ? h('span.req', { 'aria-hidden': 'true', text: ' *' }) : null;
   var errEl = (id) => h('p.err', { id, hidden: true, role: 'alert' });
@@ -151,13 +156,12 @@
 
   var pick = (s, c, o) => {
     var use = (name) => part(name, s, c, o);
-    var show = (v) => typeof v === 'string' ? v : toJson(v);
     var names = s.enumNames || s['x-enumNames'], alts = s.oneOf || s.anyOf;
     if (own(s, 'const')) return use('constant')(s, o);
-    if (isArr(s.enum)) return use('choice')(s, o, s.enum, (v, i) => isArr(names) && names[i] != null ? String(names[i]) : show(v));
+    if (isArr(s.enum)) return use('choice')(s, o, s.enum, (v, i) => isArr(names) && names[i] != null ? String(names[i]) : asText(v));
     if (isArr(alts) && alts.length) {
       var ns = alts.map((a) => norm(a, c.root)), vals = values(ns);
-      return vals ? use('choice')(s, o, vals, (v, i) => ns[i].title || show(v)) : use('variants')(s, ns, c, o);
+      return vals ? use('choice')(s, o, vals, (v, i) => ns[i].title || asText(v)) : use('variants')(s, ns, c, o);
     }
     // A false schema: no value is allowed (one written into it is kept, and refused).
     if (isObj(s.not) && !oKeys(s.not).length && !s.type) return refused(o);
@@ -206,7 +210,7 @@
       placeholder: placeholder(s) || (f === 'uuid' ? '00000000-0000-0000-0000-000000000000' : null),
       autocomplete: type === 'password' && 'off'
     });
-    var zone = type === timed ? h('p.help.tz') : null, id = nid();
+    var zone = type === timed && h('p.help.tz'), id = nid();
     var box = leaf(o, ctl, id, s, zone);
     // Examples are suggestions: the browser's list of them under the field.
     var ex = isArr(s.examples) ? s.examples.filter((x) => typeof x === 'string' || typeof x === 'number').slice(0, 30) : [];
@@ -217,8 +221,9 @@
     if (zone) tm.note(zone, type);
     // Nullable: a required one starts as null (what it would send), an optional one as not set.
     var nb = s.__null ? nullBox((on) => { if (on) ctl.value = ''; setErr(box); }) : null;
-    if (nb) { ctl.after(nb.el); nb.cb.checked = !!o.required; }
-    on(ctl, 'input', () => { setErr(box); if (nb) nb.cb.checked = false; });
+    if (nb) ctl.after(nb.el);
+    tick(nb, !!o.required);
+    on(ctl, 'input', () => { setErr(box); tick(nb, false); });
     return {
       el: box,
       exact: true,
@@ -226,10 +231,8 @@
         var raw = ctl.value, v = raw;
         setErr(box);
         if (nb?.cb.checked) return null;
-        if (raw === '' || (!str && raw.trim() === '')) {
-          if (!o.required) return undefined;
-          return need(box, errs);
-        }
+        // (a number field of spaces is empty too)
+        if (!(str ? raw : raw.trim())) return o.required ? need(box, errs) : undefined;
         if (zone) v = tm.read(type, raw);
         var m = str ? null : !isFinite(v = Number(raw)) ? 'Enter a number.' : int && !Number.isInteger(v) ? 'Enter a whole number.' : null;
         m = m ? [m] : S.scalarErrors(s, v);
@@ -238,7 +241,7 @@
       write(v) {
         var w = v != null && zone ? tm.write(type, v) : null;
         ctl.value = v == null ? '' : w ?? (typeof v === 'object' ? toJson(v) : v);
-        if (nb) nb.cb.checked = v === null;
+        tick(nb, v === null);
       }
     };
   };
@@ -262,13 +265,12 @@
     // Null: a closable object closes, a map empties.
     var toNull = () => { if (closable) close(); else if (map) map.write({}); };
     var nb = s.__null && o.label !== '' ? nullBox((on) => { if (on) toNull(); }) : null;
-    var tick = (on) => { if (nb) nb.cb.checked = on; };
     // Open: the fields shown with Remove; closed: Add and the null control (a closable one's).
     var opened = (on) => { if (add) { add.hidden = on; rm.hidden = !on; if (nb) nb.el.hidden = on; } };
     var open = () => {
       if (kids) return;
       wrong = undefined;
-      if (closable) tick(false);
+      if (closable) tick(nb, false);
       kids = keys.map((k) => {
         var f = field(props[k], c, { label: norm(props[k], c.root).title || S.words(k), name: k, required: isArr(s.required) && s.required.includes(k) });
         // Its key, for messages about it (schema-check.js's checkArgs).
@@ -298,9 +300,9 @@
     } else {
       open();
       if (nb) fs.append(nb.el);
-      on(body, 'input', () => { blank = false; tick(false); });
+      on(body, 'input', () => { blank = false; tick(nb, false); });
     }
-    tick(required);
+    tick(nb, required);
     // A written non-object is shown as an error until the person changes anything here.
     edits(fs, () => { wrong = undefined; });
     fs.append(fs.__tail);
@@ -322,7 +324,7 @@
       el: fs,
       read(errs) {
         setErr(fs);
-        if (wrong !== undefined) return fail(fs, errs, ['Expected an object, got ' + show(wrong) + '.']);
+        if (wrong !== undefined) return fail(fs, errs, ['Expected an object, got ' + show(wrong)]);
         if (nb?.cb.checked) return null;
         if (!kids) return required ? need(fs, errs, 'Add ' + what + '.') : undefined;
         var out = collect(errs), bad = [];
@@ -334,10 +336,10 @@
       },
       write(v) {
         if (v === undefined) return;
-        if (v === null && nb) { toNull(); tick(true); return; }
+        if (v === null && nb) { toNull(); tick(nb, true); return; }
         if (!isObj(v)) { close(); if (!closable) open(); wrong = v; return; }
         open();
-        tick(false);
+        tick(nb, false);
         blank = !oKeys(v).length;
         kids.forEach(([k, f]) => { if (own(v, k)) f.write(v[k]); });
         var done = cond ? cond.write(v) : {}, rest = {};
