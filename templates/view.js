@@ -22,6 +22,8 @@
   var empty = (text) => h('p.help.empty', text);
   var btn = (text, onclick, cls) => h('button.btn.sm' + (cls || ''), { text, onclick });
   var pre = (t) => h('pre.raw', h('code', t));
+  // (h only reads its attributes: one object serves every element.)
+  var quiet = { 'aria-hidden': 'true' };
   // The render functions append to the element they are given and return it.
   var put = (el, ...kids) => { el.append(...kids); return el; };
 
@@ -48,7 +50,7 @@
     if (v == null) return h('span.nil', v === null ? 'null' : '—');
     if (num(v) && !(k && CODE.test(k))) {
       var f = fmtNum(v), raw = Str(v);
-      return h('span.number', { text: f, title: f === raw ? null : raw });
+      return h('span.number', { text: f, title: f !== raw && raw });
     }
     if (str(v)) {
       if (URL_RE.test(v)) return link(v);
@@ -104,7 +106,7 @@
         var ind = m[1].replace(/\t/g, '    ').length, tag = /\d/.test(m[2]) ? 'ol' : 'ul', top;
         while ((top = lists[lists.length - 1]) && (ind < top.ind || (ind === top.ind && tag !== top.tag))) lists.pop();
         if (!top || ind > top.ind) {
-          var from = parseInt(m[2]), list = h(tag, { start: from > 1 ? from : null });
+          var from = parseInt(m[2]), list = h(tag, { start: from > 1 && from });
           (top ? top.li : box).append(list);
           lists.push(top = { el: list, ind, tag });
         }
@@ -143,9 +145,10 @@
   // Numeric series: an ordered x (dates or times, or a numeric key such as year or step; rows are
   // sorted by it) with numeric y fields, or an array of numbers. A list of records (identifiers or
   // names among its fields) is a table, not a series, unless a hint asks for a chart.
+  // -> [rows, x key, y keys, whether x is ordered] or null.
   var series = (v, o, forced) => {
     if (v.length < 2) return null;
-    if (v.every(num)) return { rows: v.map((y, i) => ({ '#': i + 1, value: y })), x: '#', ys: ['value'], ord: true };
+    if (v.every(num)) return [v.map((y, i) => ({ '#': i + 1, value: y })), '#', ['value'], true];
     if (!v.every(isObj)) return null;
     var cols = columns(v, o);
     var all = (f) => (k) => v.every((r) => f(r[k]));
@@ -159,12 +162,12 @@
     if (!forced && (!x || cols.some((k) => k !== x && IDENT.test(k)))) return null;
     var ys = o.y?.length ? o.y.filter((k) => nums.includes(k)) : nums.filter((k) => k !== x && !CODE.test(k)).slice(0, 6);
     if (!ys.length) return null;
-    var ord = !!x && ordered(x);
-    return { rows: ord ? v.slice().sort((a, b) => ordinal(a[x]) - ordinal(b[x])) : v, x: x || null, ys, ord };
+    var ord = x && ordered(x);
+    return [ord ? v.slice().sort((a, b) => ordinal(a[x]) - ordinal(b[x])) : v, x, ys, ord];
   };
 
   var renderChart = (el, ser, o, bar) => {
-    var rows = ser.rows.slice(0, 1000), ys = ser.ys, sx = ser.x, W = 640, H = 260, L = 56, R = 12, T = 12, B = 34;
+    var [data, sx, ys, ord] = ser, rows = data.slice(0, 1000), W = 640, H = 260, L = 56, R = 12, T = 12, B = 34;
     var n = rows.length, pw = W - L - R, ph = H - T - B, all = rows.flatMap((r) => ys.map((k) => r[k]).filter(num));
     // A bar chart's axis includes 0.
     if (bar) all.push(0);
@@ -179,7 +182,7 @@
     // (Intl's format is a bound function.)
     try { fmt = new Intl.NumberFormat(S.where().locale, { maximumFractionDigits: M.max(0, M.min(20, -M.floor(M.log10(step) + 1e-9))), notation: step >= 1e6 ? 'compact' : 'standard', useGrouping: 'min2' }).format; } catch (e) { /* plain */ }
     // Dates and numeric keys are placed by value, anything else evenly (a series has 2 rows or more).
-    var xs = ser.ord && !bar && sx ? rows.map((r) => ordinal(r[sx])) : null;
+    var xs = ord && !bar && sx ? rows.map((r) => ordinal(r[sx])) : null;
     var x0 = xs?.[0], x1 = xs?.[n - 1];
     if (x1 === x0) xs = null;
     var X = (i) => L + (xs ? (xs[i] - x0) / (x1 - x0) * pw : bar ? (i + 0.5) * pw / n : i * pw / (n - 1));
@@ -195,7 +198,7 @@
     var names = ys.map((k) => lab(k, o)), title = (bar ? 'Bar' : 'Line') + ' chart of ' + names.join(', ') + (sx ? ' by ' + lab(sx, o) : '');
     // Points carry their own names (a role=img chart would hide them from screen readers), up to
     // a few hundred; past that the chart is one image and the Table view lists the values.
-    var named = n * ys.length <= 400, quiet = { 'aria-hidden': 'true' };
+    var named = n * ys.length <= 400;
     var svg = h('svg:svg', { viewBox: '0 0 ' + W + ' ' + H, class: 'chart', role: named ? 'group' : 'img', 'aria-label': title + (named ? '' : ' (' + n + ' points: the Table view lists them)') });
     var axis = (x, y, anchor, text) => h('svg:text', { x, y, 'text-anchor': anchor, class: 'axis', ...quiet, text });
     tks.forEach((v) => {
@@ -245,15 +248,23 @@
       var n = vis.length, left = n - limit;
       if (sortKey) vis.sort(cmp);
       ths.forEach((th, i) => th.setAttribute('aria-sort', cols[i] === sortKey ? (dir > 0 ? 'ascending' : 'descending') : 'none'));
-      tbody.replaceChildren(...n ? vis.slice(0, limit).map((r) => h('tr', cols.map((k) => { var v = r[k]; return h('td', { class: num(v) ? 'n' : null }, scalar(v, k)); })))
+      tbody.replaceChildren(...n ? vis.slice(0, limit).map((r) => h('tr', cols.map((k) => { var v = r[k]; return h('td', { class: num(v) && 'n' }, scalar(v, k)); })))
         : [h('tr', h('td', { colspan: cols.length, class: 'empty', text: 'No rows match "' + q + '".' }))]);
       count.textContent = n + ' of ' + rows.length + ' rows';
       foot.replaceChildren(...left > 0 ? [btn('Show ' + M.min(left, 200) + ' more rows', () => { limit += 200; draw(); })] : []);
     };
     draw();
     return put(el, h('div.tablebox',
-      rows.length > 5 ? h('div.tools', h('label.sr', { for: fid, text: 'Filter rows' }), filter, count) : null,
+      rows.length > 5 && h('div.tools', h('label.sr', { for: fid, text: 'Filter rows' }), filter, count),
       h('div.scroll', { tabindex: '0', role: 'region', 'aria-label': 'Table' + (o.caption ? ': ' + o.caption : '') }, h('table', h('thead', h('tr', ths)), tbody)), foot));
+  };
+
+  // A pane that a button (its state in attribute "state") shows and hides, filled the first time
+  // it is shown (every fill adds something).
+  var pane = (el, b, state, fill) => (on) => {
+    el.hidden = !on;
+    b.setAttribute(state, on);
+    if (on && !el.firstChild) fill(el);
   };
 
   // One pane per view, each filled the first time it is shown.
@@ -261,14 +272,10 @@
     var bar = h('div.tools', { role: 'group', 'aria-label': 'View' }), box = h('div.multi', bar);
     var show = (i) => shows.forEach((f, j) => f(j === i));
     var shows = views.map(([name, fill], i) => {
-      var pane = h('div'), b = btn(name, () => show(i)), done;
+      var p = h('div'), b = btn(name, () => show(i));
       bar.append(b);
-      box.append(pane);
-      return (on) => {
-        pane.hidden = !on;
-        b.setAttribute('aria-pressed', Str(on));
-        if (on && !done) { done = true; fill(pane); }
-      };
+      box.append(p);
+      return pane(p, b, 'aria-pressed', fill);
     });
     show(0);
     return box;
@@ -292,7 +299,7 @@
     var chips = v.length <= 24 && v.every((x) => x === null || (!isNode(x) && Str(x).length <= 40));
     var items = (n) => v.slice(0, n).map((x) => h('li', isNode(x) ? node(x, sub(o), depth + 1) : scalar(x)));
     // The first ROWS, then a button that shows them all.
-    var ul = h(chips ? 'ul.list.chips' : 'ul.list', items(ROWS), v.length > ROWS && h('li', btn('Show ' + (v.length - ROWS) + ' more', () => ul.replaceChildren(...items(v.length)))));
+    var ul = h('ul.list' + (chips ? '.chips' : ''), items(ROWS), v.length > ROWS && h('li', btn('Show ' + (v.length - ROWS) + ' more', () => ul.replaceChildren(...items(v.length)))));
     return ul;
   };
 
@@ -300,7 +307,7 @@
 
   // Picks a view for any JSON value; hints (o.view, o.x, o.y, …) only apply at the top level.
   var node = (v, o, depth) => {
-    var view = depth ? null : o.view, box = h('div.val');
+    var view = !depth && o.view, box = h('div.val');
     if (view === 'json') return renderJson(box, v);
     // At the top, a wrapper around one array ({items: [...]}) shows the array itself under its
     // title, and so does a value's first array where a hint asks for another view than cards (the
@@ -317,7 +324,7 @@
       var objs = v.every(isObj);
       var ser = series(v, o, view === 'line' || view === 'bar');
       if (ser && view !== 'table' && view !== 'cards') {
-        return toggleBox([['Chart', (p) => renderChart(p, ser, o, view === 'bar')], ['Table', (p) => renderTable(p, ser.rows, o)]]);
+        return toggleBox([['Chart', (p) => renderChart(p, ser, o, view === 'bar')], ['Table', (p) => renderTable(p, ser[0], o)]]);
       }
       if (objs && view === 'cards') { v.slice(0, ROWS).forEach((x) => renderCards(box, x, o, depth + 1)); return box; }
       return objs ? renderTable(box, v, o) : list(v, o, depth);
@@ -347,8 +354,7 @@
   var copy = (value, status) => {
     var say = (ok) => { status.textContent = ok ? 'Copied.' : 'Copy is blocked here: select the raw JSON and copy it.'; };
     var fallback = () => {
-      var ta = h('textarea.sr', { 'aria-hidden': 'true' }), ok = false;
-      ta.value = value;
+      var ta = h('textarea.sr', quiet, value), ok;
       document.body.append(ta);
       ta.select();
       try { ok = document.execCommand('copy'); } catch (e) { /* blocked */ }
@@ -375,17 +381,13 @@
       // Servers often repeat structuredContent (or its one payload) as JSON text: show it once.
       if (!(has && (S.same(j, sc) || (isObj(sc) && Object.values(sc).some((x) => S.same(x, j)))))) return node(j, o, 0);
     };
-    var body = h('div', { class: 'result' + (r.isError ? ' is-error' : '') }, r.isError
+    var body = h('div.result' + (r.isError ? '.is-error' : ''), r.isError
       ? h('div.error', { role: 'alert' }, h('strong', 'The tool reported an error'), content.filter((c) => c?.type === 'text').map((c) => text(Str(c.text))), has && node(sc, {}, 1))
       : [errs.length > 0 && h('div.warn', { role: 'note' }, h('strong', 'The result does not match the tool\'s outputSchema: '), errs.slice(0, 5).map((e) => e.path + ': ' + e.message).join('; ')),
         has && node(sc, o, 0), content.map(item), !has && !content.length && empty('The tool returned no content.')]);
     var raw = h('div.rawbox'), status = h('span.help', { role: 'status' }), rawText = toJson(r, null, 2) || '';
-    var showRaw = (on) => {
-      raw.hidden = !on;
-      rawBtn.setAttribute('aria-expanded', Str(on));
-      if (on && !raw.firstChild) renderJson(raw, r);
-    };
     var rawBtn = btn('Raw JSON', () => showRaw(raw.hidden), '.ghost');
+    var showRaw = pane(raw, rawBtn, 'aria-expanded', (p) => renderJson(p, r));
     showRaw(false);
     // The host's controls for this result (export.js: fullscreen, downloads), via the 'result' point.
     body.append(h('div.tools.end', G._run('result', r, body), rawBtn, btn('Copy JSON', () => copy(rawText, status), '.ghost'), status), raw);
@@ -397,12 +399,12 @@
   G.renderTable = (el, rows, o) => renderTable(el, isArr(rows) ? rows.filter(isObj) : [], o || {});
   G.renderChart = (el, data, o) => {
     o = o || {};
-    var ser = isArr(data) ? series(data, o, true) : null;
+    var ser = isArr(data) && series(data, o, true);
     return ser ? renderChart(el, ser, o, o.view === 'bar') : render(el, data, { view: 'table' });
   };
   G.renderCards = (el, obj, o) => isObj(obj) ? renderCards(el, obj, o || {}, 0) : render(el, obj, o);
   G.renderJson = renderJson;
   G.renderText = (el, t) => put(el, text(Str(t)));
   // The same renderer for the form's descriptions (form.js, app.js): el gets the blocks.
-  G.markdown = (el, t) => { el.classList.add('md'); markdown(Str(t), el); return el; };
+  G.markdown = (el, t) => { el.classList.add('md'); return markdown(Str(t), el); };
 })();
