@@ -21,7 +21,6 @@
   // The description in view.js's Markdown subset; page.html's plain text stays for a page without scripts.
   var desc = document.querySelector('.head .desc');
   if (desc && tool.description && G.markdown) desc.replaceWith(G.markdown(h('div.desc'), tool.description));
-  var failed = (text) => ({ isError: true, content: [{ type: 'text', text }] });
   var listen = (el, type, fn) => el.addEventListener(type, fn);
 
   var say = (msg, kind) => {
@@ -89,6 +88,7 @@
   };
   if (V) {
     V.resultEl = out;
+    var failed = V._failure;
     // With arguments: filled in all or none first (fill_form's check), so a refused call changes
     // nothing in the form.
     V.runner = (args) => {

@@ -107,12 +107,7 @@
   }
   // Makes MCP-UI the app's host kind (once); returns what connect() resolves with.
   function useMcpUi(app) {
-    if (app.hostKind !== 'mcpui') {
-      app.hostKind = 'mcpui';
-      app._ready = true;
-      G.hideNotice();
-      if (app.options.autoResize !== false) app.setupSizeChangedNotifications();
-    }
+    if (app.hostKind !== 'mcpui') app._use('mcpui');
     return hello(app, 'mcp-ui');
   }
   function mcpui(app, data) {

@@ -242,6 +242,15 @@
       else if (app.hostKind === 'mcpui') G.hosts.request(app, method, params);
       return Prom.resolve();
     }
+    // The host kind has answered: requests may go, the notice goes, and the page reports its size
+    // (autoResize; once is true where sizing set up already must not be set up twice).
+    _use(kind, once) {
+      var app = this;
+      app.hostKind = kind;
+      app._ready = true;
+      hideNotice();
+      if (app.options.autoResize !== false && !(once && app._sizing)) app.setupSizeChangedNotifications();
+    }
     _receive(ev) {
       var app = this, m = ev.data;
       if (ev.source !== Win.parent || !objLike(m)) return;
@@ -308,8 +317,7 @@
             app._ready = true;
             app._notify(NOTE + 'initialized');
             applyContext(app._ctx);
-            hideNotice();
-            if (app.options.autoResize !== false && !app._sizing) app.setupSizeChangedNotifications();
+            app._use('mcp', true);
             win(res);
           }, lose);
         }
@@ -373,15 +381,13 @@
     downloadFile: 'ui/download-file'
   }).forEach(([name, method]) => { App.prototype[name] = function (p, o) { return this._request(method, p, o); }; });
 
-  G.App = App;
-  // A class, so that "new PostMessageTransport(...)" in LLM-written code keeps working.
-  G.PostMessageTransport = class PostMessageTransport {};
-  G.h = h;
-  G.applyDocumentTheme = applyDocumentTheme;
-  G.getDocumentTheme = () => html.getAttribute(THEME) === 'dark' ? 'dark' : 'light';
-  G.applyHostStyleVariables = applyHostStyleVariables;
-  G.applyHostFonts = applyHostFonts;
   assign(G, {
+    App,
+    // A class, so that "new PostMessageTransport(...)" in LLM-written code keeps working.
+    PostMessageTransport: class PostMessageTransport {},
+    h, applyDocumentTheme,
+    getDocumentTheme: () => html.getAttribute(THEME) === 'dark' ? 'dark' : 'light',
+    applyHostStyleVariables, applyHostFonts,
     showNotice, hideNotice, applyContext, PROTOCOL_VERSION: PROTOCOL, asksFirst,
     _on: on, _run: run, _byId: byId, _message: message
   });

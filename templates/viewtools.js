@@ -130,4 +130,6 @@
   // run_tool: fill_form's all-or-none fill, or null without a form.
   V._readForm = () => form ? readForm() : null;
   V.fillAll = (values) => form ? fill(values) : null;
+  // For app.js's run_tool answers: the same shape of refusal.
+  V._failure = failure;
 })();
