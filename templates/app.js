@@ -6,7 +6,7 @@
   // The prefix of the page's ids and console messages.
   var ME = 'mcp-gen-ui', data = {};
   try { data = JSON.parse(byId(ME + '-data').textContent); } catch (e) { console.error(ME + ': bad embedded data', e); }
-  var tool = data.tool || {}, hints = data.hints || {}, ann = tool.annotations || {}, name = tool.title || tool.name;
+  var tool = data.tool || {}, hints = data.hints || {}, ann = tool.annotations, name = tool.title || tool.name;
   var opts = { view: hints.view, x: hints.x, y: hints.y, hidden: hints.hidden, labels: hints.labels, sort: hints.sort, outputSchema: tool.outputSchema };
   if (hints.theme === 'light' || hints.theme === 'dark') G.applyDocumentTheme(G.forcedTheme = hints.theme);
   if (hints.density === 'compact') document.documentElement.classList.add('compact');

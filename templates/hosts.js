@@ -23,7 +23,6 @@
   var READY = 'ui-lifecycle-iframe-ready', RENDER = 'ui-lifecycle-iframe-render-data', RECEIVED = 'ui-message-received';
   var post = (msg) => Win.parent.postMessage(msg, '*');
   var unsupported = (method) => Prom.reject(new Error(method + ' is not supported by this host'));
-  var empty = () => ({});
 
   // A result of bare structured data.
   var bare = (data) => ({ structuredContent: data, content: [] });
@@ -97,7 +96,7 @@
         || via(CONTEXT, 'setWidgetState', () => {
           var draft = isObj(oa.widgetState) && oa.widgetState[DRAFT], state = p.structuredContent || p;
           return draft ? { ...state, [DRAFT]: draft } : state;
-        }))?.then(empty)
+        }))?.then(() => ({}))
       || unsupported(method);
   };
 

@@ -89,9 +89,7 @@
   G._on('event', (app, name, params) => { if (name === 'toolresult') last = params; });
 
   var valuesSchema = (description) => {
-    var s = { type: 'object', ...schema, description };
-    delete s.required;
-    delete s.$schema;
+    var { required, $schema, ...s } = { type: 'object', ...schema, description };
     return s;
   };
 
