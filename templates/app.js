@@ -6,7 +6,7 @@
   // The prefix of the page's ids and console messages.
   var ME = 'mcp-gen-ui', data = {};
   try { data = JSON.parse(byId(ME + '-data').textContent); } catch (e) { console.error(ME + ': bad embedded data', e); }
-  var tool = data.tool || {}, hints = data.hints || {}, ann = tool.annotations || {}, name = tool.title || tool.name;
+  var tool = data.tool || {}, hints = data.hints || {}, ann = tool.annotations, name = tool.title || tool.name;
   var opts = { view: hints.view, x: hints.x, y: hints.y, hidden: hints.hidden, labels: hints.labels, sort: hints.sort, outputSchema: tool.outputSchema };
   if (hints.theme === 'light' || hints.theme === 'dark') G.applyDocumentTheme(G.forcedTheme = hints.theme);
   if (hints.density === 'compact') document.documentElement.classList.add('compact');
@@ -21,7 +21,6 @@
   // The description in view.js's Markdown subset; page.html's plain text stays for a page without scripts.
   var desc = document.querySelector('.head .desc');
   if (desc && tool.description && G.markdown) desc.replaceWith(G.markdown(h('div.desc'), tool.description));
-  var failed = (text) => ({ isError: true, content: [{ type: 'text', text }] });
   var listen = (el, type, fn) => el.addEventListener(type, fn);
 
   var say = (msg, kind) => {
@@ -89,6 +88,7 @@
   };
   if (V) {
     V.resultEl = out;
+    var failed = V._failure;
     // With arguments: filled in all or none first (fill_form's check), so a refused call changes
     // nothing in the form.
     V.runner = (args) => {

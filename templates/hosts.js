@@ -23,7 +23,6 @@
   var READY = 'ui-lifecycle-iframe-ready', RENDER = 'ui-lifecycle-iframe-render-data', RECEIVED = 'ui-message-received';
   var post = (msg) => Win.parent.postMessage(msg, '*');
   var unsupported = (method) => Prom.reject(new Error(method + ' is not supported by this host'));
-  var empty = () => ({});
 
   // A result of bare structured data.
   var bare = (data) => ({ structuredContent: data, content: [] });
@@ -97,7 +96,7 @@
         || via(CONTEXT, 'setWidgetState', () => {
           var draft = isObj(oa.widgetState) && oa.widgetState[DRAFT], state = p.structuredContent || p;
           return draft ? { ...state, [DRAFT]: draft } : state;
-        }))?.then(empty)
+        }))?.then(() => ({}))
       || unsupported(method);
   };
 
@@ -107,12 +106,7 @@
   }
   // Makes MCP-UI the app's host kind (once); returns what connect() resolves with.
   function useMcpUi(app) {
-    if (app.hostKind !== 'mcpui') {
-      app.hostKind = 'mcpui';
-      app._ready = true;
-      G.hideNotice();
-      if (app.options.autoResize !== false) app.setupSizeChangedNotifications();
-    }
+    if (app.hostKind !== 'mcpui') app._use('mcpui');
     return hello(app, 'mcp-ui');
   }
   function mcpui(app, data) {

@@ -98,8 +98,8 @@
   // Buttons default to type=button so that only the Run button submits the form.
   var CLASS = 'class';
   var h = (tag, attrs, ...kids) => {
-    var [t, ...cls] = tag.split('.');
-    var el = t.startsWith('svg:')
+    var [t, ...cls] = tag.split('.'), svg = t.startsWith('svg:');
+    var el = svg
       ? Doc.createElementNS('http://www.w3.org/2000/svg', t.slice(4))
       : Doc.createElement(t);
     if (cls.length) attr(el, CLASS, cls.join(' '));
@@ -111,7 +111,7 @@
       if (k === 'text') el.textContent = Str(v);
       else if (k.startsWith('on')) { if (typeof v === 'function') el.addEventListener(k.slice(2), v); }
       else if (k === CLASS) attr(el, CLASS, v);
-      else if (k in el && !isStr(v) && !(el instanceof SVGElement)) el[k] = v;
+      else if (k in el && !isStr(v) && !svg) el[k] = v;
       else attr(el, k, v === true ? '' : Str(v));
     }
     add(el, kids);
@@ -237,10 +237,19 @@
     }
     _notify(method, params) {
       // Nothing may reach the host before the handshake completes (hosts keep the frame hidden).
-      var app = this;
-      if (app._ready && app.hostKind === 'mcp') app._post({ method, params: params || {} });
-      else if (app.hostKind === 'mcpui') G.hosts.request(app, method, params);
+      var app = this, kind = app.hostKind;
+      if (app._ready && kind === 'mcp') app._post({ method, params: params || {} });
+      else if (kind === 'mcpui') G.hosts.request(app, method, params);
       return Prom.resolve();
+    }
+    // The host kind has answered: requests may go, the notice goes, and the page reports its size
+    // (autoResize; once is true where sizing set up already must not be set up twice).
+    _use(kind, once) {
+      var app = this;
+      app.hostKind = kind;
+      app._ready = true;
+      hideNotice();
+      if (app.options.autoResize !== false && !(once && app._sizing)) app.setupSizeChangedNotifications();
     }
     _receive(ev) {
       var app = this, m = ev.data;
@@ -257,11 +266,12 @@
         // View tools (viewtools.js): tools/list, tools/call and their newer names.
         var vt = G.viewTools?.handle(method, p);
         if (vt) return vt.then(reply, fail(-32602));
-        return reply(null, { code: -32601, message: 'Method not found: ' + asked });
+        return fail(-32601)('Method not found: ' + asked);
       }
       if (asked) {
         // ui/notifications/tool-input -> toolinput, …; teardown is a request, never a notification.
-        var name = /^ui\/notifications\/[a-z-]+$/.test(asked) ? asked.slice(17).replace(/-/g, '') : '';
+        // (Anything but [a-z-] after the prefix stays in the name, which is then no event.)
+        var name = isStr(asked) && asked.startsWith(NOTE) ? asked.slice(17).replace(/-/g, '') : '';
         if (name === TEARDOWN || !EVENTS.includes(name)) return;
         if (name === CONTEXT) {
           assign(app._ctx, p);
@@ -300,16 +310,14 @@
             // Completed even when window.openai was already in use: a host that speaks both gets
             // its handshake, and MCP Apps takes over from then on.
             res = res || {};
-            app.hostKind = 'mcp';
             // Newer hosts also put their capabilities under capabilities.extensions (SEP-2133).
             app._hostCaps = res.hostCapabilities || res.capabilities?.extensions?.['io.modelcontextprotocol/ui'] || {};
             app._hostInfo = res.hostInfo;
             assign(app._ctx, res.hostContext);
-            app._ready = true;
+            // (The size is measured in an animation frame, after the context below applies.)
+            app._use('mcp', true);
             app._notify(NOTE + 'initialized');
             applyContext(app._ctx);
-            hideNotice();
-            if (app.options.autoResize !== false && !app._sizing) app.setupSizeChangedNotifications();
             win(res);
           }, lose);
         }
@@ -373,8 +381,9 @@
     downloadFile: 'ui/download-file'
   }).forEach(([name, method]) => { App.prototype[name] = function (p, o) { return this._request(method, p, o); }; });
 
+  // Assigned one by one: tests/node/minified.test.mjs checks these names and that
+  // PostMessageTransport stays a class (LLM-written code calls "new" on it).
   G.App = App;
-  // A class, so that "new PostMessageTransport(...)" in LLM-written code keeps working.
   G.PostMessageTransport = class PostMessageTransport {};
   G.h = h;
   G.applyDocumentTheme = applyDocumentTheme;

@@ -89,9 +89,7 @@
   G._on('event', (app, name, params) => { if (name === 'toolresult') last = params; });
 
   var valuesSchema = (description) => {
-    var s = { type: 'object', ...schema, description };
-    delete s.required;
-    delete s.$schema;
+    var { required, $schema, ...s } = { type: 'object', ...schema, description };
     return s;
   };
 
@@ -130,4 +128,6 @@
   // run_tool: fill_form's all-or-none fill, or null without a form.
   V._readForm = () => form ? readForm() : null;
   V.fillAll = (values) => form ? fill(values) : null;
+  // For app.js's run_tool answers: the same shape of refusal.
+  V._failure = failure;
 })();
