@@ -78,18 +78,20 @@ fn fixture_page(name: &str) -> (Value, String) {
 #[test]
 fn typical_tool_stays_small() {
     let (_, html) = fixture_page("get_forecast");
-    // The median target (56 KB) is tracked by `examples/bench-builtin.rs`; no page of a tool this
-    // small may go over the 80 KB ceiling (issue 14).
+    // No page of a tool this small may go over the 80 KB ceiling; the median is checked over
+    // the corpus (`corpus_pages_stay_within_the_size_budget`).
     println!("get_forecast.html: {} bytes", html.len());
     assert!(html.len() <= 80 * 1024, "{} bytes", html.len());
 }
 
 /// No page of the corpus (real servers' tools, whose own schemas and data are small) goes over
-/// the 80 KB ceiling, read as 80,000 bytes: a page pays only for the parts its tool uses.
+/// the 80 KB ceiling (read as 80,000 bytes), and the median page is at most 56 KB (57,344 bytes:
+/// KB as the validator's 500 KB limit and the file cap's 5 MB read it; book: performance.md): a
+/// page pays only for the parts its tool uses.
 #[test]
-fn no_corpus_page_goes_over_the_ceiling() {
+fn corpus_pages_stay_within_the_size_budget() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/corpus");
-    let mut pages = 0;
+    let mut sizes = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         let tools: Vec<Value> =
@@ -103,10 +105,19 @@ fn no_corpus_page_goes_over_the_ceiling() {
                 raw["name"],
                 html.len()
             );
-            pages += 1;
+            sizes.push(html.len());
         }
     }
-    assert!(pages >= 30, "{pages} corpus pages");
+    assert!(sizes.len() >= 30, "{} corpus pages", sizes.len());
+    sizes.sort_unstable();
+    let n = sizes.len();
+    let median = if n % 2 == 1 {
+        sizes[n / 2]
+    } else {
+        (sizes[n / 2 - 1] + sizes[n / 2]) / 2
+    };
+    println!("median corpus page: {median} bytes over {n} pages");
+    assert!(median <= 56 * 1024, "median corpus page {median} bytes");
 }
 
 /// The recorded pair (GENERATOR_VERSION, digest of every fixture's output). When the output
